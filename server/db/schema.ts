@@ -1,0 +1,152 @@
+/** Row types of the database, as Kysely sees them; mirrors server/db/migrations. */
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export type Plan = 'free' | 'starter';
+export type BatchStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type RowStatus = 'queued' | 'done' | 'failed' | 'cancelled';
+export type PassName = 'fast' | 'careful';
+
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  plan: Plan;
+  words_remaining: number;
+  period_start: Timestamp;
+  period_end: Timestamp;
+  created_at: Generated<Date>;
+}
+
+export interface ProjectsTable {
+  id: string;
+  organisation_id: string;
+  name: string;
+  source_locale: string;
+  created_at: Generated<Date>;
+}
+
+export interface ProjectLanguagesTable {
+  project_id: string;
+  tag: string;
+  created_at: Generated<Date>;
+}
+
+export interface TokensTable {
+  id: string;
+  project_id: string;
+  kind: 'api' | 'session';
+  name: string;
+  display_prefix: string;
+  secret_hash: string;
+  abilities: string[];
+  created_at: Generated<Date>;
+  expires_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface SourceFilesTable {
+  project_id: string;
+  path: string;
+  format: string;
+  content: Uint8Array;
+  content_sha256: string;
+  updated_at: Generated<Date>;
+}
+
+export interface KeysTable {
+  id: string;
+  project_id: string;
+  path: string;
+  key: string;
+  source: string;
+  notes: string | null;
+  context: string | null;
+  max_length: number | null;
+  pass: PassName;
+  source_hash: string;
+  position: number;
+  line: number | null;
+  state: 'active' | 'removed';
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  removed_at: NullableTimestamp;
+}
+
+export interface TranslationsTable {
+  key_id: string;
+  locale: string;
+  text: string;
+  source_hash: string;
+  origin: string;
+  batch_id: string | null;
+  updated_at: Generated<Date>;
+}
+
+export interface BatchesTable {
+  id: string;
+  project_id: string;
+  status: BatchStatus;
+  path: string | null;
+  format: string | null;
+  keys_added: Generated<number>;
+  keys_changed: Generated<number>;
+  keys_unchanged: Generated<number>;
+  keys_removed: Generated<number>;
+  words_reserved: Generated<number>;
+  words_refunded: Generated<number>;
+  error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  enqueued_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface BatchRowsTable {
+  id: Generated<string>;
+  batch_id: string;
+  key_id: string;
+  locale: string;
+  source_hash: string;
+  pass: PassName;
+  words: number;
+  status: Generated<RowStatus>;
+  outcome: string | null;
+  reason: string | null;
+  provider: string | null;
+  attempts: Generated<number>;
+  updated_at: Generated<Date>;
+}
+
+export interface IdempotencyRecordsTable {
+  project_id: string;
+  key: string;
+  route: string;
+  request_sha256: string;
+  status: number | null;
+  body: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface Database {
+  organisations: OrganisationsTable;
+  projects: ProjectsTable;
+  project_languages: ProjectLanguagesTable;
+  tokens: TokensTable;
+  source_files: SourceFilesTable;
+  keys: KeysTable;
+  translations: TranslationsTable;
+  batches: BatchesTable;
+  batch_rows: BatchRowsTable;
+  idempotency_records: IdempotencyRecordsTable;
+}
+
+export type Organisation = Selectable<OrganisationsTable>;
+export type Project = Selectable<ProjectsTable>;
+export type TokenRecord = Selectable<TokensTable>;
+export type KeyRecord = Selectable<KeysTable>;
+export type BatchRecord = Selectable<BatchesTable>;

@@ -1,0 +1,60 @@
+/** The /v1 HTTP application: authentication and rate limit in front, one sub-app per resource, problem+json errors. */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError } from '../errors.js';
+import { batchesRoutes } from '../routes/v1/batches.js';
+import { projectRoutes } from '../routes/v1/project.js';
+import { pullRoutes } from '../routes/v1/pull.js';
+import { pushRoutes } from '../routes/v1/push.js';
+import { tokensRoutes } from '../routes/v1/tokens.js';
+import type { AppDeps, AppEnv } from './context.js';
+import { authenticate } from './middleware/rate-limit.js';
+import { problemResponse, toApiError } from './problem.js';
+import { renderReferencePage } from './reference-page.js';
+
+const PUBLIC_PATHS = ['/v1/openapi.json', '/v1/reference'] as const;
+
+export const API_DESCRIPTION =
+  'Parlance localization service. Every request carries `Authorization: Bearer <token>`; a token belongs to one project and carries abilities (push, pull, read, write, manage). Errors are `application/problem+json` with a stable `code`. 60 requests per minute per token.';
+
+export function createApp(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const errors = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+        const first = errors[0];
+        throw new ApiError(422, 'validation_failed', first ? `Invalid request: ${first.path || '(body)'}: ${first.message}` : 'Invalid request.', { errors });
+      }
+    },
+  });
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A project token: `prl_` followed by 38 letters and digits.' });
+
+  app.use('/v1/*', authenticate({ tokens: deps.tokens, limiter: deps.limiter, publicPaths: PUBLIC_PATHS }));
+  app.use('/v1/push', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
+
+  app.route('/v1/tokens', tokensRoutes(deps));
+  app.route('/v1/push', pushRoutes(deps));
+  app.route('/v1/pull', pullRoutes(deps));
+  app.route('/v1/batches', batchesRoutes(deps));
+  app.route('/v1', projectRoutes(deps));
+
+  const document = () =>
+    app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: 'Parlance API', version: '1', description: API_DESCRIPTION },
+      servers: [{ url: '/' }],
+      security: [{ bearer: [] }],
+    });
+  app.get('/v1/openapi.json', (c) => c.json(document()));
+  app.get('/v1/reference', (c) => c.html(renderReferencePage(document() as Parameters<typeof renderReferencePage>[0])));
+  app.get('/', (c) => c.redirect('/v1/reference'));
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.notFound((c) => problemResponse(c, new ApiError(404, 'not_found', `No route ${c.req.method} ${c.req.path}. See /v1/reference.`)));
+  app.onError((error, c) => problemResponse(c, toApiError(error, deps.log)));
+
+  return app;
+}
+
+export type ParlanceApp = ReturnType<typeof createApp>;

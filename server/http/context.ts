@@ -1,0 +1,32 @@
+/** What the HTTP layer needs from the rest of the service, and the variables middleware sets per request. */
+import type { Db } from '../db/database.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Logger } from '../logger.js';
+import type { RateLimiter, RateLimitResult } from '../rate-limit/rate-limiter.js';
+import type { BatchService } from '../services/batches/batch-service.js';
+import type { IdempotencyStore } from '../services/idempotency.js';
+import type { LanguagesService } from '../services/languages-service.js';
+import type { PullService } from '../services/pull-service.js';
+import type { PushService } from '../services/push-service.js';
+import type { AuthContext, TokenService } from '../services/tokens/token-service.js';
+
+export interface AppDeps {
+  db: Db;
+  queue: JobQueue;
+  log: Logger;
+  limiter: RateLimiter;
+  tokens: TokenService;
+  batches: BatchService;
+  push: PushService;
+  pull: PullService;
+  languages: LanguagesService;
+  idempotency: IdempotencyStore;
+  maxUploadBytes: number;
+}
+
+export interface AppEnv {
+  Variables: {
+    auth: AuthContext;
+    rateLimit: RateLimitResult | undefined;
+  };
+}

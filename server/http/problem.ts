@@ -1,0 +1,37 @@
+/** Maps every error to an RFC 9457 problem+json response, once, at the edge. */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError, TITLES } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { AppEnv } from './context.js';
+import { rateLimitHeaders } from './middleware/rate-limit.js';
+
+export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
+  const body = {
+    type: `https://parlance.dev/problems/${error.code}`,
+    title: TITLES[error.status] ?? 'Error',
+    status: error.status,
+    code: error.code,
+    detail: error.message,
+    instance: c.req.path,
+    ...error.extras,
+  };
+  const headers = new Headers({ 'content-type': 'application/problem+json' });
+  for (const [name, value] of Object.entries(error.headers)) headers.set(name, value);
+  const limit = c.get('rateLimit');
+  if (limit) for (const [name, value] of Object.entries(rateLimitHeaders(limit))) headers.set(name, value);
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}
+
+export function toApiError(error: unknown, log: Logger): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    const status = error.status;
+    if (status === 413) return new ApiError(413, 'payload_too_large', error.message || 'The request body is too large.');
+    if (status === 415) return new ApiError(415, 'unsupported_media_type', 'Send application/json or multipart/form-data.');
+    if (status === 400) return new ApiError(400, 'bad_request', error.message || 'The request could not be read.');
+    if (status === 404) return new ApiError(404, 'not_found', error.message || 'Not found.');
+  }
+  log.error('unhandled error', { error });
+  return new ApiError(500, 'internal_error', 'Something went wrong on the server; the error was logged.');
+}

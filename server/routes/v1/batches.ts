@@ -1,0 +1,89 @@
+/** /v1/batches: status with the row-by-row outcome, list, cancel, retry. */
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv } from '../../http/context.js';
+import { requireAbility } from '../../http/middleware/require-ability.js';
+import { Batch, BatchRow, BatchStatus, Pagination, Problem, notFoundResponse, problemResponses } from './schemas.js';
+
+const BatchWithRows = Batch.extend({
+  row_outcomes: z.object({ items: z.array(BatchRow), next_cursor: z.string().nullable() }),
+}).openapi('BatchWithRows');
+
+const conflict = { 409: { description: 'The batch is not in a state that allows this', content: { 'application/problem+json': { schema: Problem } } } } as const;
+const BatchParams = z.object({ id: z.string().min(1) });
+
+export function batchesRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      summary: 'List batches, newest first',
+      description: 'Ability: `read`.',
+      middleware: [requireAbility('read')] as const,
+      request: { query: Pagination.extend({ status: BatchStatus.optional() }) },
+      responses: {
+        200: { description: 'A page of batches', content: { 'application/json': { schema: z.object({ items: z.array(Batch), next_cursor: z.string().nullable() }) } } },
+        ...problemResponses,
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid('query');
+      return c.json(await deps.batches.list(c.get('auth').project.id, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.status ? { status: q.status } : {}) }), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      summary: 'One batch: status, counts, words, and the row-by-row outcome',
+      description: 'Ability: `read`. Rows are paginated with `cursor` and `limit`, and can be filtered by `outcome`.',
+      middleware: [requireAbility('read')] as const,
+      request: { params: BatchParams, query: Pagination.extend({ outcome: z.string().optional() }) },
+      responses: { 200: { description: 'The batch', content: { 'application/json': { schema: BatchWithRows } } }, ...problemResponses, ...notFoundResponse },
+    }),
+    async (c) => {
+      const projectId = c.get('auth').project.id;
+      const { id } = c.req.valid('param');
+      const q = c.req.valid('query');
+      const batch = await deps.batches.get(projectId, id);
+      const rows = await deps.batches.rows(projectId, id, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.outcome ? { outcome: q.outcome } : {}) });
+      return c.json({ ...batch, row_outcomes: rows }, 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/cancel',
+      summary: 'Cancel a queued or running batch',
+      description: 'Ability: `push`. Rows not yet written are cancelled and their words return to the allowance.',
+      middleware: [requireAbility('push')] as const,
+      request: { params: BatchParams },
+      responses: { 200: { description: 'Cancelled', content: { 'application/json': { schema: Batch } } }, ...problemResponses, ...notFoundResponse, ...conflict },
+    }),
+    async (c) => c.json(await deps.batches.cancel(c.get('auth').project.id, c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{id}/retry',
+      summary: "Re-queue a failed batch's failed rows",
+      description: 'Ability: `push`. Only the failed rows are queued and charged; rows already translated are not charged twice.',
+      middleware: [requireAbility('push')] as const,
+      request: { params: BatchParams },
+      responses: {
+        202: { description: 'Re-queued', content: { 'application/json': { schema: Batch } } },
+        402: { description: 'Not enough words left', content: { 'application/problem+json': { schema: Problem } } },
+        ...problemResponses,
+        ...notFoundResponse,
+        ...conflict,
+      },
+    }),
+    async (c) => c.json(await deps.batches.retry(c.get('auth').project.id, c.req.valid('param').id), 202),
+  );
+
+  return app;
+}

@@ -1,0 +1,105 @@
+/** GET /v1/project and /v1/languages: the token's project, its languages, adding and removing targets. */
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv } from '../../http/context.js';
+import { requireAbility } from '../../http/middleware/require-ability.js';
+import { readAllowance } from '../../services/allowance.js';
+import { PLANS } from '../../services/plans.js';
+import { Language, Problem, notFoundResponse, problemResponses } from './schemas.js';
+
+const ProjectSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    source_locale: z.string(),
+    target_locales: z.array(z.string()),
+    organisation: z.object({ id: z.string(), name: z.string(), plan: z.enum(['free', 'starter']) }),
+    allowance: z.object({
+      words_remaining: z.number().int(),
+      words_per_month: z.number().int(),
+      period_start: z.string(),
+      period_end: z.string(),
+    }),
+    created_at: z.string(),
+  })
+  .openapi('Project');
+
+const conflict = { 409: { description: 'Already a language of the project', content: { 'application/problem+json': { schema: Problem } } } } as const;
+
+export function projectRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/project',
+      summary: "The token's project",
+      description: 'Ability: `read`.',
+      middleware: [requireAbility('read')] as const,
+      responses: { 200: { description: 'The project', content: { 'application/json': { schema: ProjectSchema } } }, ...problemResponses },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const project = await deps.db.selectFrom('projects').selectAll().where('id', '=', auth.project.id).executeTakeFirstOrThrow();
+      const targets = await deps.db.selectFrom('project_languages').select('tag').where('project_id', '=', project.id).orderBy('tag').execute();
+      const allowance = await readAllowance(deps.db, auth.organisation.id);
+      return c.json(
+        {
+          id: project.id,
+          name: project.name,
+          source_locale: project.source_locale,
+          target_locales: targets.map((t) => t.tag),
+          organisation: auth.organisation,
+          allowance: {
+            words_remaining: allowance.words_remaining,
+            words_per_month: PLANS[allowance.plan].monthlyWords,
+            period_start: allowance.period_start.toISOString(),
+            period_end: allowance.period_end.toISOString(),
+          },
+          created_at: project.created_at.toISOString(),
+        },
+        200,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/languages',
+      summary: "The project's languages: the source first, then targets",
+      description: 'Ability: `read`.',
+      middleware: [requireAbility('read')] as const,
+      responses: { 200: { description: 'Languages', content: { 'application/json': { schema: z.object({ items: z.array(Language) }) } } }, ...problemResponses },
+    }),
+    async (c) => c.json({ items: await deps.languages.list(c.get('auth').project.id) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/languages',
+      summary: 'Add a target language',
+      description:
+        'Ability: `manage`. The tag is validated as BCP-47 and canonicalised (`zh-hant-tw` → `zh-Hant-TW`). The language is included from the next push. The free plan allows 15 locale rows including the source.',
+      middleware: [requireAbility('manage')] as const,
+      request: { body: { content: { 'application/json': { schema: z.object({ tag: z.string().openapi({ example: 'pt-BR' }) }) } }, required: true } },
+      responses: { 201: { description: 'Added', content: { 'application/json': { schema: Language } } }, ...problemResponses, ...conflict },
+    }),
+    async (c) => c.json(await deps.languages.add(c.get('auth').project.id, c.req.valid('json').tag), 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/languages/{tag}',
+      summary: 'Remove a target language',
+      description: 'Ability: `manage`. Its translations are kept, so adding the language back does not cost words again.',
+      middleware: [requireAbility('manage')] as const,
+      request: { params: z.object({ tag: z.string() }) },
+      responses: { 200: { description: 'Removed', content: { 'application/json': { schema: Language } } }, ...problemResponses, ...notFoundResponse },
+    }),
+    async (c) => c.json(await deps.languages.remove(c.get('auth').project.id, c.req.valid('param').tag), 200),
+  );
+
+  return app;
+}

@@ -1,0 +1,146 @@
+/** POST /v1/push: a source file (multipart) or keys (JSON); queues a batch for the rows that changed. Ability `push`. */
+import { createHash } from 'node:crypto';
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { ApiError } from '../../errors.js';
+import type { AppDeps, AppEnv } from '../../http/context.js';
+import { requireAbility } from '../../http/middleware/require-ability.js';
+import type { PushInput } from '../../services/push-service.js';
+import type { SourceEntry } from '../../services/push-fns.js';
+import { FileUnparsableError } from '../../../src/core/formats/codec.js';
+import { getCodec, isFormatId } from '../../../src/core/formats/index.js';
+import { parseLocale, InvalidLocaleError } from '../../../src/core/locales/locales.js';
+import { Batch, Problem, problemResponses } from './schemas.js';
+
+const KeyInput = z.object({
+  key: z.string().min(1).max(1000),
+  source: z.string().max(100_000),
+  notes: z.string().max(10_000).optional(),
+  context: z.string().max(1000).optional(),
+  max_length: z.number().int().positive().optional(),
+  pass: z.enum(['fast', 'careful']).optional().openapi({ description: 'Translation pass for this key: `fast` (default) or `careful`.' }),
+});
+
+const JsonPush = z
+  .object({
+    keys: z.array(KeyInput).min(1).max(100_000),
+    locales: z.array(z.string()).min(1).optional().openapi({ description: "Target locales; default: all of the project's languages." }),
+    path: z.string().max(1000).optional().openapi({ description: "Groups the keys like a file path does; default ''." }),
+  })
+  .openapi('PushKeysRequest');
+
+const MultipartPush = z
+  .object({
+    file: z.any().openapi({ type: 'string', format: 'binary', description: 'The source-language file.' }),
+    format: z.string().openapi({ description: 'Format identifier, e.g. `json` or `json_nested`.' }),
+    path: z.string().optional().openapi({ description: "The file's path in the repository (default: the uploaded file name). A project can hold many source files." }),
+    locales: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'Target locales, comma-separated or repeated; default: all.' }),
+  })
+  .openapi('PushFileRequest');
+
+export function pushRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/',
+      summary: 'Push a source file or keys; queue a batch',
+      description:
+        'Ability: `push`. Only added or changed rows are queued and charged; pushing the same file again queues nothing. Keys missing from a re-pushed file are marked removed (their translations are kept). Send `Idempotency-Key` to make retries safe.',
+      middleware: [requireAbility('push')] as const,
+      request: {
+        headers: z.object({ 'idempotency-key': z.string().optional() }),
+        body: {
+          content: { 'application/json': { schema: JsonPush }, 'multipart/form-data': { schema: MultipartPush } },
+          required: false,
+        },
+      },
+      responses: {
+        202: { description: 'Batch queued (or completed at once when nothing needed translating)', content: { 'application/json': { schema: Batch } } },
+        402: { description: 'Not enough words left in the allowance; nothing was queued', content: { 'application/problem+json': { schema: Problem } } },
+        ...problemResponses,
+      },
+    }),
+    async (c) => {
+      const auth = c.get('auth');
+      const isJson = (c.req.header('content-type') ?? '').toLowerCase().includes('json');
+      // The route declares both media types; the validator filled in only the one that was sent.
+      const input: PushInput & { fingerprint: string } = isJson
+        ? fromJson(auth.project.id, c.req.valid('json') as z.infer<typeof JsonPush>)
+        : await fromMultipart(auth.project.id, c.req.valid('form') as z.infer<typeof MultipartPush>);
+      const key = c.req.valid('header')['idempotency-key'];
+      const { fingerprint, ...pushInput } = input;
+      if (!key) return c.json(await deps.push.push(pushInput), 202);
+      const result = await deps.idempotency.once({ projectId: auth.project.id, key, route: 'POST /v1/push', request: fingerprint }, async () => ({
+        status: 202,
+        body: await deps.push.push(pushInput),
+      }));
+      if (result.replayed) c.header('Idempotent-Replayed', 'true');
+      return c.json(result.body as z.infer<typeof Batch>, 202);
+    },
+  );
+
+  return app;
+}
+
+function parseLocales(raw: string | string[] | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const tags = (Array.isArray(raw) ? raw : [raw]).flatMap((value) => value.split(',')).map((t) => t.trim()).filter(Boolean);
+  if (tags.length === 0) return undefined;
+  try {
+    return [...new Set(tags.map(parseLocale))];
+  } catch (error) {
+    if (error instanceof InvalidLocaleError) throw new ApiError(422, 'locale_invalid', error.message, { locale: error.input });
+    throw error;
+  }
+}
+
+function fromJson(projectId: string, body: z.infer<typeof JsonPush>): PushInput & { fingerprint: string } {
+  const seen = new Set<string>();
+  const entries: SourceEntry[] = body.keys.map((k, index) => {
+    if (seen.has(k.key)) throw new ApiError(422, 'validation_failed', `Duplicate key '${k.key}' at keys[${index}].`, { errors: [{ path: `keys.${index}.key`, message: 'duplicate key' }] });
+    seen.add(k.key);
+    return { key: k.key, source: k.source, notes: k.notes, context: k.context, maxLength: k.max_length, pass: k.pass };
+  });
+  const locales = parseLocales(body.locales);
+  return {
+    projectId,
+    path: body.path ?? '',
+    format: null,
+    entries,
+    ...(locales ? { locales } : {}),
+    fingerprint: JSON.stringify(['json', body.path ?? '', locales ?? null, body.keys]),
+  };
+}
+
+async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPush>): Promise<PushInput & { fingerprint: string }> {
+  const file: unknown = form.file;
+  if (!(file instanceof File)) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'file' part holding the source file.", { errors: [{ path: 'file', message: 'required' }] });
+  const format = typeof form.format === 'string' ? form.format.trim() : '';
+  if (!format) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'format' field, e.g. 'json' or 'json_nested'.", { errors: [{ path: 'format', message: 'required' }] });
+  if (!isFormatId(format)) throw new ApiError(422, 'format_unknown', `Unknown format '${format}'. Expected one of the 20 format identifiers, e.g. 'json' or 'json_nested'.`);
+  const codec = getCodec(format);
+  if (!codec) throw new ApiError(422, 'format_not_supported', `Format '${format}' is not supported by this server yet.`);
+  const path = (typeof form.path === 'string' && form.path.trim()) || file.name;
+  if (!path) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'path' (the file's repository path).");
+  const content = new Uint8Array(await file.arrayBuffer());
+  let parsed;
+  try {
+    parsed = codec.parse(content);
+  } catch (error) {
+    if (error instanceof FileUnparsableError) {
+      throw new ApiError(422, 'file_unparsable', `${path}:${error.line}:${error.column}: ${error.message}`, { path, line: error.line, column: error.column });
+    }
+    throw error;
+  }
+  const locales = parseLocales(form.locales);
+  return {
+    projectId,
+    path,
+    format,
+    content,
+    entries: parsed.map((e) => ({ key: e.key, source: e.source, notes: e.notes, context: e.context, maxLength: e.maxLength, line: e.line })),
+    ...(locales ? { locales } : {}),
+    fingerprint: JSON.stringify(['file', path, format, locales ?? null, createHash('sha256').update(content).digest('hex')]),
+  };
+}

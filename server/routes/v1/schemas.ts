@@ -1,0 +1,94 @@
+/** Response and shared request schemas of /v1; the OpenAPI document is generated from these. */
+import { z } from '@hono/zod-openapi';
+import { ABILITIES } from '../../services/tokens/token-fns.js';
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.string().openapi({ description: 'Stable machine-readable error code, e.g. `token_invalid`, `ability_missing`, `rate_limited`.' }),
+    detail: z.string(),
+    instance: z.string(),
+  })
+  .passthrough()
+  .openapi('Problem');
+
+export const Ability = z.enum(ABILITIES).openapi('Ability');
+
+export const Token = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    kind: z.enum(['api', 'session']),
+    prefix: z.string().openapi({ description: 'The first characters of the secret, to recognise it.' }),
+    abilities: z.array(Ability),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    last_used_at: z.string().nullable(),
+    revoked_at: z.string().nullable(),
+  })
+  .openapi('Token');
+
+export const BatchStatus = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']).openapi('BatchStatus');
+
+export const Batch = z
+  .object({
+    id: z.string(),
+    status: BatchStatus,
+    path: z.string().nullable().openapi({ description: "Repository path of the pushed source file; '' for keys pushed without a file." }),
+    format: z.string().nullable(),
+    keys: z.object({ added: z.number().int(), changed: z.number().int(), unchanged: z.number().int(), removed: z.number().int() }),
+    rows: z.object({
+      total: z.number().int(),
+      queued: z.number().int(),
+      done: z.number().int(),
+      failed: z.number().int(),
+      cancelled: z.number().int(),
+      outcomes: z.record(z.string(), z.number().int()),
+    }),
+    words: z.object({ reserved: z.number().int(), spent: z.number().int(), refunded: z.number().int() }),
+    error: z.string().nullable(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+  })
+  .openapi('Batch');
+
+export const BatchRow = z
+  .object({
+    key: z.string(),
+    path: z.string(),
+    locale: z.string(),
+    status: z.enum(['queued', 'done', 'failed', 'cancelled']),
+    outcome: z.string().openapi({ description: '`pending`, `translated`, `superseded`, `failed` or `cancelled`.' }),
+    reason: z.string().nullable(),
+    words: z.number().int(),
+    pass: z.enum(['fast', 'careful']),
+    attempts: z.number().int(),
+  })
+  .openapi('BatchRow');
+
+export const Language = z
+  .object({
+    tag: z.string(),
+    name: z.string().nullable(),
+    role: z.enum(['source', 'target']),
+    known: z.boolean().openapi({ description: 'Whether the tag is in the CLDR-derived table (false: accepted by the structural fallback).' }),
+    added_at: z.string().nullable(),
+  })
+  .openapi('Language');
+
+export const Pagination = z.object({
+  cursor: z.string().optional().openapi({ description: 'The `next_cursor` of the previous page.' }),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+export const problemResponses = {
+  401: { description: 'Missing, malformed, unknown, expired or revoked token', content: { 'application/problem+json': { schema: Problem } } },
+  403: { description: 'The token lacks the ability, or the plan forbids it', content: { 'application/problem+json': { schema: Problem } } },
+  422: { description: 'Validation failed', content: { 'application/problem+json': { schema: Problem } } },
+  429: { description: 'Rate limit exceeded (see Retry-After)', content: { 'application/problem+json': { schema: Problem } } },
+} as const;
+
+export const notFoundResponse = { 404: { description: 'Not found in this project', content: { 'application/problem+json': { schema: Problem } } } } as const;

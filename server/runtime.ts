@@ -1,0 +1,158 @@
+/** Wires the service together from the configuration: database, queue, rate limiter, services, HTTP and workers. */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { migrate, openDatabase, type Db } from './db/database.js';
+import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
+import { createApp } from './http/app.js';
+import { createBullQueue, createEmbeddedQueue, type JobQueue } from './jobs/queue.js';
+import { createLogger, type Logger } from './logger.js';
+import { createProvider } from './providers/index.js';
+import type { TranslationProvider } from './providers/provider.js';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter.js';
+import { createBatchRunner } from './services/batches/batch-runner.js';
+import { createBatchService } from './services/batches/batch-service.js';
+import { createIdempotencyStore } from './services/idempotency.js';
+import { createLanguagesService } from './services/languages-service.js';
+import { createOrganisationService } from './services/organisations.js';
+import { createPullService } from './services/pull-service.js';
+import { createPushService } from './services/push-service.js';
+import { createTokenService } from './services/tokens/token-service.js';
+import { ApiError } from './errors.js';
+
+export interface Roles {
+  api: boolean;
+  worker: boolean;
+}
+
+export interface RuntimeOptions {
+  roles: Roles;
+  log?: Logger;
+  /** Replaces the configured provider (tests use a scripted one). */
+  provider?: TranslationProvider;
+}
+
+export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
+
+export async function createRuntime(config: Config, options: RuntimeOptions) {
+  const log = options.log ?? createLogger(config.logLevel);
+  if (config.database.kind === 'pglite' && !(options.roles.api && options.roles.worker)) {
+    throw new Error('Separate API and worker processes need a shared database and queue: set DATABASE_URL and REDIS_URL, or run `parlance start` for one process.');
+  }
+  if (!config.redis && !(options.roles.api && options.roles.worker)) {
+    throw new Error('Separate API and worker processes need REDIS_URL for the job queue; without it, run `parlance start` (API and workers in one process).');
+  }
+
+  let lock: DataDirLock | undefined;
+  if (config.database.kind === 'pglite' && config.database.dataDir) lock = acquireDataDirLock(config.dataDir);
+  let db: Db;
+  try {
+    db = await openDatabase(config.database);
+    await migrate(db);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+
+  let redis: Redis | undefined;
+  let limiter: RateLimiter;
+  if (config.redis) {
+    const { Redis: RedisClient } = await import('ioredis');
+    // Fail fast while Redis is away (the request gets a 503) and reconnect by itself when it is back.
+    redis = new RedisClient(config.redis.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    redis.on('error', (error) => log.warn('redis (rate limiter) connection error', { error }));
+    const inner = createRedisRateLimiter(redis, config.rateLimitPerMinute, config.redis.prefix);
+    limiter = {
+      async hit(key, now) {
+        try {
+          return await inner.hit(key, now);
+        } catch {
+          throw new ApiError(503, 'rate_limiter_unavailable', 'The rate limiter (Redis) is unreachable; retry in a few seconds.', {}, { 'Retry-After': '2' });
+        }
+      },
+    };
+  } else {
+    limiter = createMemoryRateLimiter(config.rateLimitPerMinute);
+  }
+
+  const onJobError = (error: unknown, batchId: string) => log.error('batch job failed', { batch: batchId, error });
+  const queue: JobQueue = config.redis
+    ? await createBullQueue({ redisUrl: config.redis.url, prefix: config.redis.prefix, concurrency: config.worker.concurrency, onError: onJobError })
+    : createEmbeddedQueue({ concurrency: config.worker.concurrency, onError: onJobError });
+
+  const provider = options.provider ?? createProvider(
+    config.provider.kind === 'openai'
+      ? {
+          provider: 'openai',
+          openai: {
+            baseUrl: config.provider.baseUrl,
+            model: config.provider.model,
+            ...(config.provider.apiKey ? { apiKey: config.provider.apiKey } : {}),
+            ...(config.provider.carefulModel ? { carefulModel: config.provider.carefulModel } : {}),
+          },
+        }
+      : { provider: 'pseudo' },
+  );
+  const tokens = createTokenService({ db });
+  const batches = createBatchService({ db, queue, leaseSeconds: config.worker.leaseSeconds });
+  const organisations = createOrganisationService({ db });
+  const deps = {
+    db,
+    queue,
+    log,
+    limiter,
+    tokens,
+    batches,
+    push: createPushService({ db, queue }),
+    pull: createPullService({ db }),
+    languages: createLanguagesService({ db }),
+    idempotency: createIdempotencyStore({ db }),
+    maxUploadBytes: config.maxUploadBytes,
+  };
+  const app = createApp(deps);
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const runner = createBatchRunner({ db, provider, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds });
+
+  let server: Server | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  async function start(): Promise<{ url: string | undefined }> {
+    if (options.roles.worker) {
+      await queue.startWorker(runner.run);
+      // A single process owns the embedded database, so every lease left behind is from a previous run.
+      if (queue.kind === 'embedded') await batches.resumeAll();
+      else await batches.sweep();
+      sweeper = setInterval(() => {
+        batches.sweep().catch((error: unknown) => log.warn('sweep failed', { error }));
+      }, config.worker.sweepIntervalMs);
+      sweeper.unref();
+    }
+    if (!options.roles.api) return { url: undefined };
+    const listening = await new Promise<{ port: number }>((resolve) => {
+      server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => resolve(info)) as Server;
+    });
+    return { url: `http://${config.host}:${listening.port}` };
+  }
+
+  /** Graceful stop: no new requests, running batches finish their chunk and release their lease, connections close. */
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    if (sweeper) clearInterval(sweeper);
+    if (server) {
+      const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+      server.closeIdleConnections?.();
+      await closing;
+    }
+    await queue.close();
+    if (redis) await redis.quit().catch(() => undefined);
+    await db.destroy();
+    lock?.release();
+  }
+
+  return { config, log, db, app, queue, tokens, organisations, batches, runner, start, stop };
+}

@@ -1,0 +1,190 @@
+/** Reading, listing, cancelling and retrying batches, and waking batches whose worker went away. */
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { BatchRecord } from '../../db/schema.js';
+import { ApiError, notFound } from '../../errors.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { refundWords, reserveWords } from '../allowance.js';
+import { batchTally, type BatchTally } from './batch-runner.js';
+
+export function publicBatch(batch: BatchRecord, tally: BatchTally) {
+  return {
+    id: batch.id,
+    status: batch.status,
+    path: batch.path,
+    format: batch.format,
+    keys: {
+      added: batch.keys_added,
+      changed: batch.keys_changed,
+      unchanged: batch.keys_unchanged,
+      removed: batch.keys_removed,
+    },
+    rows: {
+      total: tally.queued + tally.done + tally.failed + tally.cancelled,
+      queued: tally.queued,
+      done: tally.done,
+      failed: tally.failed,
+      cancelled: tally.cancelled,
+      outcomes: tally.outcomes,
+    },
+    words: {
+      reserved: batch.words_reserved,
+      spent: tally.wordsSpent,
+      refunded: batch.words_refunded,
+    },
+    error: batch.error,
+    created_at: batch.created_at.toISOString(),
+    started_at: batch.started_at?.toISOString() ?? null,
+    finished_at: batch.finished_at?.toISOString() ?? null,
+  };
+}
+
+export type PublicBatch = ReturnType<typeof publicBatch>;
+
+export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds: number }) {
+  const { db, queue } = deps;
+
+  async function load(projectId: string, batchId: string, trx: Pick<Db, 'selectFrom'> = db, lock = false) {
+    let query = trx.selectFrom('batches').selectAll().where('id', '=', batchId).where('project_id', '=', projectId);
+    if (lock) query = query.forUpdate();
+    const batch = await query.executeTakeFirst();
+    if (!batch) throw notFound('batch_not_found', `No batch '${batchId}' in this project.`);
+    return batch;
+  }
+
+  async function get(projectId: string, batchId: string): Promise<PublicBatch> {
+    const batch = await load(projectId, batchId);
+    return publicBatch(batch, await batchTally(db, batchId));
+  }
+
+  async function list(projectId: string, options: { cursor?: string; limit: number; status?: BatchRecord['status'] }) {
+    let query = db.selectFrom('batches').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(options.limit + 1);
+    if (options.cursor) query = query.where('id', '<', options.cursor);
+    if (options.status) query = query.where('status', '=', options.status);
+    const rows = await query.execute();
+    const page = rows.slice(0, options.limit);
+    const items = await Promise.all(page.map(async (batch) => publicBatch(batch, await batchTally(db, batch.id))));
+    return { items, next_cursor: rows.length > options.limit ? page[page.length - 1]!.id : null };
+  }
+
+  async function rows(projectId: string, batchId: string, options: { cursor?: string; limit: number; outcome?: string }) {
+    await load(projectId, batchId);
+    let query = db
+      .selectFrom('batch_rows as r')
+      .innerJoin('keys as k', 'k.id', 'r.key_id')
+      .select(['r.id', 'k.key', 'k.path', 'r.locale', 'r.status', 'r.outcome', 'r.reason', 'r.words', 'r.pass', 'r.attempts'])
+      .where('r.batch_id', '=', batchId)
+      .orderBy('r.id')
+      .limit(options.limit + 1);
+    if (options.cursor) query = query.where('r.id', '>', options.cursor);
+    if (options.outcome) query = query.where('r.outcome', '=', options.outcome);
+    const found = await query.execute();
+    const page = found.slice(0, options.limit);
+    return {
+      items: page.map((row) => ({
+        key: row.key,
+        path: row.path,
+        locale: row.locale,
+        status: row.status,
+        outcome: row.outcome ?? 'pending',
+        reason: row.reason,
+        words: row.words,
+        pass: row.pass,
+        attempts: row.attempts,
+      })),
+      next_cursor: found.length > options.limit ? String(page[page.length - 1]!.id) : null,
+    };
+  }
+
+  /** Stops a queued or running batch; rows not yet written are cancelled and their words returned. */
+  async function cancel(projectId: string, batchId: string): Promise<PublicBatch> {
+    await db.transaction().execute(async (trx) => {
+      const batch = await load(projectId, batchId, trx, true);
+      if (batch.status !== 'queued' && batch.status !== 'running') {
+        throw new ApiError(409, 'batch_not_cancellable', `Batch '${batchId}' is ${batch.status}; only queued or running batches can be cancelled.`, { status: batch.status });
+      }
+      await trx
+        .updateTable('batch_rows')
+        .set({ status: 'cancelled', outcome: 'cancelled', updated_at: sql`now()` })
+        .where('batch_id', '=', batchId)
+        .where('status', '=', 'queued')
+        .execute();
+      const tally = await batchTally(trx, batchId);
+      const refund = batch.words_reserved - tally.wordsSpent - batch.words_refunded;
+      const project = await trx.selectFrom('projects').select('organisation_id').where('id', '=', projectId).executeTakeFirstOrThrow();
+      await refundWords(trx, project.organisation_id, refund);
+      await trx
+        .updateTable('batches')
+        .set({ status: 'cancelled', finished_at: sql`now()`, words_refunded: batch.words_refunded + Math.max(0, refund), lease_owner: null, lease_expires_at: null })
+        .where('id', '=', batchId)
+        .execute();
+    });
+    return get(projectId, batchId);
+  }
+
+  /** Re-queues a failed batch's failed rows; rows already translated are not charged again. */
+  async function retry(projectId: string, batchId: string): Promise<PublicBatch> {
+    await db.transaction().execute(async (trx) => {
+      const batch = await load(projectId, batchId, trx, true);
+      if (batch.status !== 'failed') {
+        throw new ApiError(409, 'batch_not_retryable', `Batch '${batchId}' is ${batch.status}; only failed batches can be retried.`, { status: batch.status });
+      }
+      const failed = await trx
+        .selectFrom('batch_rows')
+        .select((eb) => [eb.fn.countAll<string>().as('rows'), eb.fn.sum<string>('words').as('words')])
+        .where('batch_id', '=', batchId)
+        .where('status', '=', 'failed')
+        .executeTakeFirstOrThrow();
+      const words = Number(failed.words ?? 0);
+      const project = await trx.selectFrom('projects').select('organisation_id').where('id', '=', projectId).executeTakeFirstOrThrow();
+      await reserveWords(trx, project.organisation_id, words);
+      await trx
+        .updateTable('batch_rows')
+        .set({ status: 'queued', outcome: null, reason: null, updated_at: sql`now()` })
+        .where('batch_id', '=', batchId)
+        .where('status', '=', 'failed')
+        .execute();
+      await trx
+        .updateTable('batches')
+        .set({ status: 'queued', error: null, finished_at: null, words_reserved: batch.words_reserved + words, enqueued_at: sql`now()` })
+        .where('id', '=', batchId)
+        .execute();
+    });
+    await queue.enqueueBatch(batchId);
+    return get(projectId, batchId);
+  }
+
+  /**
+   * Wakes open batches that no worker holds: after a crash, a lost queue message or a Redis outage.
+   * A batch is woken at most once per lease period, so a long queue is not flooded with duplicates.
+   */
+  async function sweep(): Promise<string[]> {
+    const stale = sql<Date>`now() - (${deps.leaseSeconds}::int * interval '1 second')`;
+    const woken = await db
+      .updateTable('batches')
+      .set({ enqueued_at: sql`now()` })
+      .where('status', 'in', ['queued', 'running'])
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', sql<Date>`now()`)]))
+      .where((eb) => eb.or([eb('enqueued_at', 'is', null), eb('enqueued_at', '<', stale)]))
+      .returning('id')
+      .execute();
+    for (const { id } of woken) await queue.enqueueBatch(id);
+    return woken.map((b) => b.id);
+  }
+
+  /** For a single-process deployment at start-up: no other process can hold a lease, so all are stale. */
+  async function resumeAll(): Promise<string[]> {
+    const open = await db
+      .updateTable('batches')
+      .set({ lease_owner: null, lease_expires_at: null, enqueued_at: sql`now()` })
+      .where('status', 'in', ['queued', 'running'])
+      .returning('id')
+      .execute();
+    for (const { id } of open) await queue.enqueueBatch(id);
+    return open.map((b) => b.id);
+  }
+
+  return { get, list, rows, cancel, retry, sweep, resumeAll };
+}
+
+export type BatchService = ReturnType<typeof createBatchService>;

@@ -1,0 +1,114 @@
+/** The pull: render a locale's translations into the shape of the pushed source file, or a zip of every locale. */
+import { zipSync } from 'fflate';
+import type { Db } from '../db/database.js';
+import { ApiError, notFound } from '../errors.js';
+import { getCodec, isFormatId } from '../../src/core/formats/index.js';
+import type { Codec, FormatId, FreshEntry } from '../../src/core/formats/codec.js';
+import { targetPath } from './pull-fns.js';
+
+export interface PullInput {
+  projectId: string;
+  sourceLocale: string;
+  path?: string;
+  format?: string;
+  locale?: string;
+  missing: 'omit' | 'source';
+}
+
+export interface PulledFile {
+  path: string;
+  format: FormatId;
+  locale: string | null;
+  contentType: string;
+  body: Uint8Array;
+}
+
+export function createPullService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function resolvePath(projectId: string, path: string | undefined): Promise<string> {
+    const paths = (await db.selectFrom('keys').select('path').distinct().where('project_id', '=', projectId).where('state', '=', 'active').orderBy('path').execute()).map((p) => p.path);
+    if (path !== undefined) {
+      if (!paths.includes(path)) {
+        throw notFound('path_not_found', `Nothing was pushed at path '${path}'. Pushed paths: ${paths.map((p) => `'${p}'`).join(', ') || '(none)'}.`);
+      }
+      return path;
+    }
+    if (paths.length === 0) throw notFound('nothing_pushed', 'This project has no source strings yet. Push a file or keys first (POST /v1/push).');
+    if (paths.length > 1) {
+      throw new ApiError(422, 'path_required', `This project has ${paths.length} source files; choose one with ?path=. Pushed paths: ${paths.map((p) => `'${p}'`).join(', ')}.`, { paths });
+    }
+    return paths[0]!;
+  }
+
+  function resolveCodec(format: string): Codec {
+    if (!isFormatId(format)) throw new ApiError(422, 'format_unknown', `Unknown format '${format}'. Expected one of the 20 format identifiers, e.g. 'json' or 'json_nested'.`);
+    const codec = getCodec(format);
+    if (!codec) throw new ApiError(422, 'format_not_supported', `Format '${format}' is not supported by this server yet.`);
+    return codec;
+  }
+
+  async function pull(input: PullInput): Promise<PulledFile> {
+    const path = await resolvePath(input.projectId, input.path);
+    const file = await db.selectFrom('source_files').selectAll().where('project_id', '=', input.projectId).where('path', '=', path).executeTakeFirst();
+    const codec = resolveCodec(input.format ?? file?.format ?? 'json');
+    const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', input.projectId).orderBy('tag').execute()).map((l) => l.tag);
+    const keys = await db
+      .selectFrom('keys')
+      .select(['id', 'key', 'source', 'notes'])
+      .where('project_id', '=', input.projectId)
+      .where('path', '=', path)
+      .where('state', '=', 'active')
+      .orderBy('position')
+      .execute();
+
+    const render = async (locale: string): Promise<Uint8Array> => {
+      const values = new Map<string, string>();
+      if (locale === input.sourceLocale) {
+        for (const k of keys) values.set(k.key, k.source);
+      } else {
+        const rows = await db
+          .selectFrom('translations as t')
+          .innerJoin('keys as k', 'k.id', 't.key_id')
+          .select(['k.key', 't.text'])
+          .where('k.project_id', '=', input.projectId)
+          .where('k.path', '=', path)
+          .where('k.state', '=', 'active')
+          .where('t.locale', '=', locale)
+          .execute();
+        for (const row of rows) values.set(row.key, row.text);
+      }
+      if (file && file.format === codec.id) {
+        return codec.render({ source: file.content, values, missing: input.missing });
+      }
+      const fresh: FreshEntry[] = [];
+      for (const k of keys) {
+        const value = values.get(k.key) ?? (input.missing === 'source' ? k.source : undefined);
+        if (value !== undefined) fresh.push({ key: k.key, value, ...(k.notes ? { notes: k.notes } : {}) });
+      }
+      return codec.renderFresh(fresh);
+    };
+
+    const extension = codec.extensions[0] ?? '';
+    if (input.locale !== undefined) {
+      if (input.locale !== input.sourceLocale && !targets.includes(input.locale)) {
+        throw notFound('locale_not_in_project', `Locale '${input.locale}' is not a language of this project. Its languages: ${[input.sourceLocale, ...targets].join(', ')}.`);
+      }
+      const filePath = input.locale === input.sourceLocale && path !== '' ? path : targetPath(path, input.sourceLocale, input.locale, extension);
+      return { path: filePath, format: codec.id, locale: input.locale, contentType: contentTypeOf(codec), body: await render(input.locale) };
+    }
+    const entries: Record<string, Uint8Array> = {};
+    for (const locale of targets) entries[targetPath(path, input.sourceLocale, locale, extension)] = await render(locale);
+    return { path: 'translations.zip', format: codec.id, locale: null, contentType: 'application/zip', body: zipSync(entries, { level: 6 }) };
+  }
+
+  return { pull };
+}
+
+function contentTypeOf(codec: Codec): string {
+  return codec.id.startsWith('json') || codec.id === 'arb' || codec.id === 'laravel_json' || codec.id === 'ios_xcstrings'
+    ? 'application/json; charset=utf-8'
+    : 'application/octet-stream';
+}
+
+export type PullService = ReturnType<typeof createPullService>;

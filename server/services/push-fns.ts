@@ -1,0 +1,68 @@
+/** Pure helpers of the push: source hashes and the delta between what is stored and what was pushed. */
+import { createHash } from 'node:crypto';
+import type { PassName } from '../db/schema.js';
+
+export interface SourceEntry {
+  key: string;
+  source: string;
+  notes?: string | undefined;
+  context?: string | undefined;
+  maxLength?: number | undefined;
+  pass?: PassName | undefined;
+  line?: number | undefined;
+}
+
+/** What makes a translation stale: the text and everything a translator reads beside it. */
+export function sourceHash(entry: SourceEntry): string {
+  return createHash('sha256')
+    .update(JSON.stringify([entry.source, entry.notes ?? null, entry.context ?? null, entry.maxLength ?? null, entry.pass ?? 'fast']))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+export interface StoredKey {
+  id: string;
+  key: string;
+  source_hash: string;
+  state: 'active' | 'removed';
+  position: number;
+  line: number | null;
+}
+
+export interface Delta {
+  added: { entry: SourceEntry; hash: string; position: number }[];
+  changed: { entry: SourceEntry; hash: string; position: number; id: string }[];
+  unchanged: { entry: SourceEntry; hash: string; position: number; id: string; moved: boolean }[];
+  removed: StoredKey[];
+}
+
+/**
+ * Classifies pushed entries against the stored keys of the same path. With `removeMissing` (a whole file was
+ * pushed) stored keys absent from the push are removed; a keys-only push adds and updates without removing.
+ */
+export function computeDelta(stored: readonly StoredKey[], entries: readonly SourceEntry[], removeMissing: boolean): Delta {
+  const byKey = new Map(stored.map((s) => [s.key, s]));
+  const seen = new Set<string>();
+  const delta: Delta = { added: [], changed: [], unchanged: [], removed: [] };
+  let nextPosition = removeMissing ? 0 : stored.reduce((max, s) => Math.max(max, s.position + 1), 0);
+  for (const entry of entries) {
+    seen.add(entry.key);
+    const hash = sourceHash(entry);
+    const existing = byKey.get(entry.key);
+    const position = removeMissing || !existing ? nextPosition++ : existing.position;
+    if (!existing) delta.added.push({ entry, hash, position });
+    else if (existing.source_hash !== hash) delta.changed.push({ entry, hash, position, id: existing.id });
+    else {
+      const moved = existing.position !== position || existing.state !== 'active' || (entry.line ?? null) !== existing.line;
+      delta.unchanged.push({ entry, hash, position, id: existing.id, moved });
+    }
+  }
+  if (removeMissing) for (const s of stored) if (s.state === 'active' && !seen.has(s.key)) delta.removed.push(s);
+  return delta;
+}
+
+export function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

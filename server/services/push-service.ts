@@ -1,0 +1,166 @@
+/** The push: store the source, compute the delta, reserve words and queue a batch for the rows that need work. */
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { PassName } from '../db/schema.js';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { countWords } from '../../src/core/words.js';
+import type { FormatId } from '../../src/core/formats/codec.js';
+import { reserveWords } from './allowance.js';
+import { publicBatch, type PublicBatch } from './batches/batch-service.js';
+import { batchTally } from './batches/batch-runner.js';
+import { chunk, computeDelta, type SourceEntry } from './push-fns.js';
+
+export interface PushInput {
+  projectId: string;
+  /** Repository path of the source file; '' for keys pushed without a file. */
+  path: string;
+  format: FormatId | null;
+  /** The file as pushed, kept as the skeleton pulls are rendered from. */
+  content?: Uint8Array;
+  entries: SourceEntry[];
+  /** Target locales, canonical; undefined means all of the project's. */
+  locales?: string[];
+}
+
+const INSERT_CHUNK = 1000;
+
+export function createPushService(deps: { db: Db; queue: JobQueue }) {
+  const { db, queue } = deps;
+
+  async function push(input: PushInput): Promise<PublicBatch> {
+    const batchId = newId('bat');
+    const rowCount = await db.transaction().execute(async (trx) => {
+      // One push per project at a time: the delta must see the previous push's keys and queued rows.
+      const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
+      const projectLocales = (await trx.selectFrom('project_languages').select('tag').where('project_id', '=', project.id).orderBy('tag').execute()).map((l) => l.tag);
+      const locales = input.locales ?? projectLocales;
+      const unknown = locales.filter((tag) => !projectLocales.includes(tag));
+      if (unknown.length > 0) {
+        throw new ApiError(422, 'locale_not_in_project', `Locale(s) ${unknown.map((t) => `'${t}'`).join(', ')} are not target languages of this project. Add them with POST /v1/languages first; the project has: ${projectLocales.join(', ') || '(none)'}.`, { locales: unknown });
+      }
+
+      const stored = await trx
+        .selectFrom('keys')
+        .select(['id', 'key', 'source_hash', 'state', 'position', 'line'])
+        .where('project_id', '=', project.id)
+        .where('path', '=', input.path)
+        .execute();
+      const delta = computeDelta(stored, input.entries, input.content !== undefined);
+
+      const added = delta.added.map((a) => ({ ...a, id: newId('key') }));
+      for (const part of chunk(added, INSERT_CHUNK)) {
+        await trx
+          .insertInto('keys')
+          .values(part.map((a) => ({ id: a.id, project_id: project.id, path: input.path, ...keyColumns(a.entry, a.hash, a.position) })))
+          .execute();
+      }
+      for (const c of delta.changed) {
+        await trx.updateTable('keys').set({ ...keyColumns(c.entry, c.hash, c.position), updated_at: sql`now()` }).where('id', '=', c.id).execute();
+      }
+      for (const u of delta.unchanged.filter((u) => u.moved)) {
+        await trx.updateTable('keys').set({ position: u.position, line: u.entry.line ?? null, state: 'active', removed_at: null }).where('id', '=', u.id).execute();
+      }
+      for (const part of chunk(delta.removed, INSERT_CHUNK)) {
+        await trx.updateTable('keys').set({ state: 'removed', removed_at: sql`now()` }).where('id', 'in', part.map((r) => r.id)).execute();
+      }
+      if (input.content !== undefined && input.format) {
+        const content = input.content;
+        await trx
+          .insertInto('source_files')
+          .values({ project_id: project.id, path: input.path, format: input.format, content, content_sha256: sha256(content) })
+          .onConflict((oc) => oc.columns(['project_id', 'path']).doUpdateSet({ format: input.format!, content, content_sha256: sha256(content), updated_at: sql`now()` }))
+          .execute();
+      }
+
+      // A (key, locale) needs work unless a translation of the current source exists or a queued row already carries it.
+      const pushedKeys = [...added, ...delta.changed, ...delta.unchanged].map((k) => ({ id: k.id, hash: k.hash, entry: k.entry }));
+      const done = new Set<string>();
+      const translations = await trx
+        .selectFrom('translations as t')
+        .innerJoin('keys as k', 'k.id', 't.key_id')
+        .select(['t.key_id', 't.locale', 't.source_hash'])
+        .where('k.project_id', '=', project.id)
+        .where('k.path', '=', input.path)
+        .execute();
+      for (const t of translations) done.add(`${t.key_id}\u0000${t.locale}\u0000${t.source_hash}`);
+      const open = await trx
+        .selectFrom('batch_rows as r')
+        .innerJoin('keys as k', 'k.id', 'r.key_id')
+        .select(['r.key_id', 'r.locale', 'r.source_hash'])
+        .where('k.project_id', '=', project.id)
+        .where('k.path', '=', input.path)
+        .where('r.status', '=', 'queued')
+        .execute();
+      for (const r of open) done.add(`${r.key_id}\u0000${r.locale}\u0000${r.source_hash}`);
+
+      const rows: { key_id: string; locale: string; source_hash: string; pass: PassName; words: number }[] = [];
+      for (const k of pushedKeys) {
+        const words = countWords(k.entry.source);
+        for (const locale of locales) {
+          if (done.has(`${k.id}\u0000${locale}\u0000${k.hash}`)) continue;
+          rows.push({ key_id: k.id, locale, source_hash: k.hash, pass: k.entry.pass ?? 'fast', words });
+        }
+      }
+      const wordsReserved = rows.reduce((sum, r) => sum + r.words, 0);
+      await reserveWords(trx, project.organisation_id, wordsReserved);
+
+      const empty = rows.length === 0;
+      await trx
+        .insertInto('batches')
+        .values({
+          id: batchId,
+          project_id: project.id,
+          status: empty ? 'completed' : 'queued',
+          path: input.path,
+          format: input.format,
+          keys_added: delta.added.length,
+          keys_changed: delta.changed.length,
+          keys_unchanged: delta.unchanged.length,
+          keys_removed: delta.removed.length,
+          words_reserved: wordsReserved,
+          enqueued_at: empty ? null : sql`now()`,
+          finished_at: empty ? sql`now()` : null,
+          started_at: empty ? sql`now()` : null,
+        })
+        .execute();
+      for (const part of chunk(rows, INSERT_CHUNK)) {
+        await trx.insertInto('batch_rows').values(part.map((r) => ({ ...r, batch_id: batchId }))).execute();
+      }
+      return rows.length;
+    });
+
+    if (rowCount > 0) {
+      // The batch is committed; if this wake-up is lost (queue down), the sweeper finds the batch later.
+      await queue.enqueueBatch(batchId).catch(() => undefined);
+    }
+    const batch = await db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
+    return publicBatch(batch, await batchTally(db, batchId));
+  }
+
+  return { push };
+}
+
+function keyColumns(entry: SourceEntry, hash: string, position: number) {
+  return {
+    key: entry.key,
+    source: entry.source,
+    notes: entry.notes ?? null,
+    context: entry.context ?? null,
+    max_length: entry.maxLength ?? null,
+    pass: entry.pass ?? ('fast' as const),
+    source_hash: hash,
+    position,
+    line: entry.line ?? null,
+    state: 'active' as const,
+    removed_at: null,
+  };
+}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export type PushService = ReturnType<typeof createPushService>;

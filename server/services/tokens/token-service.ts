@@ -1,0 +1,166 @@
+/** Minting, listing, revoking and checking tokens; every credential belongs to exactly one project. */
+import type { Db } from '../../db/database.js';
+import type { TokenRecord } from '../../db/schema.js';
+import { ApiError, notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { PLANS } from '../plans.js';
+import {
+  DEPLOY_ABILITIES,
+  checkTokenShape,
+  displayPrefix,
+  generateTokenSecret,
+  hashTokenSecret,
+  type Ability,
+} from './token-fns.js';
+
+export interface MintInput {
+  projectId: string;
+  name: string;
+  abilities?: readonly Ability[];
+  /** Absolute expiry; undefined means the token does not expire. */
+  expiresAt?: Date;
+  /** Console sign-in credentials are short-lived session tokens, allowed on every plan. */
+  kind?: 'api' | 'session';
+}
+
+export interface AuthContext {
+  token: TokenRecord;
+  abilities: ReadonlySet<Ability>;
+  project: { id: string; name: string; source_locale: string; organisation_id: string };
+  organisation: { id: string; name: string; plan: 'free' | 'starter' };
+}
+
+/** How often last_used_at is written: once a minute per token is enough to answer "is this token in use?". */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function publicToken(token: TokenRecord) {
+  return {
+    id: token.id,
+    name: token.name,
+    kind: token.kind,
+    prefix: token.display_prefix,
+    abilities: token.abilities as Ability[],
+    created_at: token.created_at.toISOString(),
+    expires_at: token.expires_at?.toISOString() ?? null,
+    last_used_at: token.last_used_at?.toISOString() ?? null,
+    revoked_at: token.revoked_at?.toISOString() ?? null,
+  };
+}
+
+export function createTokenService(deps: { db: Db }) {
+  const { db } = deps;
+
+  async function mint(input: MintInput) {
+    const kind = input.kind ?? 'api';
+    const project = await db
+      .selectFrom('projects')
+      .innerJoin('organisations', 'organisations.id', 'projects.organisation_id')
+      .select(['projects.id', 'organisations.plan', 'organisations.name as organisation_name'])
+      .where('projects.id', '=', input.projectId)
+      .executeTakeFirst();
+    if (!project) throw notFound('project_not_found', `No project '${input.projectId}'.`);
+    if (kind === 'api' && !PLANS[project.plan].canMintTokens) {
+      throw new ApiError(403, 'plan_forbids_tokens', `Organisation '${project.organisation_name}' is on the ${project.plan} plan, which cannot mint API tokens. Upgrade to Starter or above.`, {
+        plan: project.plan,
+      });
+    }
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
+      throw new ApiError(422, 'validation_failed', `expires_at '${input.expiresAt.toISOString()}' is in the past.`);
+    }
+    const secret = generateTokenSecret();
+    const abilities = [...new Set(input.abilities ?? DEPLOY_ABILITIES)];
+    const token = await db
+      .insertInto('tokens')
+      .values({
+        id: newId('tok'),
+        project_id: project.id,
+        kind,
+        name: input.name,
+        display_prefix: displayPrefix(secret),
+        secret_hash: hashTokenSecret(secret),
+        abilities,
+        expires_at: input.expiresAt ?? null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { token, secret };
+  }
+
+  async function list(projectId: string) {
+    return db.selectFrom('tokens').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').execute();
+  }
+
+  /** Revokes a token of the project; another project's token is reported as not found. */
+  async function revoke(projectId: string | undefined, tokenId: string) {
+    let query = db.updateTable('tokens').set({ revoked_at: new Date() }).where('id', '=', tokenId).where('revoked_at', 'is', null);
+    if (projectId) query = query.where('project_id', '=', projectId);
+    const token = await query.returningAll().executeTakeFirst();
+    if (token) return token;
+    let existing = db.selectFrom('tokens').selectAll().where('id', '=', tokenId);
+    if (projectId) existing = existing.where('project_id', '=', projectId);
+    const found = await existing.executeTakeFirst();
+    if (!found) throw notFound('token_not_found', `No token '${tokenId}' in this project.`);
+    return found;
+  }
+
+  /** Resolves an Authorization header to the token's project and abilities, or throws 401 with the reason. */
+  async function authenticate(header: string | undefined, now = new Date()): Promise<AuthContext> {
+    if (!header) throw unauthorized('token_missing', 'Missing Authorization header. Send `Authorization: Bearer <token>`.');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('token_malformed', 'Malformed Authorization header. Expected `Authorization: Bearer prl_...`.');
+    const secret = match[1]!;
+    if (checkTokenShape(secret) !== 'ok') {
+      throw unauthorized('token_malformed', `Malformed token '${secret.slice(0, 8)}…'. Expected 'prl_' followed by 38 letters and digits (check for a truncated copy).`);
+    }
+    const row = await db
+      .selectFrom('tokens')
+      .innerJoin('projects', 'projects.id', 'tokens.project_id')
+      .innerJoin('organisations', 'organisations.id', 'projects.organisation_id')
+      .selectAll('tokens')
+      .select([
+        'projects.name as project_name',
+        'projects.source_locale as project_source_locale',
+        'projects.organisation_id as project_organisation_id',
+        'organisations.name as organisation_name',
+        'organisations.plan as organisation_plan',
+      ])
+      .where('tokens.secret_hash', '=', hashTokenSecret(secret))
+      .executeTakeFirst();
+    if (!row) throw unauthorized('token_invalid', 'Unknown token. It may have been deleted, or belong to another Parlance server.');
+    if (row.revoked_at) throw unauthorized('token_revoked', `Token ${row.display_prefix}… was revoked at ${row.revoked_at.toISOString()}.`);
+    if (row.expires_at && row.expires_at <= now) throw unauthorized('token_expired', `Token ${row.display_prefix}… expired at ${row.expires_at.toISOString()}.`);
+    const token: TokenRecord = {
+      id: row.id,
+      project_id: row.project_id,
+      kind: row.kind,
+      name: row.name,
+      display_prefix: row.display_prefix,
+      secret_hash: row.secret_hash,
+      abilities: row.abilities,
+      created_at: row.created_at,
+      expires_at: row.expires_at,
+      last_used_at: row.last_used_at,
+      revoked_at: row.revoked_at,
+    };
+    return {
+      token,
+      abilities: new Set(row.abilities as Ability[]),
+      project: { id: row.project_id, name: row.project_name, source_locale: row.project_source_locale, organisation_id: row.project_organisation_id },
+      organisation: { id: row.project_organisation_id, name: row.organisation_name, plan: row.organisation_plan },
+    };
+  }
+
+  /** Records use, at most once a minute per token; called after the rate limit let the request through. */
+  async function touch(token: TokenRecord, now = new Date()) {
+    if (token.last_used_at && now.getTime() - token.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
+    await db.updateTable('tokens').set({ last_used_at: now }).where('id', '=', token.id).execute();
+  }
+
+  return { mint, list, revoke, authenticate, touch };
+}
+
+function unauthorized(code: string, message: string) {
+  return new ApiError(401, code, message, {}, { 'WWW-Authenticate': `Bearer realm="parlance", error="invalid_token"` });
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;
