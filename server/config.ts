@@ -22,7 +22,7 @@ export const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   MAX_UPLOAD_BYTES: positiveInt.default(20 * 1024 * 1024),
   WORKER_CONCURRENCY: positiveInt.default(2),
-  BATCH_CHUNK_ROWS: positiveInt.default(200),
+  BATCH_CHUNK_ROWS: positiveInt.default(500),
   LEASE_SECONDS: positiveInt.default(30),
   SWEEP_INTERVAL_MS: positiveInt.default(5000),
   TRANSLATION_PROVIDER: z.enum(['pseudo', 'openai']).default('pseudo'),

@@ -227,6 +227,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         if (signal.aborted) return;
         if ((await commitChunk(batchId, outcomes)) === 'stopped') return;
         if (!(await takeLease(batchId))) return;
+        // The embedded database runs on this thread: let pending HTTP I/O through between chunks.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       await releaseLease(batchId);
