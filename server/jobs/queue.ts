@@ -76,12 +76,24 @@ export async function createBullQueue(options: {
   return {
     kind: 'bullmq',
     async enqueueBatch(batchId) {
-      await queue.add(
+      // While Redis is away ioredis holds commands until it is back; a request must not wait for that.
+      // The sweeper wakes the batch later if this wake-up is lost.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('enqueue timed out: Redis unreachable')), 2000);
+      });
+      const added = queue.add(
         'translate-batch',
         { batchId },
         // Several wake-ups for one batch are harmless (the batch lease lets one worker in), so ids need not be unique per batch.
         { removeOnComplete: true, removeOnFail: 1000, attempts: 3, backoff: { type: 'exponential', delay: 1000 } },
       );
+      added.catch(() => undefined);
+      try {
+        await Promise.race([added, timeout]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async startWorker(handler) {
       workerConnection = new RedisClient(options.redisUrl, { maxRetriesPerRequest: null });

@@ -150,7 +150,8 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
         .where('id', '=', batchId)
         .execute();
     });
-    await queue.enqueueBatch(batchId);
+    // Committed already; a lost wake-up is repaired by the sweeper.
+    await queue.enqueueBatch(batchId).catch(() => undefined);
     return get(projectId, batchId);
   }
 
