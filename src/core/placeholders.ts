@@ -1,0 +1,319 @@
+/** Splits a UI string into translatable text and protected placeholders, ICU syntax and markup, and masks the protected parts for machine translation. */
+
+/**
+ * - `text`: translatable literal text (including the text inside ICU plural/select branches).
+ * - `placeholder`: a variable the program substitutes ({name}, %1$s, :name, {count, number}, ...).
+ * - `markup`: HTML/XML tags, comments and character entities.
+ * - `icu`: ICU plural/select structure: the argument head with selectors and braces, and `#` in plural branches.
+ */
+export type SegmentKind = 'text' | 'placeholder' | 'markup' | 'icu';
+
+export interface Segment {
+  readonly kind: SegmentKind;
+  readonly value: string;
+}
+
+// Sticky patterns: each is tried at one position only, so the scanner never skips over text.
+const TRIPLE_BRACE = /\{\{\{[^{}\n]+\}\}\}/y;
+const DOUBLE_BRACE = /\{\{[^{}\n]+\}\}/y;
+const SIMPLE_NAMED = /\{\s*[\p{L}_$][\p{L}\p{N}_$.-]*(?:![rsa])?(?::[^{}]*)?\s*\}/uy;
+const SIMPLE_INDEXED = /\{\s*\d+(?:\s*,\s*-?\d+)?(?:![rsa])?(?::[^{}]*)?\s*\}/y;
+const EMPTY_FORMAT = /\{(?::[^{}]*)?\}/y;
+const ICU_COMPLEX_HEAD = /\{\s*([\p{L}\p{N}_$][\p{L}\p{N}_$.-]*)\s*,\s*(plural|selectordinal|select)\s*,\s*/uy;
+const ICU_OFFSET = /offset\s*:\s*\d+\s*/y;
+const ICU_SELECTOR = /(?:=\s*-?\d+(?:\.\d+)?|[\p{L}_][\p{L}\p{N}_-]*)\s*\{/uy;
+const ICU_SIMPLE_HEAD = /\{\s*[\p{L}\p{N}_$][\p{L}\p{N}_$.-]*\s*,\s*[A-Za-z]+\s*([,}])/uy;
+const WHITESPACE = /\s*/y;
+const BRACE_PLACEHOLDERS = [TRIPLE_BRACE, DOUBLE_BRACE, SIMPLE_NAMED, SIMPLE_INDEXED, EMPTY_FORMAT];
+
+const PERCENT_PATTERNS = [
+  /%%/y,
+  // Ruby/Rails %{name} and %<name>d.
+  /%\{[^{}\s]+\}/y,
+  /%<[A-Za-z_]\w*>[-+0#]*\d*(?:\.\d+)?[diouxXeEfFgGaAcsp]/y,
+  // Python %(name)s.
+  /%\([\w.]+\)[-+0# ]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]/y,
+  // iOS .stringsdict variable reference %#@items@.
+  /%#@[A-Za-z_]\w*@/y,
+  // printf / NSString / Android / Java, optionally positional (%1$s). The space flag is left out on purpose: "50% off" is prose.
+  /%(?:\d+\$)?[-+0#]*(?:\d+|\*(?:\d+\$)?)?(?:\.(?:\d+|\*(?:\d+\$)?))?(?:hh|h|ll|l|L|q|j|z|t|I64|I32)?[diouxXeEfFgGaAcCsSpn@]/y,
+  // Qt %1.
+  /%\d+/y,
+];
+const DOLLAR_PATTERNS = [
+  /\$\{[^{}\n]+\}/y, // JS template / Java / Kotlin ${name}
+  /\$t\([^()\n]*\)/y, // i18next nesting $t(key)
+  /\$[A-Za-z_]\w*\$/y, // Chrome extension messages $USER$
+];
+// Laravel :name. ASCII letter after the colon so "Note: x", "http://" and "12:30" stay prose.
+const LARAVEL = /:[A-Za-z][A-Za-z0-9_]*/y;
+const LARAVEL_PREV = /[\s\p{P}\p{S}]/u;
+const TAG = /<\/?[A-Za-z][\w:.-]*(?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*\/?>/y;
+const COMMENT = /<!--[\s\S]*?-->/y;
+const ENTITY = /&(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});/y;
+
+function matchAt(re: RegExp, src: string, pos: number): number | null {
+  re.lastIndex = pos;
+  const m = re.exec(src);
+  return m ? pos + m[0].length : null;
+}
+
+function push(out: Segment[], kind: SegmentKind, value: string): void {
+  if (value === '') return;
+  const last = out[out.length - 1];
+  // Adjacent literal characters form one text segment; protected segments stay individual so they can be reordered.
+  if (kind === 'text' && last?.kind === 'text') {
+    out[out.length - 1] = { kind: 'text', value: last.value + value };
+  } else {
+    out.push({ kind, value });
+  }
+}
+
+/** Real messages nest two or three levels; the cap keeps hostile input from exhausting the stack. */
+const MAX_ICU_DEPTH = 16;
+
+interface Scanner {
+  readonly src: string;
+  /** Positions (×2, +1 inside plural) already known not to start a well-formed ICU block: avoids rescanning them. */
+  readonly failed: Set<number>;
+  depth: number;
+  /** For each `{`, the index of its `}` by plain brace counting, or -1; computed on the first ICU candidate. */
+  closeOf?: Int32Array;
+}
+
+function closeOf(sc: Scanner): Int32Array {
+  if (sc.closeOf) return sc.closeOf;
+  const { src } = sc;
+  const close = new Int32Array(src.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === '{') open.push(i);
+    else if (src[i] === '}' && open.length) close[open.pop() as number] = i;
+  }
+  sc.closeOf = close;
+  return close;
+}
+
+/** A protected token starting at `pos` (not ICU plural/select), or null. */
+function protectedAt(sc: Scanner, pos: number, inPlural: boolean): { kind: SegmentKind; end: number } | null {
+  const { src } = sc;
+  const ch = src[pos];
+  let end: number | null = null;
+  switch (ch) {
+    case '{': {
+      for (const re of BRACE_PLACEHOLDERS) {
+        end = matchAt(re, src, pos);
+        if (end !== null) return { kind: 'placeholder', end };
+      }
+      ICU_SIMPLE_HEAD.lastIndex = pos;
+      const m = ICU_SIMPLE_HEAD.exec(src);
+      if (m) {
+        if (m[1] === '}') return { kind: 'placeholder', end: pos + m[0].length };
+        const close = closeOf(sc)[pos] as number;
+        if (close !== -1) return { kind: 'placeholder', end: close + 1 };
+      }
+      return null;
+    }
+    case '%':
+      for (const re of PERCENT_PATTERNS) {
+        end = matchAt(re, src, pos);
+        if (end !== null) return { kind: 'placeholder', end };
+      }
+      return null;
+    case '$':
+      for (const re of DOLLAR_PATTERNS) {
+        end = matchAt(re, src, pos);
+        if (end !== null) return { kind: 'placeholder', end };
+      }
+      return null;
+    case ':': {
+      const prev = pos === 0 ? undefined : src[pos - 1];
+      if (prev !== undefined && (prev === ':' || !LARAVEL_PREV.test(prev))) return null;
+      end = matchAt(LARAVEL, src, pos);
+      return end === null ? null : { kind: 'placeholder', end };
+    }
+    case '<':
+      end = matchAt(COMMENT, src, pos) ?? matchAt(TAG, src, pos);
+      return end === null ? null : { kind: 'markup', end };
+    case '&':
+      end = matchAt(ENTITY, src, pos);
+      return end === null ? null : { kind: 'markup', end };
+    case '#':
+      return inPlural ? { kind: 'icu', end: pos + 1 } : null;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Parses `{arg, plural|select|selectordinal, sel {...} ...}` at `pos`. Returns null when the text is not
+ * well-formed ICU, so a stray `{` falls back to literal text instead of swallowing the rest of the string.
+ */
+function icuComplexAt(sc: Scanner, pos: number, inPlural: boolean): { segments: Segment[]; end: number } | null {
+  const key = pos * 2 + (inPlural ? 1 : 0);
+  if (sc.depth >= MAX_ICU_DEPTH || sc.failed.has(key)) return null;
+  sc.depth++;
+  const parsed = parseIcuComplex(sc, pos, inPlural);
+  sc.depth--;
+  if (!parsed) sc.failed.add(key);
+  return parsed;
+}
+
+function parseIcuComplex(sc: Scanner, pos: number, inPlural: boolean): { segments: Segment[]; end: number } | null {
+  const { src } = sc;
+  ICU_COMPLEX_HEAD.lastIndex = pos;
+  const head = ICU_COMPLEX_HEAD.exec(src);
+  if (!head) return null;
+  // Well-formed ICU has balanced braces, so each block must end at its plain-count partner. Checking that first
+  // bounds every branch scan, which keeps malformed or hostile input linear instead of rescanning to the end.
+  const closes = closeOf(sc);
+  const blockEnd = closes[pos] as number;
+  if (blockEnd < 0) return null;
+  const type = head[2];
+  // `#` stays the plural number inside a select nested in a plural, as messageformat implementations treat it.
+  const branchPlural = type === 'select' ? inPlural : true;
+  const segments: Segment[] = [];
+  let p = pos + head[0].length;
+  let structure = head[0];
+  if (type !== 'select') {
+    const off = matchAt(ICU_OFFSET, src, p);
+    if (off !== null) {
+      structure += src.slice(p, off);
+      p = off;
+    }
+  }
+  let branches = 0;
+  for (;;) {
+    const ws = matchAt(WHITESPACE, src, p) ?? p;
+    structure += src.slice(p, ws);
+    p = ws;
+    if (src[p] === '}') {
+      if (branches === 0 || p !== blockEnd) return null;
+      push(segments, 'icu', structure + '}');
+      return { segments, end: p + 1 };
+    }
+    const sel = matchAt(ICU_SELECTOR, src, p);
+    if (sel === null) return null;
+    const branchEnd = closes[sel - 1] as number;
+    if (branchEnd < 0 || branchEnd > blockEnd) return null;
+    structure += src.slice(p, sel);
+    push(segments, 'icu', structure);
+    const inner: Segment[] = [];
+    const close = scan(sc, sel, inner, true, branchPlural, branchEnd);
+    if (close !== branchEnd) return null;
+    for (const s of inner) push(segments, s.kind, s.value);
+    structure = '}';
+    p = close + 1;
+    branches++;
+  }
+}
+
+/** Scans from `pos` up to `limit`; when `nested`, stops at the first unmatched `}` and returns its index. */
+function scan(sc: Scanner, pos: number, out: Segment[], nested: boolean, inPlural: boolean, limit = sc.src.length): number {
+  const { src } = sc;
+  let p = pos;
+  while (p < limit) {
+    const ch = src[p];
+    if (nested && ch === '}') return p;
+    if (ch === '{') {
+      const icu = icuComplexAt(sc, p, inPlural);
+      if (icu) {
+        for (const s of icu.segments) push(out, s.kind, s.value);
+        p = icu.end;
+        continue;
+      }
+    }
+    const tok = protectedAt(sc, p, inPlural);
+    if (tok) {
+      push(out, tok.kind, src.slice(p, tok.end));
+      p = tok.end;
+      continue;
+    }
+    push(out, 'text', ch as string);
+    p++;
+  }
+  return p;
+}
+
+/** Splits `text` into segments whose values concatenate back to `text` exactly. */
+export function tokenize(text: string): Segment[] {
+  const out: Segment[] = [];
+  scan({ src: text, failed: new Set(), depth: 0 }, 0, out, false, false);
+  return out;
+}
+
+/**
+ * The placeholder tokens of `text` in order, without markup or ICU plural/select structure. ICU structure is left
+ * out because a correct translation may have different plural branches (and so a different number of `#`).
+ */
+export function placeholdersOf(text: string): string[] {
+  return tokenize(text)
+    .filter((s) => s.kind === 'placeholder')
+    .map((s) => s.value);
+}
+
+/** Replaces every protected segment with `<ph id="N"/>`; `tokens[N]` is the original text. */
+export function mask(text: string): { masked: string; tokens: string[] } {
+  const tokens: string[] = [];
+  let masked = '';
+  for (const s of tokenize(text)) {
+    if (s.kind === 'text') {
+      masked += s.value;
+    } else {
+      masked += `<ph id="${tokens.length}"/>`;
+      tokens.push(s.value);
+    }
+  }
+  return { masked, tokens };
+}
+
+// Lenient about quoting, spacing and a stray closing tag, since machine translators reformat tokens slightly.
+const PH_TOKEN = /<ph\s+id\s*=\s*["']?(\d+)["']?\s*\/?>(?:<\/ph>)?/g;
+
+/** True for a token that opens or closes a block (e.g. `{n, plural, one {` or `} other {`) rather than a whole `{name}`. */
+function isBlockBoundary(s: string): boolean {
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === '{') depth++;
+    else if (ch === '}' && --depth < 0) return true;
+  }
+  return depth !== 0;
+}
+
+/** Restores the tokens of `mask` into a (translated) masked string; fails unless every id appears exactly once. */
+export function unmask(masked: string, tokens: readonly string[]): { ok: true; text: string } | { ok: false; reason: string } {
+  const seen = new Map<number, number>();
+  const order: number[] = [];
+  const unknown: number[] = [];
+  for (const m of masked.matchAll(PH_TOKEN)) {
+    const id = Number(m[1]);
+    if (id >= tokens.length) {
+      unknown.push(id);
+      continue;
+    }
+    seen.set(id, (seen.get(id) ?? 0) + 1);
+    order.push(id);
+  }
+  const missing: number[] = [];
+  const duplicated: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const n = seen.get(i) ?? 0;
+    if (n === 0) missing.push(i);
+    else if (n > 1) duplicated.push(i);
+  }
+  const problems: string[] = [];
+  if (missing.length) problems.push(`missing placeholder ids ${missing.join(', ')}`);
+  if (unknown.length) problems.push(`unknown placeholder ids ${[...new Set(unknown)].join(', ')}`);
+  if (duplicated.length) problems.push(`duplicated placeholder ids ${duplicated.join(', ')}`);
+  if (problems.length) return { ok: false, reason: problems.join('; ') };
+
+  // Tokens that open or close an ICU block only make sense in their original order; moving them breaks the message.
+  const structural = order.filter((id) => isBlockBoundary(tokens[id] as string));
+  for (let i = 1; i < structural.length; i++) {
+    if ((structural[i] as number) < (structural[i - 1] as number)) {
+      return { ok: false, reason: `ICU structure reordered (placeholder id ${structural[i]} moved before ${structural[i - 1]})` };
+    }
+  }
+  const text = masked.replace(PH_TOKEN, (_m, id: string) => tokens[Number(id)] as string);
+  return { ok: true, text };
+}
