@@ -59,29 +59,32 @@ export async function main(argv: string[]): Promise<number> {
 async function runService(roles: Roles, demo: boolean): Promise<number> {
   const config = loadConfig();
   const runtime = await createRuntime(config, { roles });
+  // Signals are handled from the start, so a stop during start-up is graceful too.
+  let resolveExit!: (code: number) => void;
+  const exited = new Promise<number>((resolve) => (resolveExit = resolve));
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    runtime.log.info(`${signal} received: stopping (finishing running chunks, closing connections)`);
+    runtime.stop().then(
+      () => resolveExit(0),
+      (error: unknown) => {
+        runtime.log.error('stop failed', { error });
+        resolveExit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+
   const { url } = await runtime.start();
   const role = roles.api && roles.worker ? 'API and workers' : roles.api ? 'API' : 'workers';
   const storage = `${config.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, ${config.redis ? 'Redis queue' : 'in-process queue'}`;
   runtime.log.info(`parlance ${role} started`, { url, storage });
-  if (demo && url && config.demo) {
+  if (demo && url && config.demo && !stopping) {
     const { token } = await bootstrapDemo(runtime);
     process.stdout.write(nextSteps(url, token));
   }
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const shutdown = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      runtime.log.info(`${signal} received: stopping (finishing running chunks, closing connections)`);
-      runtime.stop().then(
-        () => resolve(0),
-        (error: unknown) => {
-          runtime.log.error('stop failed', { error });
-          resolve(1);
-        },
-      );
-    };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
-  });
+  return exited;
 }
