@@ -69,6 +69,9 @@ export async function createBullQueue(options: {
   const { Redis: RedisClient } = await import('ioredis');
   const connection = new RedisClient(options.redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(BATCH_QUEUE, { connection, prefix: options.prefix });
+  queue.on('error', (error) => options.onError(error, '-'));
+  // Closing connections BullMQ is still setting up leaves an unhandled error or a stray timer: start fully first.
+  await queue.waitUntilReady();
   const abort = new AbortController();
   let worker: InstanceType<typeof Worker> | undefined;
   let workerConnection: Redis | undefined;
@@ -111,6 +114,7 @@ export async function createBullQueue(options: {
         { connection: workerConnection, prefix: options.prefix, concurrency: options.concurrency },
       );
       worker.on('error', (error) => options.onError(error, '-'));
+      await worker.waitUntilReady();
     },
     async close() {
       abort.abort();
