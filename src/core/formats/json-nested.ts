@@ -1,4 +1,5 @@
 // The `json_nested` codec: string leaves of nested objects and arrays keyed by their dotted path, written back byte for byte.
+import { detectJson, textValue } from './values.js';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { collectStrings, encodeUtf8, renderDocument, scanJson, writeObject, type FreshObject, type JsonDocument, type JsonStringValue } from './json-scan.js';
 
@@ -72,6 +73,8 @@ function toFresh(level: Level): FreshObject {
 export const jsonNestedCodec: Codec = {
   id: 'json_nested',
   extensions: ['.json'],
+  plurals: false,
+  detect: (fileName, head) => detectJson(fileName, head, true),
 
   parse(bytes: Uint8Array): Entry[] {
     return scanNested(bytes).strings.map((value) => ({
@@ -90,7 +93,7 @@ export const jsonNestedCodec: Codec = {
   renderFresh(entries: readonly FreshEntry[]): Uint8Array {
     // A repeated key keeps its first position and its last value, as Map.set does.
     const values = new Map<string, string>();
-    for (const entry of entries) values.set(entry.key, entry.value);
+    for (const entry of entries) values.set(entry.key, textValue(entry.value, 'json_nested'));
     const root: Level = new Map();
     for (const [key, value] of values) insert(root, key.split('.'), value, 0);
     return encodeUtf8(`${writeObject(toFresh(root))}\n`, false);

@@ -1,4 +1,5 @@
 // Hand-written JSON scanner that keeps every token's span, and the writer that splices edits back into the untouched text.
+import { textValue } from './values.js';
 import { FileUnparsableError, type RenderInput } from './codec.js';
 
 export interface TextPosition {
@@ -465,7 +466,7 @@ export function rewriteJson(doc: JsonDocument, decide: (value: JsonStringValue) 
 export function editFor(key: string, input: RenderInput): StringEdit {
   const translated = input.values.get(key);
   if (translated === undefined) return input.missing === 'omit' ? { kind: 'omit' } : { kind: 'keep' };
-  return { kind: 'replace', value: translated };
+  return { kind: 'replace', value: textValue(translated, 'json') };
 }
 
 /** Renders a scanned document, handing back a copy of the source bytes when no value changed. */

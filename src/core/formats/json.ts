@@ -1,4 +1,5 @@
 // The `json` codec: a flat object of string values, read and written back byte for byte around the changed values.
+import { detectJson, textValue } from './values.js';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { collectStrings, encodeUtf8, renderDocument, scanJson, writeObject, type JsonDocument, type JsonValueNode } from './json-scan.js';
 
@@ -32,6 +33,8 @@ function holdsString(node: JsonValueNode): boolean {
 export const jsonCodec: Codec = {
   id: 'json',
   extensions: ['.json'],
+  plurals: false,
+  detect: (fileName, head) => detectJson(fileName, head, false),
 
   parse(bytes: Uint8Array): Entry[] {
     const doc = scanFlat(bytes);
@@ -51,7 +54,7 @@ export const jsonCodec: Codec = {
   renderFresh(entries: readonly FreshEntry[]): Uint8Array {
     // A repeated key keeps its first position and its last value, as Map.set does.
     const members = new Map<string, string>();
-    for (const entry of entries) members.set(entry.key, entry.value);
+    for (const entry of entries) members.set(entry.key, textValue(entry.value, 'json'));
     return encodeUtf8(`${writeObject([...members])}\n`, false);
   },
 };
