@@ -1,8 +1,11 @@
 /** Row types of the database, as Kysely sees them; mirrors server/db/migrations. */
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { PluralForms } from '../../src/core/formats/codec.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** jsonb plural forms: written as JSON text, read back parsed. */
+type PluralColumn = ColumnType<PluralForms | null, string | null | undefined, string | null>;
 
 export type Plan = 'free' | 'starter';
 export type BatchStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -67,6 +70,8 @@ export interface KeysTable {
   max_length: number | null;
   pass: PassName;
   source_hash: string;
+  source_plurals: PluralColumn;
+  translatable: Generated<boolean>;
   position: number;
   line: number | null;
   state: 'active' | 'removed';
@@ -79,6 +84,7 @@ export interface TranslationsTable {
   key_id: string;
   locale: string;
   text: string;
+  plurals: PluralColumn;
   source_hash: string;
   origin: string;
   batch_id: string | null;

@@ -3,7 +3,8 @@ import { zipSync } from 'fflate';
 import type { Db } from '../db/database.js';
 import { ApiError, notFound } from '../errors.js';
 import { getCodec, isFormatId } from '../../src/core/formats/index.js';
-import type { Codec, FormatId, FreshEntry } from '../../src/core/formats/codec.js';
+import type { Codec, FormatId, FreshEntry, PluralForms, Value } from '../../src/core/formats/codec.js';
+import { sourceFormsFor } from '../../src/core/plurals.js';
 import { targetPath } from './pull-fns.js';
 
 export interface PullInput {
@@ -21,6 +22,8 @@ export interface PulledFile {
   locale: string | null;
   contentType: string;
   body: Uint8Array;
+  /** Keys left out because the format cannot express them (plural keys in a format without plurals). */
+  refused: { key: string; locale: string; reason: 'format_cannot_express_plural' }[];
 }
 
 export function createPullService(deps: { db: Db }) {
@@ -55,38 +58,55 @@ export function createPullService(deps: { db: Db }) {
     const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', input.projectId).orderBy('tag').execute()).map((l) => l.tag);
     const keys = await db
       .selectFrom('keys')
-      .select(['id', 'key', 'source', 'notes'])
+      .select(['id', 'key', 'source', 'notes', 'source_plurals', 'translatable'])
       .where('project_id', '=', input.projectId)
       .where('path', '=', path)
       .where('state', '=', 'active')
       .orderBy('position')
       .execute();
 
+    const refused: PulledFile['refused'] = [];
     const render = async (locale: string): Promise<Uint8Array> => {
-      const values = new Map<string, string>();
+      const values = new Map<string, Value>();
       if (locale === input.sourceLocale) {
-        for (const k of keys) values.set(k.key, k.source);
+        for (const k of keys) values.set(k.key, k.source_plurals ? { plurals: k.source_plurals } : k.source);
       } else {
         const rows = await db
           .selectFrom('translations as t')
           .innerJoin('keys as k', 'k.id', 't.key_id')
-          .select(['k.key', 't.text'])
+          .select(['k.key', 't.text', 't.plurals'])
           .where('k.project_id', '=', input.projectId)
           .where('k.path', '=', path)
           .where('k.state', '=', 'active')
           .where('t.locale', '=', locale)
           .execute();
-        for (const row of rows) values.set(row.key, row.text);
+        for (const row of rows) values.set(row.key, row.plurals ? { plurals: row.plurals } : row.text);
+        // Strings the file marks as not to be translated appear in every locale as they are.
+        for (const k of keys) if (!k.translatable && !values.has(k.key)) values.set(k.key, sourceValue(k.source, k.source_plurals, locale));
+        if (input.missing === 'source') {
+          // The source stands in for a missing translation, in the target locale's plural categories.
+          for (const k of keys) {
+            if (!values.has(k.key) && k.source_plurals) values.set(k.key, { plurals: sourceFormsFor(locale, k.source_plurals) });
+          }
+        }
+      }
+      if (!codec.plurals) {
+        for (const k of keys) {
+          if (!k.source_plurals) continue;
+          values.delete(k.key);
+          refused.push({ key: k.key, locale, reason: 'format_cannot_express_plural' });
+        }
       }
       if (file && file.format === codec.id) {
-        return codec.render({ source: file.content, values, missing: input.missing });
+        return codec.render({ source: file.content, values, missing: input.missing, locale, sourceLocale: input.sourceLocale });
       }
       const fresh: FreshEntry[] = [];
       for (const k of keys) {
-        const value = values.get(k.key) ?? (input.missing === 'source' ? k.source : undefined);
+        if (!codec.plurals && k.source_plurals) continue;
+        const value = values.get(k.key) ?? (input.missing === 'source' ? sourceValue(k.source, k.source_plurals, locale) : undefined);
         if (value !== undefined) fresh.push({ key: k.key, value, ...(k.notes ? { notes: k.notes } : {}) });
       }
-      return codec.renderFresh(fresh);
+      return codec.renderFresh(fresh, { locale });
     };
 
     const extension = codec.extensions[0] ?? '';
@@ -95,14 +115,19 @@ export function createPullService(deps: { db: Db }) {
         throw notFound('locale_not_in_project', `Locale '${input.locale}' is not a language of this project. Its languages: ${[input.sourceLocale, ...targets].join(', ')}.`);
       }
       const filePath = input.locale === input.sourceLocale && path !== '' ? path : targetPath(path, input.sourceLocale, input.locale, extension);
-      return { path: filePath, format: codec.id, locale: input.locale, contentType: contentTypeOf(codec), body: await render(input.locale) };
+      const body = await render(input.locale);
+      return { path: filePath, format: codec.id, locale: input.locale, contentType: contentTypeOf(codec), body, refused };
     }
     const entries: Record<string, Uint8Array> = {};
     for (const locale of targets) entries[targetPath(path, input.sourceLocale, locale, extension)] = await render(locale);
-    return { path: 'translations.zip', format: codec.id, locale: null, contentType: 'application/zip', body: zipSync(entries, { level: 6 }) };
+    return { path: 'translations.zip', format: codec.id, locale: null, contentType: 'application/zip', body: zipSync(entries, { level: 6 }), refused };
   }
 
   return { pull };
+}
+
+function sourceValue(source: string, plurals: PluralForms | null, locale: string): Value {
+  return plurals ? { plurals: sourceFormsFor(locale, plurals) } : source;
 }
 
 function contentTypeOf(codec: Codec): string {

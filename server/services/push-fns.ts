@@ -1,10 +1,16 @@
 /** Pure helpers of the push: source hashes and the delta between what is stored and what was pushed. */
 import { createHash } from 'node:crypto';
 import type { PassName } from '../db/schema.js';
+import type { PluralForms } from '../../src/core/formats/codec.js';
+import { orderedForms } from '../../src/core/plurals.js';
 
 export interface SourceEntry {
   key: string;
   source: string;
+  /** Plural forms by CLDR category, for plural keys; `source` is then the `other` form. */
+  plurals?: PluralForms | undefined;
+  /** False for strings the file marks as not to be translated: kept, never queued. */
+  translatable?: boolean | undefined;
   notes?: string | undefined;
   context?: string | undefined;
   maxLength?: number | undefined;
@@ -15,7 +21,18 @@ export interface SourceEntry {
 /** What makes a translation stale: the text and everything a translator reads beside it. */
 export function sourceHash(entry: SourceEntry): string {
   return createHash('sha256')
-    .update(JSON.stringify([entry.source, entry.notes ?? null, entry.context ?? null, entry.maxLength ?? null, entry.pass ?? 'fast']))
+    .update(
+      JSON.stringify([
+        entry.source,
+        entry.notes ?? null,
+        entry.context ?? null,
+        entry.maxLength ?? null,
+        entry.pass ?? 'fast',
+        // Appended only when present, so the hashes of plain keys do not depend on this field existing.
+        ...(entry.plurals ? [orderedForms(entry.plurals)] : []),
+        ...(entry.translatable === false ? ['untranslatable'] : []),
+      ]),
+    )
     .digest('hex')
     .slice(0, 32);
 }

@@ -97,7 +97,8 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
 
       const rows: { key_id: string; locale: string; source_hash: string; pass: PassName; words: number }[] = [];
       for (const k of pushedKeys) {
-        const words = countWords(k.entry.source);
+        if (k.entry.translatable === false) continue;
+        const words = entryWords(k.entry);
         for (const locale of locales) {
           if (done.has(`${k.id}\u0000${locale}\u0000${k.hash}`)) continue;
           rows.push({ key_id: k.id, locale, source_hash: k.hash, pass: k.entry.pass ?? 'fast', words });
@@ -143,10 +144,18 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
   return { push };
 }
 
+/** A plural key costs the words of each distinct source form, since each is translated. */
+function entryWords(entry: SourceEntry): number {
+  if (!entry.plurals) return countWords(entry.source);
+  return [...new Set(Object.values(entry.plurals))].reduce((sum, form) => sum + countWords(form), 0);
+}
+
 function keyColumns(entry: SourceEntry, hash: string, position: number) {
   return {
     key: entry.key,
     source: entry.source,
+    source_plurals: entry.plurals ? JSON.stringify(entry.plurals) : null,
+    translatable: entry.translatable !== false,
     notes: entry.notes ?? null,
     context: entry.context ?? null,
     max_length: entry.maxLength ?? null,

@@ -132,6 +132,12 @@ describe('multipart push and pull', () => {
     expect((await problem(reused)).code).toBe('idempotency_key_reused');
   });
 
+  it('detects the format from the file name and content when it is not given', async () => {
+    const res = await pushFile('{"nav": {"home": "Home"}}', { path: 'detect/en.json' });
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as { format: string }).format).toBe('json_nested');
+  });
+
   it('targets only the requested locales', async () => {
     const res = await pushFile('{"only": "Only German"}', { format: 'json', path: 'subset/en.json', locales: 'de' });
     const batch = (await res.json()) as BatchBody;
@@ -164,7 +170,9 @@ describe('push errors', () => {
 
   it('422 format_unknown, validation_failed for missing parts, locale_invalid and locale_not_in_project', async () => {
     expect((await problem(await pushFile('{}', { format: 'docx', path: 'a.docx' }))).code).toBe('format_unknown');
-    expect((await problem(await pushFile('{"a":"b"}', { path: 'a.json' }))).code).toBe('validation_failed');
+    const undetected = await problem(await pushFile('{"a":"b"}', { path: 'notes.txt' }));
+    expect(undetected.code).toBe('format_undetected');
+    expect(undetected.detail).toContain("'notes.txt'");
     const badLocale = await problem(await pushFile('{"a":"b"}', { format: 'json', path: 'a.json', locales: 'en_us2' }));
     expect(badLocale.code).toBe('locale_invalid');
     expect(badLocale.detail).toContain("'en_us2'");

@@ -58,9 +58,21 @@ export function pullRoutes(deps: AppDeps) {
         'content-disposition': `attachment; filename="${name.replace(/"/g, '')}"`,
         'x-parlance-path': encodeURI(file.path),
         'x-parlance-format': file.format,
+        ...refusalHeaders(file.refused),
       });
     },
   );
 
   return app;
+}
+
+/** Keys the format could not express are left out of the file and named here, so clients can report them. */
+function refusalHeaders(refused: { key: string; reason: string }[]): Record<string, string> {
+  if (refused.length === 0) return {};
+  const keys = [...new Set(refused.map((r) => r.key))];
+  return {
+    'x-parlance-refused-count': String(keys.length),
+    'x-parlance-refused-reason': [...new Set(refused.map((r) => r.reason))].join(', '),
+    'x-parlance-refused-keys': keys.slice(0, 100).map(encodeURIComponent).join(','),
+  };
 }

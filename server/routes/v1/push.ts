@@ -6,14 +6,27 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import type { PushInput } from '../../services/push-service.js';
 import type { SourceEntry } from '../../services/push-fns.js';
-import { FileUnparsableError } from '../../../src/core/formats/codec.js';
-import { getCodec, isFormatId } from '../../../src/core/formats/index.js';
+import { FORMAT_IDS, FileUnparsableError, type PluralForms } from '../../../src/core/formats/codec.js';
+import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/index.js';
 import { parseLocale, InvalidLocaleError } from '../../../src/core/locales/locales.js';
 import { Batch, Problem, problemResponses } from './schemas.js';
 
+const PluralInput = z
+  .object({
+    zero: z.string().max(100_000).optional(),
+    one: z.string().max(100_000).optional(),
+    two: z.string().max(100_000).optional(),
+    few: z.string().max(100_000).optional(),
+    many: z.string().max(100_000).optional(),
+    other: z.string().max(100_000),
+  })
+  .strict()
+  .openapi({ description: 'Plural forms by CLDR category; `other` is required. Targets get their own categories.' });
+
 const KeyInput = z.object({
   key: z.string().min(1).max(1000),
-  source: z.string().max(100_000),
+  source: z.string().max(100_000).optional().openapi({ description: 'The source text; for a plural key, defaults to its `other` form.' }),
+  plurals: PluralInput.optional(),
   notes: z.string().max(10_000).optional(),
   context: z.string().max(1000).optional(),
   max_length: z.number().int().positive().optional(),
@@ -31,7 +44,7 @@ const JsonPush = z
 const MultipartPush = z
   .object({
     file: z.any().openapi({ type: 'string', format: 'binary', description: 'The source-language file.' }),
-    format: z.string().openapi({ description: 'Format identifier, e.g. `json` or `json_nested`.' }),
+    format: z.string().optional().openapi({ description: 'Format identifier, e.g. `json` or `po`; detected from the file name and content when omitted (the batch says which was used).' }),
     path: z.string().optional().openapi({ description: "The file's path in the repository (default: the uploaded file name). A project can hold many source files." }),
     locales: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'Target locales, comma-separated or repeated; default: all.' }),
   })
@@ -100,7 +113,11 @@ function fromJson(projectId: string, body: z.infer<typeof JsonPush>): PushInput 
   const entries: SourceEntry[] = body.keys.map((k, index) => {
     if (seen.has(k.key)) throw new ApiError(422, 'validation_failed', `Duplicate key '${k.key}' at keys[${index}].`, { errors: [{ path: `keys.${index}.key`, message: 'duplicate key' }] });
     seen.add(k.key);
-    return { key: k.key, source: k.source, notes: k.notes, context: k.context, maxLength: k.max_length, pass: k.pass };
+    if (k.source === undefined && !k.plurals) {
+      throw new ApiError(422, 'validation_failed', `keys[${index}] ('${k.key}') needs 'source' or 'plurals'.`, { errors: [{ path: `keys.${index}.source`, message: 'required' }] });
+    }
+    const plurals = k.plurals ? (Object.fromEntries(Object.entries(k.plurals).filter(([, form]) => form !== undefined)) as PluralForms) : undefined;
+    return { key: k.key, source: k.source ?? plurals!.other!, plurals, notes: k.notes, context: k.context, maxLength: k.max_length, pass: k.pass };
   });
   const locales = parseLocales(body.locales);
   return {
@@ -116,14 +133,16 @@ function fromJson(projectId: string, body: z.infer<typeof JsonPush>): PushInput 
 async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPush>): Promise<PushInput & { fingerprint: string }> {
   const file: unknown = form.file;
   if (!(file instanceof File)) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'file' part holding the source file.", { errors: [{ path: 'file', message: 'required' }] });
-  const format = typeof form.format === 'string' ? form.format.trim() : '';
-  if (!format) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'format' field, e.g. 'json' or 'json_nested'.", { errors: [{ path: 'format', message: 'required' }] });
-  if (!isFormatId(format)) throw new ApiError(422, 'format_unknown', `Unknown format '${format}'. Expected one of the 20 format identifiers, e.g. 'json' or 'json_nested'.`);
-  const codec = getCodec(format);
-  if (!codec) throw new ApiError(422, 'format_not_supported', `Format '${format}' is not supported by this server yet.`);
   const path = (typeof form.path === 'string' && form.path.trim()) || file.name;
   if (!path) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'path' (the file's repository path).");
   const content = new Uint8Array(await file.arrayBuffer());
+  const format = (typeof form.format === 'string' ? form.format.trim() : '') || detectFormat(path, content);
+  if (!format) {
+    throw new ApiError(422, 'format_undetected', `Could not tell the format of '${path}' from its name and content; send 'format', one of: ${FORMAT_IDS.join(', ')}.`, { path });
+  }
+  if (!isFormatId(format)) throw new ApiError(422, 'format_unknown', `Unknown format '${format}'. Expected one of: ${FORMAT_IDS.join(', ')}.`);
+  const codec = getCodec(format);
+  if (!codec) throw new ApiError(422, 'format_not_supported', `Format '${format}' is not supported by this server yet.`);
   let parsed;
   try {
     parsed = codec.parse(content);
@@ -139,7 +158,16 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
     path,
     format,
     content,
-    entries: parsed.map((e) => ({ key: e.key, source: e.source, notes: e.notes, context: e.context, maxLength: e.maxLength, line: e.line })),
+    entries: parsed.map((e) => ({
+      key: e.key,
+      source: e.source,
+      plurals: e.plurals,
+      translatable: e.translatable,
+      notes: e.notes,
+      context: e.context,
+      maxLength: e.maxLength,
+      line: e.line,
+    })),
     ...(locales ? { locales } : {}),
     fingerprint: JSON.stringify(['file', path, format, locales ?? null, createHash('sha256').update(content).digest('hex')]),
   };

@@ -5,6 +5,8 @@ import type { PassName } from '../../db/schema.js';
 import { ProviderError, type RowResult, type TranslationProvider } from '../../providers/provider.js';
 import { refundWords } from '../allowance.js';
 import type { Logger } from '../../logger.js';
+import type { PluralForms } from '../../../src/core/formats/codec.js';
+import { sourceFormsFor } from '../../../src/core/plurals.js';
 
 export interface BatchRunnerDeps {
   db: Db;
@@ -25,9 +27,28 @@ interface ClaimedRow {
   source: string;
   notes: string | null;
   max_length: number | null;
+  source_plurals: PluralForms | null;
 }
 
-type ChunkOutcome = { row: ClaimedRow; result: RowResult };
+/** A row's result: plain text, or plural forms with exactly the target locale's categories. */
+type RowOutcome = { ok: true; text: string; plurals: PluralForms | null } | { ok: false; reason: string };
+type ChunkOutcome = { row: ClaimedRow; result: RowOutcome };
+
+/** A plural row goes to the provider as one text per target category, each starting from the matching source form. */
+function providerTexts(row: ClaimedRow): { id: string; text: string }[] {
+  if (!row.source_plurals) return [{ id: String(row.id), text: row.source }];
+  return Object.entries(sourceFormsFor(row.locale, row.source_plurals)).map(([category, text]) => ({ id: `${row.id}:${category}`, text }));
+}
+
+function combine(row: ClaimedRow, byId: ReadonlyMap<string, RowResult>): RowOutcome {
+  const parts = providerTexts(row).map((part) => ({ part, result: byId.get(part.id) }));
+  const failed = parts.find((p) => !p.result || !p.result.ok);
+  if (failed) return { ok: false, reason: failed.result && !failed.result.ok ? failed.result.reason : 'provider_error: no result for this row' };
+  if (!row.source_plurals) return { ok: true, text: (parts[0]!.result as { text: string }).text, plurals: null };
+  const plurals: PluralForms = {};
+  for (const { part, result } of parts) plurals[part.id.slice(part.id.lastIndexOf(':') + 1) as keyof PluralForms] = (result as { text: string }).text;
+  return { ok: true, text: plurals.other ?? Object.values(plurals)[0] ?? '', plurals };
+}
 
 export function createBatchRunner(deps: BatchRunnerDeps) {
   const { db, provider, log, workerId } = deps;
@@ -58,7 +79,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     return db
       .selectFrom('batch_rows as r')
       .innerJoin('keys as k', 'k.id', 'r.key_id')
-      .select(['r.id', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.source', 'k.notes', 'k.max_length'])
+      .select(['r.id', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.source', 'k.notes', 'k.max_length', 'k.source_plurals'])
       .where('r.batch_id', '=', batchId)
       .where('r.status', '=', 'queued')
       .orderBy('r.id')
@@ -82,24 +103,24 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           targetLocale: first.locale,
           pass: first.pass,
           signal,
-          rows: group.map((row) => ({
-            id: row.id,
-            text: row.source,
-            key: row.key,
-            ...(row.notes ? { notes: row.notes } : {}),
-            ...(row.max_length !== null ? { maxLength: row.max_length } : {}),
-          })),
+          rows: group.flatMap((row) =>
+            providerTexts(row).map((part) => ({
+              id: part.id,
+              text: part.text,
+              key: row.key,
+              ...(row.notes ? { notes: row.notes } : {}),
+              ...(row.max_length !== null ? { maxLength: row.max_length } : {}),
+            })),
+          ),
         });
       } catch (error) {
         if (signal.aborted) throw error;
         const reason = error instanceof ProviderError ? `provider_error: ${error.message}` : `provider_error: ${String(error)}`;
         log.warn('provider call failed', { locale: first.locale, rows: group.length, reason });
-        results = group.map((row) => ({ id: row.id, ok: false as const, reason }));
+        results = group.flatMap((row) => providerTexts(row).map((part) => ({ id: part.id, ok: false as const, reason })));
       }
       const byId = new Map(results.map((result) => [result.id, result]));
-      for (const row of group) {
-        outcomes.push({ row, result: byId.get(row.id) ?? { id: row.id, ok: false, reason: 'provider_error: no result for this row' } });
-      }
+      for (const row of group) outcomes.push({ row, result: combine(row, byId) });
     }
     return outcomes;
   }
@@ -136,6 +157,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
                 key_id: o.row.key_id,
                 locale: o.row.locale,
                 text: (o.result as { text: string }).text,
+                plurals: (o.result as { plurals: PluralForms | null }).plurals ? JSON.stringify((o.result as { plurals: PluralForms }).plurals) : null,
                 source_hash: o.row.source_hash,
                 origin: provider.name,
                 batch_id: batchId,
@@ -144,6 +166,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
             .onConflict((oc) =>
               oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
                 text: eb.ref('excluded.text'),
+                plurals: eb.ref('excluded.plurals'),
                 source_hash: eb.ref('excluded.source_hash'),
                 origin: eb.ref('excluded.origin'),
                 batch_id: eb.ref('excluded.batch_id'),

@@ -1,4 +1,4 @@
-// Registry of the file-format codecs implemented so far, looked up by format id.
+// Registry of the file-format codecs, looked up by format id or detected from a file's name and first bytes.
 import { FORMAT_IDS, type Codec, type FormatId } from './codec.js';
 import { jsonCodec } from './json.js';
 import { jsonNestedCodec } from './json-nested.js';
@@ -20,4 +20,24 @@ const FORMAT_ID_SET: ReadonlySet<string> = new Set(FORMAT_IDS);
 
 export function isFormatId(s: string): s is FormatId {
   return FORMAT_ID_SET.has(s);
+}
+
+const HEAD_BYTES = 4096;
+
+/** The first bytes of a file as text, honouring a UTF-16 byte-order mark, for the codecs' cheap detection. */
+function headOf(bytes: Uint8Array): string {
+  const head = bytes.subarray(0, HEAD_BYTES);
+  const encoding = head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : head[0] === 0xfe && head[1] === 0xff ? 'utf-16be' : 'utf-8';
+  return new TextDecoder(encoding).decode(head);
+}
+
+/** The format a file most likely is, by its name and content; undefined when no codec recognises it. */
+export function detectFormat(fileName: string, bytes: Uint8Array): FormatId | undefined {
+  const head = headOf(bytes);
+  let best: { id: FormatId; score: number } | undefined;
+  for (const codec of CODECS.values()) {
+    const score = codec.detect(fileName, head);
+    if (score > 0 && (!best || score > best.score)) best = { id: codec.id, score };
+  }
+  return best?.id;
 }
