@@ -38,7 +38,7 @@ export type Value = string | { plurals: PluralForms };
 export interface Entry {
   /** The stored identifier of the string. For nesting formats it is `path` joined with '.'. */
   key: string;
-  /** The key as a path of segments where the format nests (json_nested); `[key]` otherwise. */
+  /** The key as a path of segments where the format nests (json, json_nested, yaml, …); `[key]` otherwise. */
   path: string[];
   /** The source-language text, unescaped. For a plural entry: its `other` form. */
   source: string;

@@ -1,31 +1,8 @@
 // The `json_nested` codec: string leaves of nested objects and arrays keyed by their dotted path, written back byte for byte.
+// It reads and renders exactly as the `json` codec does; fresh files are written nested, splitting keys at '.'.
 import { detectJson, textValue } from './values.js';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
-import { collectStrings, encodeUtf8, renderDocument, scanJson, writeObject, type FreshObject, type JsonDocument, type JsonStringValue } from './json-scan.js';
-
-const keyOf = (value: JsonStringValue): string => value.path.join('.');
-
-/** Scans a nested file and lists its strings, refusing two paths that flatten to one key (one would shadow the other). */
-function scanNested(bytes: Uint8Array): { doc: JsonDocument; strings: JsonStringValue[] } {
-  const doc = scanJson(bytes);
-  const strings = collectStrings(doc.root);
-  const byKey = new Map<string, JsonStringValue>();
-  for (const value of strings) {
-    const key = keyOf(value);
-    const prior = byKey.get(key);
-    if (prior) {
-      const { line, column } = value.node;
-      throw new FileUnparsableError(
-        `The paths ${JSON.stringify(prior.path)} (line ${prior.node.line}) and ${JSON.stringify(value.path)} ` +
-          `both give the key ${JSON.stringify(key)} at line ${line}, column ${column}; rename one of them`,
-        line,
-        column,
-      );
-    }
-    byKey.set(key, value);
-  }
-  return { doc, strings };
-}
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { encodeUtf8, parseKeyed, renderKeyed, writeObject, type FreshObject } from './json-scan.js';
 
 type Level = Map<string, string | Level>;
 
@@ -77,17 +54,11 @@ export const jsonNestedCodec: Codec = {
   detect: (fileName, head) => detectJson(fileName, head, true),
 
   parse(bytes: Uint8Array): Entry[] {
-    return scanNested(bytes).strings.map((value) => ({
-      key: keyOf(value),
-      path: value.path,
-      source: value.node.value,
-      line: value.node.line,
-      column: value.node.column,
-    }));
+    return parseKeyed(bytes);
   },
 
   render(input: RenderInput): Uint8Array {
-    return renderDocument(scanNested(input.source).doc, input, keyOf);
+    return renderKeyed(input);
   },
 
   renderFresh(entries: readonly FreshEntry[]): Uint8Array {

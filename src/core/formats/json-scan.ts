@@ -1,6 +1,7 @@
-// Hand-written JSON scanner that keeps every token's span, and the writer that splices edits back into the untouched text.
+// Hand-written JSON scanner that keeps every token's span, the writer that splices edits back into the untouched text, and
+// the dotted-path parse and render that the json and json_nested codecs share (they differ only in detection and fresh files).
 import { textValue } from './values.js';
-import { FileUnparsableError, type RenderInput } from './codec.js';
+import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
 
 export interface TextPosition {
   /** 1-based line; LF, CRLF and a lone CR each end a line. */
@@ -473,6 +474,47 @@ export function editFor(key: string, input: RenderInput): StringEdit {
 export function renderDocument(doc: JsonDocument, input: RenderInput, keyOf: (value: JsonStringValue) => string): Uint8Array {
   const text = rewriteJson(doc, (value) => editFor(keyOf(value), input));
   return text === undefined ? input.source.slice() : encodeUtf8(text, doc.bom);
+}
+
+/** A string value's key: its path segments (member names, array indexes) joined with '.'. */
+export const keyOf = (value: JsonStringValue): string => value.path.join('.');
+
+/** Scans a file and lists its strings, refusing two paths that flatten to one key (one would shadow the other). */
+export function scanKeyed(bytes: Uint8Array): { doc: JsonDocument; strings: JsonStringValue[] } {
+  const doc = scanJson(bytes);
+  const strings = collectStrings(doc.root);
+  const byKey = new Map<string, JsonStringValue>();
+  for (const value of strings) {
+    const key = keyOf(value);
+    const prior = byKey.get(key);
+    if (prior) {
+      const { line, column } = value.node;
+      throw new FileUnparsableError(
+        `The paths ${JSON.stringify(prior.path)} (line ${prior.node.line}) and ${JSON.stringify(value.path)} ` +
+          `both give the key ${JSON.stringify(key)} at line ${line}, column ${column}; rename one of them`,
+        line,
+        column,
+      );
+    }
+    byKey.set(key, value);
+  }
+  return { doc, strings };
+}
+
+/** Every string value of a file, nested ones included, as an entry keyed by its dotted path. */
+export function parseKeyed(bytes: Uint8Array): Entry[] {
+  return scanKeyed(bytes).strings.map((value) => ({
+    key: keyOf(value),
+    path: value.path,
+    source: value.node.value,
+    line: value.node.line,
+    column: value.node.column,
+  }));
+}
+
+/** Splices the values keyed by dotted path into the file, leaving every other byte as it was. */
+export function renderKeyed(input: RenderInput): Uint8Array {
+  return renderDocument(scanKeyed(input.source).doc, input, keyOf);
 }
 
 /** Members of an object to write fresh, in order; a value is a string or a nested object. */
