@@ -2,12 +2,22 @@
 import { FORMAT_IDS, type Codec, type FormatId } from './codec.js';
 import { jsonCodec } from './json.js';
 import { jsonNestedCodec } from './json-nested.js';
+import { arbCodec } from './arb.js';
+import { iosStringsCodec } from './ios-strings.js';
+import { iosXcstringsCodec } from './ios-xcstrings.js';
+import { laravelJsonCodec } from './laravel-json.js';
+import { laravelPhpCodec } from './laravel-php.js';
+import { xliff12Codec } from './xliff12.js';
+import { xliff2Codec } from './xliff2.js';
+import { yamlCodec } from './yaml.js';
 
 export * from './codec.js';
 export { jsonCodec } from './json.js';
 export { jsonNestedCodec } from './json-nested.js';
 
-const CODECS: ReadonlyMap<FormatId, Codec> = new Map([jsonCodec, jsonNestedCodec].map((codec) => [codec.id, codec]));
+const CODECS: ReadonlyMap<FormatId, Codec> = new Map(
+  [jsonCodec, jsonNestedCodec, laravelPhpCodec, laravelJsonCodec, iosStringsCodec, iosXcstringsCodec, arbCodec, xliff12Codec, xliff2Codec, yamlCodec].map((codec) => [codec.id, codec]),
+);
 
 /** Implemented format ids, in FORMAT_IDS order. */
 export const IMPLEMENTED_FORMATS: FormatId[] = FORMAT_IDS.filter((id) => CODECS.has(id));

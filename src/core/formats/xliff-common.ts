@@ -1,0 +1,236 @@
+// What both XLIFF codecs share: reading and writing <source>/<target> content, locale modes and splice edits.
+import { FileUnparsableError, type RenderInput } from './codec.js';
+import { escapeXmlAttribute, escapeXmlText, lineColumn, scanXml, splice, type XmlAttribute, type XmlDocument, type XmlElement } from './xml-scan.js';
+
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The content of a <source> or <target> as an entry value. */
+export interface Content {
+  /**
+   * Text mode: the decoded text. Markup mode (the element holds inline elements, comments or processing
+   * instructions): the raw inner XML exactly as written, so codes like <x/>, <g> or <ph/> travel with the value.
+   */
+  value: string;
+  markup: boolean;
+  /** The whole content is one CDATA section, so a changed value is written as CDATA too. */
+  cdata: boolean;
+  /** The inner XML exactly as written. */
+  raw: string;
+}
+
+// Characters XML 1.0 cannot carry; XLIFF 2 writes them as <cp hex="…"/>. With `u`, only unpaired surrogates match.
+// eslint-disable-next-line no-control-regex
+const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/gu;
+// eslint-disable-next-line no-control-regex
+const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
+
+/** The element name without its namespace prefix: XLIFF files are matched by local name. */
+export function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1);
+}
+
+export function children(el: XmlElement, local: string): XmlElement[] {
+  return el.children.filter((n): n is XmlElement => n.kind === 'element' && localName(n.name) === local);
+}
+
+export function attr(el: XmlElement, name: string): string | undefined {
+  return el.attributes.find((a) => a.name === name)?.value;
+}
+
+/** Reads an element's content; `codePoints` (XLIFF 2) reads <cp hex/> as the character it stands for. */
+export function readContent(el: XmlElement, text: string, codePoints: boolean): Content {
+  const raw = el.selfClosing ? '' : text.slice(el.openEnd, el.closeStart);
+  let value = '';
+  let markup = false;
+  for (const node of el.children) {
+    if (node.kind === 'text' || node.kind === 'cdata') value += node.value;
+    else if (codePoints && node.kind === 'element' && localName(node.name) === 'cp' && node.children.length === 0) {
+      const code = codePointOf(attr(node, 'hex'));
+      if (code === undefined) markup = true;
+      else value += String.fromCodePoint(code);
+    } else markup = true;
+  }
+  const only = el.children[0];
+  const cdata = el.children.length === 1 && only?.kind === 'cdata';
+  return markup ? { value: raw, markup, cdata, raw } : { value, markup, cdata, raw };
+}
+
+function codePointOf(hex: string | undefined): number | undefined {
+  if (hex === undefined || !/^[0-9A-Fa-f]{1,6}$/.test(hex)) return undefined;
+  const code = parseInt(hex, 16);
+  return code <= 0x10ffff ? code : undefined;
+}
+
+/**
+ * Writes a value as element content in the style of `like`. A markup-mode value is written as XML when it is a
+ * well-formed fragment (after escaping stray '&' and '<', which translators and engines often leave bare);
+ * anything else is escaped as text, so the file always stays well-formed and reads back as the value.
+ */
+export function writeContent(value: string, like: { markup: boolean; cdata: boolean }, codePoints: boolean): string {
+  if (like.markup) {
+    if (isFragment(value)) return value;
+    const repaired = value
+      .replace(/&(?!(?:[A-Za-z_:][\w.:-]*|#[0-9]+|#x[0-9A-Fa-f]+);)/g, '&amp;')
+      .replace(/<(?![A-Za-z_:/!?])/g, '&lt;')
+      .replace(INVALID_CHARS, (c) => (codePoints ? codePointElement(c) : '\uFFFD'));
+    if (isFragment(repaired)) return repaired;
+  }
+  // A CR cannot live in CDATA (parsers fold it into a line end), nor can characters XML forbids.
+  if (like.cdata && !value.includes('\r') && !INVALID_CHAR.test(value)) {
+    return `<![CDATA[${value.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+  }
+  return codePoints ? escapeWithCodePoints(value) : escapeXmlText(value);
+}
+
+/** Escapes text for XLIFF 2, where a character XML cannot carry is written as <cp hex="…"/> instead of being lost. */
+function escapeWithCodePoints(value: string): string {
+  let out = '';
+  let at = 0;
+  for (const match of value.matchAll(INVALID_CHARS)) {
+    out += escapeXmlText(value.slice(at, match.index));
+    out += codePointElement(match[0]);
+    at = match.index + match[0].length;
+  }
+  return out + escapeXmlText(value.slice(at));
+}
+
+function codePointElement(char: string): string {
+  return `<cp hex="${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}"/>`;
+}
+
+/**
+ * Scans a decoded document. The scanner caches line starts for the last text it saw and recognises that text by
+ * comparing contents, so a fresh decode of the same file would be compared in full at every node; starting from an
+ * unrelated text makes that check cheap again.
+ */
+export function scanDocument(text: string): XmlDocument {
+  lineColumn('', 0);
+  return scanXml(text);
+}
+
+/** Whether a string is well-formed XML content (text, elements, references, CDATA, comments). */
+export function isFragment(value: string): boolean {
+  try {
+    scanXml(`<x>${value}</x>`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Replaces an element's content and applies attribute edits to its start tag. A self-closing element is opened up,
+ * which rewrites the whole element, so its attribute edits are folded into that one edit.
+ */
+export function replaceContent(el: XmlElement, text: string, inner: string, attributeEdits: readonly Edit[] = []): Edit[] {
+  if (!el.selfClosing) return [...attributeEdits, { start: el.openEnd, end: el.closeStart, text: inner }];
+  const openEnd = el.end - 2;
+  const shifted = attributeEdits.map((e) => ({ ...e, start: e.start - el.start, end: e.end - el.start }));
+  const open = splice(text.slice(el.start, openEnd), shifted).replace(/[ \t\r\n]+$/, '');
+  return [{ start: el.start, end: el.end, text: `${open}>${inner}</${el.name}>` }];
+}
+
+/**
+ * Removes an element. When it sits alone on its lines, the line break before it and its indentation go too,
+ * so the lines around it close up as if it had never been there.
+ */
+export function removal(text: string, el: XmlElement): Edit {
+  let start = el.start;
+  let end = el.end;
+  const lineStart = Math.max(text.lastIndexOf('\n', start - 1), text.lastIndexOf('\r', start - 1)) + 1;
+  const trailing = /^[ \t]*(?=\r|\n|$)/.exec(text.slice(end));
+  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && trailing) {
+    end += trailing[0].length;
+    if (lineStart > 0) {
+      start = lineStart - 1;
+      if (text[start] === '\n' && text[start - 1] === '\r') start--;
+    } else {
+      const lineEnd = /^(?:\r\n|\n|\r)?/.exec(text.slice(end))!;
+      end += lineEnd[0].length;
+      start = lineStart;
+    }
+  }
+  return { start, end, text: '' };
+}
+
+/**
+ * Inserts markup right after `anchor`, laid out like `anchor` itself: on a new line with the same indentation
+ * (and the same line break) when `anchor` starts its own line, else after the same whitespace.
+ */
+export function insertAfter(text: string, anchor: XmlElement, markup: string): Edit {
+  let wsStart = anchor.start;
+  while (wsStart > 0 && /[ \t\r\n]/.test(text[wsStart - 1]!)) wsStart--;
+  const ws = text.slice(wsStart, anchor.start);
+  const lastBreak = /(\r\n|\n|\r)([ \t]*)$/.exec(ws);
+  const lead = lastBreak ? lastBreak[1]! + lastBreak[2]! : ws;
+  return { start: anchor.end, end: anchor.end, text: lead + markup };
+}
+
+/**
+ * Sets an attribute: rewrites the value of an existing one (keeping its quote), or inserts it after the first of
+ * `after` that is present (else after the last attribute). Returns undefined when it already has the value.
+ */
+export function setAttribute(el: XmlElement, name: string, value: string, after: readonly string[] = []): Edit | undefined {
+  const existing = el.attributes.find((a) => a.name === name);
+  if (existing) {
+    if (existing.value === value) return undefined;
+    return { start: existing.valueStart, end: existing.valueEnd, text: escapeXmlAttribute(value, existing.quote) };
+  }
+  const anchor: XmlAttribute | undefined =
+    after.map((n) => el.attributes.find((a) => a.name === n)).find((a) => a !== undefined) ?? el.attributes[el.attributes.length - 1];
+  const at = anchor ? anchor.end : el.start + 1 + el.name.length;
+  const quote = anchor?.quote ?? '"';
+  return { start: at, end: at, text: ` ${name}=${quote}${escapeXmlAttribute(value, quote)}${quote}` };
+}
+
+/** The start tag of a new element named like `sibling` (same prefix), with attributes written in order. */
+export function startTag(sibling: XmlElement, local: string, attributes: readonly (readonly [string, string])[]): { open: string; close: string } {
+  const colon = sibling.name.indexOf(':');
+  const name = colon < 0 ? local : `${sibling.name.slice(0, colon)}:${local}`;
+  const attrs = attributes.map(([n, v]) => ` ${n}="${escapeXmlAttribute(v, '"')}"`).join('');
+  return { open: `<${name}${attrs}>`, close: `</${name}>` };
+}
+
+function sameLocale(a: string, b: string): boolean {
+  return a.replaceAll('_', '-').toLowerCase() === b.replaceAll('_', '-').toLowerCase();
+}
+
+/**
+ * The locale a render writes targets for, or undefined when it renders the source language itself (no locale,
+ * or the source locale): then changed values replace the <source> text, and targets are left as they are.
+ */
+export function targetLocaleOf(input: RenderInput, fileSourceLanguages: readonly (string | undefined)[]): string | undefined {
+  const locale = input.locale;
+  if (locale === undefined) return undefined;
+  const sources = [input.sourceLocale, ...fileSourceLanguages].filter((s): s is string => s !== undefined);
+  if (sources.length === 0) sources.push('en');
+  return sources.some((s) => sameLocale(s, locale)) ? undefined : locale;
+}
+
+/** Throws the error for a structural problem at an offset, in the scanner's message style. */
+export function fail(text: string, at: number, message: string): never {
+  const { line, column } = lineColumn(text, at);
+  throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
+}
+
+/** Whether a value has whitespace an XML consumer would collapse unless xml:space="preserve" is in effect. */
+export function needsPreserve(value: string): boolean {
+  return /^\s|\s$|\s\s|[\t\n\r]/.test(value);
+}
+
+/** Detects an XLIFF file of the given major version from its name and first bytes. */
+export function detectXliff(fileName: string, head: string, major: 1 | 2): number {
+  const named = /\.(xlf|xliff|xlif)$/i.test(fileName);
+  // The lookahead keeps Android's <xliff:g> placeholders from passing for an XLIFF root.
+  const root = /<(?:[\w.-]+:)?xliff(?=[\s/>])[^>]*>/.exec(head.slice(0, 4096))?.[0];
+  if (root === undefined) return named && !/<[\w.-]/.test(head.replace(/<\?[^]*?\?>|<!--[^]*?-->/g, '')) ? 0.3 : named ? 0.1 : 0;
+  const version = /\bversion\s*=\s*["'](\d)/.exec(root)?.[1] ?? (/document:2\.\d/.test(root) ? '2' : /document:1\.\d/.test(root) ? '1' : undefined);
+  if (version === undefined) return named ? 0.5 : 0.3;
+  if (Number(version) !== major) return 0.05;
+  return named ? 1 : 0.9;
+}
+

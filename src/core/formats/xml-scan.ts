@@ -1,0 +1,866 @@
+// Shared hand-written XML scanner: decodes, checks well-formedness and keeps every node's span so codecs can splice.
+import { FileUnparsableError } from './codec.js';
+
+/*
+ * Offsets are UTF-16 indices into the decoded text (BOM stripped). Codecs splice strings, and the decode/encode
+ * round trip of well-formed UTF-8 and UTF-16 is exact, so byte offsets are never needed.
+ * Columns count code points, so an emoji or a tab counts once (as the JSON scanner does).
+ */
+
+export interface XmlAttribute {
+  name: string;
+  /** Entities decoded and literal whitespace normalised to spaces, as an XML parser reports it. */
+  value: string;
+  /** The whole attribute, from the first character of its name to just past the closing quote. */
+  start: number;
+  end: number;
+  /** The raw value between the quotes. */
+  valueStart: number;
+  valueEnd: number;
+  quote: '"' | "'";
+}
+
+export interface XmlElement {
+  kind: 'element';
+  /** Qualified, e.g. 'xliff:g'. */
+  name: string;
+  attributes: XmlAttribute[];
+  children: XmlNode[];
+  start: number;
+  /** Just past the end tag (or past '/>'). */
+  end: number;
+  /** Just past the start tag's '>'. */
+  openEnd: number;
+  /** At '</', or equal to `end` when self-closing. */
+  closeStart: number;
+  selfClosing: boolean;
+  line: number;
+  column: number;
+}
+
+export interface XmlText {
+  kind: 'text';
+  raw: string;
+  /** Entities decoded, line ends normalised to LF (a `&#13;` stays a CR). */
+  value: string;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+}
+
+export interface XmlCData {
+  kind: 'cdata';
+  /** The content between `<![CDATA[` and `]]>`, line ends normalised to LF. */
+  value: string;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+}
+
+export interface XmlComment {
+  kind: 'comment';
+  /** The content between `<!--` and `-->`, line ends normalised to LF. */
+  value: string;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+}
+
+export interface XmlOther {
+  kind: 'pi' | 'doctype';
+  raw: string;
+  start: number;
+  end: number;
+  line: number;
+  column: number;
+}
+
+export type XmlNode = XmlElement | XmlText | XmlCData | XmlComment | XmlOther;
+
+export interface XmlDocument {
+  text: string;
+  /** Top-level nodes in order, including the prolog, comments and whitespace between them. */
+  nodes: XmlNode[];
+  root: XmlElement;
+}
+
+export type XmlEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+// Deep enough for any real resource file; keeps codecs that walk the tree recursively clear of stack overflow.
+const MAX_DEPTH = 512;
+
+const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+// Characters XML 1.0 cannot carry at all, not even as references. With the `u` flag, the surrogate range only
+// matches unpaired halves, which TextDecoder never yields but callers' strings may hold.
+// eslint-disable-next-line no-control-regex
+const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
+// eslint-disable-next-line no-control-regex
+const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/gu;
+
+const NAME_START =
+  ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
+const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040`;
+// eslint-disable-next-line no-misleading-character-class -- XML name characters include combining marks by design
+const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy');
+// Character data up to the next character that needs a closer look.
+// eslint-disable-next-line no-control-regex
+const PLAIN_TEXT = /[^<&\]\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]+/uy;
+const WHITESPACE = /[ \t\r\n]*/y;
+const XML_DECLARATION =
+  /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>$/;
+const DECLARED_ENCODING = /^(?:\uFEFF)?<\?xml[^>]*?[ \t\r\n]encoding[ \t\r\n]*=[ \t\r\n]*(["'])([^"']*)\1/;
+const SUPPORTED_ENCODINGS = new Set(['utf-8', 'utf8', 'utf-16', 'utf-16le', 'utf-16be', 'ucs-2', 'unicode', 'us-ascii', 'ascii']);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bytes
+
+/**
+ * Decodes a file, recognising a BOM (UTF-8, UTF-16 LE/BE) or, without one, UTF-16 from the `<?` of the declaration.
+ * Malformed byte sequences and encodings other than UTF-8/UTF-16 are reported with their position.
+ */
+export function decodeXml(bytes: Uint8Array): { text: string; bom: boolean; encoding: XmlEncoding } {
+  let encoding: XmlEncoding = 'utf-8';
+  let skip = 0;
+  const [b0, b1, b2, b3] = [bytes[0], bytes[1], bytes[2], bytes[3]];
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) skip = 3;
+  else if (b0 === 0xff && b1 === 0xfe) [encoding, skip] = ['utf-16le', 2];
+  else if (b0 === 0xfe && b1 === 0xff) [encoding, skip] = ['utf-16be', 2];
+  else if (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00) encoding = 'utf-16le';
+  else if (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f) encoding = 'utf-16be';
+  const body = bytes.subarray(skip);
+  const text = encoding === 'utf-8' ? decodeUtf8Strict(body) : decodeUtf16Strict(body, encoding);
+  const declared = DECLARED_ENCODING.exec(text);
+  if (declared && !SUPPORTED_ENCODINGS.has(declared[2]!.toLowerCase())) {
+    const { line, column } = lineColumn(text, declared.index + declared[0].length - declared[2]!.length - 1);
+    throw new FileUnparsableError(
+      `Unsupported encoding '${declared[2]}'; expected UTF-8 or UTF-16 at line ${line}, column ${column}`,
+      line,
+      column,
+    );
+  }
+  return { text, bom: skip > 0, encoding };
+}
+
+/** Encodes text in the file's original encoding, restoring the BOM when the source had one. */
+export function encodeXml(text: string, bom: boolean, encoding: XmlEncoding): Uint8Array {
+  const full = bom ? `\uFEFF${text}` : text;
+  if (encoding === 'utf-8') return new TextEncoder().encode(full);
+  const out = new Uint8Array(full.length * 2);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < full.length; i++) view.setUint16(i * 2, full.charCodeAt(i), encoding === 'utf-16le');
+  return out;
+}
+
+function decodeUtf8Strict(body: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(body);
+  } catch {
+    const bad = Math.max(0, firstInvalidUtf8(body));
+    const before = new TextDecoder('utf-8', { ignoreBOM: true }).decode(body.subarray(0, bad));
+    const { line, column } = lineColumn(before, before.length);
+    throw new FileUnparsableError(`Invalid UTF-8 byte sequence at line ${line}, column ${column}`, line, column);
+  }
+}
+
+function decodeUtf16Strict(body: Uint8Array, encoding: 'utf-16le' | 'utf-16be'): string {
+  const units = Math.floor(body.length / 2);
+  let text = '';
+  const chunk: number[] = [];
+  for (let i = 0; i < units; i++) {
+    chunk.push(encoding === 'utf-16le' ? body[2 * i]! | (body[2 * i + 1]! << 8) : (body[2 * i]! << 8) | body[2 * i + 1]!);
+    if (chunk.length === 8192) {
+      text += String.fromCharCode(...chunk);
+      chunk.length = 0;
+    }
+  }
+  text += String.fromCharCode(...chunk);
+  const lone = /[\uD800-\uDFFF]/u.exec(text);
+  if (lone || body.length % 2 === 1) {
+    const at = lone ? lone.index : text.length;
+    const { line, column } = lineColumn(text, at);
+    const what = lone ? 'Unpaired UTF-16 surrogate' : 'The file ends in the middle of a UTF-16 character';
+    throw new FileUnparsableError(`${what} at line ${line}, column ${column}`, line, column);
+  }
+  return text;
+}
+
+/** Byte index of the first ill-formed UTF-8 sequence (per the Unicode well-formedness table), or -1. */
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c === 0xe0) [need, lo] = [2, 0xa0];
+    else if (c === 0xed) [need, hi] = [2, 0x9f];
+    else if (c >= 0xe1 && c <= 0xef) need = 2;
+    else if (c === 0xf0) [need, lo] = [3, 0x90];
+    else if (c >= 0xf1 && c <= 0xf3) need = 3;
+    else if (c === 0xf4) [need, hi] = [3, 0x8f];
+    else return i;
+    if (i + need >= b.length) return i;
+    const second = b[i + 1]!;
+    if (second < lo || second > hi) return i;
+    for (let k = 2; k <= need; k++) {
+      const next = b[i + k]!;
+      if (next < 0x80 || next > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Positions
+
+// Codecs ask for many positions in the same text, mostly moving forward: remember its line starts and the last answer.
+let cachedText: string | undefined;
+let cachedStarts: number[] = [];
+let lastQuery = { offset: -1, line: 0, column: 0 };
+
+/** 1-based line and column (in code points) of a UTF-16 offset; LF, CRLF and a lone CR each end a line. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  // Equal text in a different string object compares in linear time: adopting the caller's object makes the
+  // following calls with it compare by identity.
+  const same = text === cachedText;
+  cachedText = text;
+  if (!same) {
+    cachedStarts = [0];
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) cachedStarts.push(i + 1);
+    }
+    lastQuery = { offset: -1, line: 0, column: 0 };
+  }
+  const target = Math.max(0, Math.min(offset, text.length));
+  let lo = 0;
+  let hi = cachedStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (cachedStarts[mid]! <= target) lo = mid;
+    else hi = mid - 1;
+  }
+  const lineStart = cachedStarts[lo]!;
+  let from = lineStart;
+  let column = 1;
+  if (lastQuery.line === lo + 1 && lastQuery.offset <= target && lastQuery.offset >= lineStart) {
+    from = lastQuery.offset;
+    column = lastQuery.column;
+  }
+  for (let i = from; i < target; i++) {
+    const c = text.charCodeAt(i);
+    // The low half of a surrogate pair and the CR of a CRLF add no column.
+    if (c >= 0xdc00 && c <= 0xdfff && i > lineStart && isHighSurrogate(text.charCodeAt(i - 1))) continue;
+    if (c === 0x0d) continue;
+    column++;
+  }
+  lastQuery = { offset: target, line: lo + 1, column };
+  return { line: lo + 1, column };
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scanning
+
+/** Scans a decoded document; anything not well-formed (namespaces included) throws FileUnparsableError. */
+export function scanXml(text: string): XmlDocument {
+  return new Scanner(text).scan();
+}
+
+class Scanner {
+  private pos = 0;
+  private readonly entities = new Map<string, string>(Object.entries(PREDEFINED_ENTITIES));
+  // Namespace prefixes declared on each open element, innermost last.
+  private readonly prefixes: Set<string>[] = [];
+
+  constructor(private readonly text: string) {}
+
+  scan(): XmlDocument {
+    const t = this.text;
+    if (t.charCodeAt(0) === 0xfeff) this.pos = 1;
+    const documentStart = this.pos;
+    const nodes: XmlNode[] = [];
+    const stack: XmlElement[] = [];
+    let root: XmlElement | undefined;
+    let doctypeSeen = false;
+    const add = (node: XmlNode): void => {
+      const parent = stack[stack.length - 1];
+      (parent ? parent.children : nodes).push(node);
+    };
+    while (this.pos < t.length) {
+      const start = this.pos;
+      if (t.charCodeAt(start) !== 0x3c /* < */) {
+        const node = this.scanText();
+        if (stack.length === 0) {
+          const offset = node.raw.search(/[^ \t\r\n]/);
+          if (offset >= 0) {
+            if (root) this.fail(`Expected nothing but whitespace and comments after the root element </${root.name}>`, start + offset);
+            this.fail("Expected the root element ('<'); text is not allowed before it", start + offset);
+          }
+        }
+        add(node);
+        continue;
+      }
+      if (t.startsWith('<!--', start)) add(this.scanComment());
+      else if (t.startsWith('<![CDATA[', start)) {
+        if (stack.length === 0) this.fail('A CDATA section is only allowed inside the root element', start);
+        add(this.scanCData());
+      } else if (t.startsWith('<!DOCTYPE', start)) {
+        if (stack.length > 0 || root) this.fail('A DOCTYPE is only allowed before the root element', start);
+        if (doctypeSeen) this.fail('Only one DOCTYPE is allowed', start);
+        doctypeSeen = true;
+        add(this.scanDoctype());
+      } else if (t.startsWith('<!', start)) this.fail("Expected a comment ('<!--'), CDATA section or DOCTYPE after '<!'", start);
+      else if (t.startsWith('<?', start)) add(this.scanProcessingInstruction(start === documentStart));
+      else if (t.startsWith('</', start)) {
+        const element = stack.pop();
+        this.scanEndTag(element);
+        element!.closeStart = start;
+        element!.end = this.pos;
+        this.prefixes.pop();
+      } else {
+        if (stack.length === 0 && root) this.fail(`Expected a single root element; found another element after </${root.name}>`, start);
+        if (stack.length >= MAX_DEPTH) this.fail(`Elements are nested more than ${MAX_DEPTH} levels deep`, start);
+        const element = this.scanStartTag();
+        add(element);
+        if (stack.length === 0) root = element;
+        if (!element.selfClosing) stack.push(element);
+        else this.prefixes.pop();
+      }
+    }
+    const open = stack[stack.length - 1];
+    if (open) {
+      this.fail(`Expected '</${open.name}>' to close <${open.name}> (opened at line ${open.line}, column ${open.column}) before the end of the file`, t.length);
+    }
+    if (!root) this.fail("Expected a root element; the file has none", t.length);
+    return { text: t, nodes, root };
+  }
+
+  private fail(message: string, at: number = this.pos): never {
+    const { line, column } = lineColumn(this.text, at);
+    throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
+  }
+
+  // Nodes are positioned in document order, so one forward-moving counter serves them all.
+  private counted = { index: 0, line: 1, column: 1 };
+
+  private position(at: number): { line: number; column: number } {
+    const t = this.text;
+    let { index, line, column } = this.counted;
+    if (at < index) return lineColumn(t, at);
+    for (; index < at; index++) {
+      const c = t.charCodeAt(index);
+      if (c === 0x0a || (c === 0x0d && t.charCodeAt(index + 1) !== 0x0a)) {
+        line++;
+        column = 1;
+      } else if (c === 0x0d || (c >= 0xdc00 && c <= 0xdfff && isHighSurrogate(t.charCodeAt(index - 1)))) {
+        // The CR of a CRLF and the low half of a surrogate pair add no column.
+      } else {
+        column++;
+      }
+    }
+    this.counted = { index, line, column };
+    return { line, column };
+  }
+
+  private skipWhitespace(): number {
+    WHITESPACE.lastIndex = this.pos;
+    WHITESPACE.exec(this.text);
+    const skipped = WHITESPACE.lastIndex - this.pos;
+    this.pos = WHITESPACE.lastIndex;
+    return skipped;
+  }
+
+  private scanName(what: string): string {
+    NAME.lastIndex = this.pos;
+    const match = NAME.exec(this.text);
+    if (!match) this.fail(`Expected ${what}`);
+    this.pos = NAME.lastIndex;
+    return match[0];
+  }
+
+  /** Rejects characters XML cannot carry in raw content between `from` and `to`. */
+  private checkChars(from: number, to: number): void {
+    const slice = this.text.slice(from, to);
+    const bad = INVALID_CHAR.exec(slice);
+    if (bad) this.fail(`Character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML`, from + bad.index);
+  }
+
+  private scanText(): XmlText {
+    const t = this.text;
+    const start = this.pos;
+    let value = '';
+    while (this.pos < t.length) {
+      PLAIN_TEXT.lastIndex = this.pos;
+      if (PLAIN_TEXT.exec(t)) {
+        value += t.slice(this.pos, PLAIN_TEXT.lastIndex);
+        this.pos = PLAIN_TEXT.lastIndex;
+        continue;
+      }
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x3c /* < */) break;
+      if (c === 0x26 /* & */) value += this.scanReference();
+      else if (c === 0x5d /* ] */) {
+        if (t.startsWith(']]>', this.pos)) this.fail("']]>' is not allowed in text; write it as ']]&gt;'");
+        value += ']';
+        this.pos++;
+      } else if (c === 0x0d) {
+        value += '\n';
+        this.pos += t.charCodeAt(this.pos + 1) === 0x0a ? 2 : 1;
+      } else if (isHighSurrogate(c) && t.charCodeAt(this.pos + 1) >= 0xdc00 && t.charCodeAt(this.pos + 1) <= 0xdfff) {
+        value += t.slice(this.pos, this.pos + 2);
+        this.pos += 2;
+      } else {
+        this.checkChars(this.pos, this.pos + 1);
+        value += t[this.pos];
+        this.pos++;
+      }
+    }
+    return { kind: 'text', raw: t.slice(start, this.pos), value, start, end: this.pos, ...this.position(start) };
+  }
+
+  /** Decodes `&name;`, `&#N;` or `&#xH;` at the cursor. */
+  private scanReference(): string {
+    const t = this.text;
+    const start = this.pos;
+    const semi = t.indexOf(';', start);
+    const body = semi < 0 ? '' : t.slice(start + 1, semi);
+    let value: string | undefined;
+    const numeric = /^#(?:x([0-9A-Fa-f]+)|([0-9]+))$/.exec(body);
+    if (numeric) {
+      const code = numeric[1] !== undefined ? parseInt(numeric[1], 16) : parseInt(numeric[2]!, 10);
+      if (code <= 0x10ffff) {
+        const char = String.fromCodePoint(code);
+        if (!INVALID_CHAR.test(char)) value = char;
+      }
+      if (value === undefined) this.fail(`Character reference '&${body};' is not a character XML allows`, start);
+    } else if (/^[^\s&<>"'#;]+$/.test(body)) {
+      value = this.entities.get(body);
+      if (value === undefined) this.fail(`Unknown entity '&${body};'; expected &amp; &lt; &gt; &quot; &apos; or a character reference`, start);
+    } else {
+      this.fail("Expected an entity or character reference after '&' (write a literal '&' as '&amp;')", start);
+    }
+    this.pos = semi + 1;
+    return value;
+  }
+
+  private scanComment(): XmlComment {
+    const t = this.text;
+    const start = this.pos;
+    const close = t.indexOf('--', start + 4);
+    if (close < 0) this.fail("Expected '-->' to close the comment", t.length);
+    if (t.charCodeAt(close + 2) !== 0x3e) this.fail("'--' is not allowed inside a comment", close);
+    this.checkChars(start + 4, close);
+    this.pos = close + 3;
+    return { kind: 'comment', value: normalizeLineEnds(t.slice(start + 4, close)), start, end: this.pos, ...this.position(start) };
+  }
+
+  private scanCData(): XmlCData {
+    const t = this.text;
+    const start = this.pos;
+    const close = t.indexOf(']]>', start + 9);
+    if (close < 0) this.fail("Expected ']]>' to close the CDATA section", t.length);
+    this.checkChars(start + 9, close);
+    this.pos = close + 3;
+    return { kind: 'cdata', value: normalizeLineEnds(t.slice(start + 9, close)), start, end: this.pos, ...this.position(start) };
+  }
+
+  private scanProcessingInstruction(atDocumentStart: boolean): XmlOther {
+    const t = this.text;
+    const start = this.pos;
+    this.pos += 2;
+    const target = this.scanName('a processing instruction target after \'<?\'');
+    const close = t.indexOf('?>', this.pos);
+    if (close < 0) this.fail("Expected '?>' to close the processing instruction", t.length);
+    if (close > this.pos && !/[ \t\r\n]/.test(t[this.pos]!)) this.fail("Expected whitespace or '?>' after the processing instruction target");
+    this.checkChars(this.pos, close);
+    this.pos = close + 2;
+    const raw = t.slice(start, this.pos);
+    if (target === 'xml') {
+      if (!atDocumentStart) this.fail('The XML declaration (<?xml ...?>) is only allowed at the very start of the file', start);
+      if (!XML_DECLARATION.test(raw)) this.fail('Malformed XML declaration; expected <?xml version="1.0" encoding="..."?>', start);
+    } else if (target.toLowerCase() === 'xml') {
+      this.fail(`The processing instruction target '${target}' is reserved`, start);
+    }
+    return { kind: 'pi', raw, start, end: this.pos, ...this.position(start) };
+  }
+
+  private scanDoctype(): XmlOther {
+    const t = this.text;
+    const start = this.pos;
+    this.pos += 9;
+    if (this.skipWhitespace() === 0) this.fail("Expected whitespace after '<!DOCTYPE'");
+    this.scanName('the document type name');
+    let subset: [number, number] | undefined;
+    for (;;) {
+      this.skipWhitespace();
+      const c = t[this.pos];
+      if (c === undefined) this.fail("Expected '>' to close the DOCTYPE", t.length);
+      if (c === '>') break;
+      if (c === '"' || c === "'") {
+        const close = t.indexOf(c, this.pos + 1);
+        if (close < 0) this.fail(`Expected ${c} to close the quoted DOCTYPE identifier`, t.length);
+        this.pos = close + 1;
+      } else if (c === '[') {
+        const subsetStart = ++this.pos;
+        this.skipInternalSubset();
+        subset = [subsetStart, this.pos];
+        this.pos++;
+      } else if (/[A-Z]/.test(c)) {
+        this.scanName('SYSTEM or PUBLIC');
+      } else {
+        this.fail("Expected SYSTEM, PUBLIC, a quoted identifier, '[' or '>' in the DOCTYPE");
+      }
+    }
+    this.pos++;
+    this.checkChars(start, this.pos);
+    if (subset) this.declareEntities(t.slice(subset[0], subset[1]));
+    return { kind: 'doctype', raw: t.slice(start, this.pos), start, end: this.pos, ...this.position(start) };
+  }
+
+  /** Moves to the ']' ending an internal subset, stepping over quoted literals and comments that may contain one. */
+  private skipInternalSubset(): void {
+    const t = this.text;
+    while (this.pos < t.length) {
+      const c = t[this.pos]!;
+      if (c === ']') return;
+      if (c === '"' || c === "'") {
+        const close = t.indexOf(c, this.pos + 1);
+        if (close < 0) break;
+        this.pos = close + 1;
+      } else if (t.startsWith('<!--', this.pos)) {
+        const close = t.indexOf('-->', this.pos + 4);
+        if (close < 0) break;
+        this.pos = close + 3;
+      } else this.pos++;
+    }
+    this.fail("Expected ']' to close the DOCTYPE's internal subset", t.length);
+  }
+
+  // Internal entities with plain-text replacement are honoured; ones holding markup stay unknown, so they fail loudly.
+  private declareEntities(subset: string): void {
+    const declaration = /<!ENTITY[ \t\r\n]+([^\s%]+)[ \t\r\n]+(["'])([^]*?)\2[ \t\r\n]*>/g;
+    for (const [, name, , literal] of subset.matchAll(declaration)) {
+      if (this.entities.has(name!) || /[<&%]/.test(literal!.replace(/&#(?:x[0-9A-Fa-f]+|[0-9]+);/g, ''))) continue;
+      this.entities.set(
+        name!,
+        literal!.replace(/&#(?:x([0-9A-Fa-f]+)|([0-9]+));/g, (_, hex: string | undefined, dec: string | undefined) =>
+          String.fromCodePoint(hex !== undefined ? parseInt(hex, 16) : parseInt(dec!, 10)),
+        ),
+      );
+    }
+  }
+
+  private scanStartTag(): XmlElement {
+    const t = this.text;
+    const start = this.pos;
+    this.pos++;
+    const name = this.scanName("an element name after '<'");
+    const attributes: XmlAttribute[] = [];
+    let selfClosing = false;
+    for (;;) {
+      const spaced = this.skipWhitespace() > 0;
+      const c = t[this.pos];
+      if (c === undefined) this.fail(`Expected '>' to close the start tag <${name}>`, t.length);
+      if (c === '>') {
+        this.pos++;
+        break;
+      }
+      if (c === '/') {
+        if (t[this.pos + 1] !== '>') this.fail("Expected '>' after '/' in the start tag");
+        this.pos += 2;
+        selfClosing = true;
+        break;
+      }
+      if (!spaced) this.fail(`Expected whitespace, '>' or '/>' in the start tag <${name}>`);
+      const attribute = this.scanAttribute();
+      if (attributes.some((a) => a.name === attribute.name)) this.fail(`Attribute '${attribute.name}' appears twice on <${name}>`, attribute.start);
+      attributes.push(attribute);
+    }
+    this.checkNamespaces(name, start, attributes);
+    const element: XmlElement = {
+      kind: 'element',
+      name,
+      attributes,
+      children: [],
+      start,
+      end: this.pos,
+      openEnd: this.pos,
+      closeStart: this.pos,
+      selfClosing,
+      ...this.position(start),
+    };
+    return element;
+  }
+
+  private scanAttribute(): XmlAttribute {
+    const t = this.text;
+    const start = this.pos;
+    const name = this.scanName('an attribute name');
+    this.skipWhitespace();
+    if (t[this.pos] !== '=') this.fail(`Expected '=' after the attribute name '${name}'`);
+    this.pos++;
+    this.skipWhitespace();
+    const quote = t[this.pos];
+    if (quote !== '"' && quote !== "'") this.fail(`Expected a quoted value for the attribute '${name}'`);
+    const valueStart = ++this.pos;
+    let value = '';
+    for (;;) {
+      const c = t[this.pos];
+      if (c === undefined) this.fail(`Expected ${quote} to close the value of the attribute '${name}'`, t.length);
+      if (c === quote) break;
+      if (c === '<') this.fail(`'<' is not allowed in an attribute value (write it as '&lt;')`);
+      if (c === '&') {
+        value += this.scanReference();
+        continue;
+      }
+      if (c === '\r') {
+        // Literal line ends and tabs read as spaces (XML attribute-value normalisation); references keep them.
+        value += ' ';
+        this.pos += t[this.pos + 1] === '\n' ? 2 : 1;
+        continue;
+      }
+      const code = c.charCodeAt(0);
+      if (isHighSurrogate(code) && t.charCodeAt(this.pos + 1) >= 0xdc00 && t.charCodeAt(this.pos + 1) <= 0xdfff) {
+        value += t.slice(this.pos, this.pos + 2);
+        this.pos += 2;
+        continue;
+      }
+      this.checkChars(this.pos, this.pos + 1);
+      value += c === '\n' || c === '\t' ? ' ' : c;
+      this.pos++;
+    }
+    const valueEnd = this.pos++;
+    return { name, value, start, end: this.pos, valueStart, valueEnd, quote };
+  }
+
+  /** Namespace well-formedness: a prefixed name needs its prefix declared here or on an ancestor. */
+  private checkNamespaces(name: string, start: number, attributes: XmlAttribute[]): void {
+    const declared = new Set<string>();
+    for (const a of attributes) if (a.name.startsWith('xmlns:')) declared.add(a.name.slice(6));
+    this.prefixes.push(declared);
+    const check = (qualified: string, at: number, what: string): void => {
+      const parts = qualified.split(':');
+      if (parts.length > 2 || parts.some((p) => p === '')) this.fail(`${what} '${qualified}' is not a valid qualified name`, at);
+      if (parts.length === 1) return;
+      const prefix = parts[0]!;
+      if (prefix === 'xml' || prefix === 'xmlns') return;
+      if (!this.prefixes.some((s) => s.has(prefix))) this.fail(`Namespace prefix '${prefix}' of ${what.toLowerCase()} '${qualified}' is not declared (expected an xmlns:${prefix} attribute)`, at);
+    };
+    check(name, start + 1, 'Element');
+    for (const a of attributes) check(a.name, a.start, 'Attribute');
+  }
+
+  private scanEndTag(open: XmlElement | undefined): void {
+    const t = this.text;
+    const start = this.pos;
+    this.pos += 2;
+    const name = this.scanName("an element name after '</'");
+    this.skipWhitespace();
+    if (t[this.pos] !== '>') this.fail(`Expected '>' to close the end tag </${name}>`, this.pos >= t.length ? t.length : this.pos);
+    if (!open) this.fail(`Unexpected end tag </${name}>: no element is open`, start);
+    if (open.name !== name) {
+      this.fail(`Expected '</${open.name}>' to close <${open.name}> (opened at line ${open.line}, column ${open.column}); found '</${name}>'`, start);
+    }
+    this.pos++;
+  }
+}
+
+function normalizeLineEnds(s: string): string {
+  return s.includes('\r') ? s.replace(/\r\n?/g, '\n') : s;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writing and tree helpers
+
+/**
+ * Escapes text content: & < and > (so ']]>' can never appear), and CR as a reference so a parser does not fold it
+ * into a line end. Characters XML 1.0 cannot carry at all become U+FFFD rather than an unreadable file.
+ */
+export function escapeXmlText(value: string): string {
+  return value
+    .replace(INVALID_CHARS, '\uFFFD')
+    .replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'));
+}
+
+/** Escapes an attribute value for the given quote: & < the quote, and \n \r \t as references (parsers fold them to spaces). */
+export function escapeXmlAttribute(value: string, quote: '"' | "'"): string {
+  return value.replace(INVALID_CHARS, '\uFFFD').replace(/[&<"'\n\r\t]/g, (c) => {
+    switch (c) {
+      case '&':
+        return '&amp;';
+      case '<':
+        return '&lt;';
+      case '\n':
+        return '&#10;';
+      case '\r':
+        return '&#13;';
+      case '\t':
+        return '&#9;';
+      default:
+        return c === quote ? (c === '"' ? '&quot;' : '&apos;') : c;
+    }
+  });
+}
+
+/** The decoded text of every text and CDATA descendant, in document order. */
+export function textContent(el: XmlElement): string {
+  let out = '';
+  const pending: XmlNode[] = [...el.children].reverse();
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.kind === 'text' || node.kind === 'cdata') out += node.value;
+    else if (node.kind === 'element') for (let i = node.children.length - 1; i >= 0; i--) pending.push(node.children[i]!);
+  }
+  return out;
+}
+
+/** Child elements, optionally only those with the given qualified name. */
+export function childElements(el: XmlElement, name?: string): XmlElement[] {
+  return el.children.filter((n): n is XmlElement => n.kind === 'element' && (name === undefined || n.name === name));
+}
+
+export function attribute(el: XmlElement, name: string): XmlAttribute | undefined {
+  return el.attributes.find((a) => a.name === name);
+}
+
+/** Applies non-overlapping edits given in any order; an overlap is a programming error. */
+export function splice(text: string, edits: readonly { start: number; end: number; text: string }[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  let out = '';
+  let at = 0;
+  for (const edit of sorted) {
+    if (edit.start < at || edit.end < edit.start || edit.end > text.length) {
+      throw new Error(`splice: edit ${edit.start}..${edit.end} overlaps another or lies outside the text`);
+    }
+    out += text.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Layout helpers for codecs that splice: where a removed element's line begins, how siblings are separated, and
+// how plural slots (Android <item quantity>, stringsdict category keys) are added and removed in place.
+
+export interface XmlEdit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The whitespace at the start of the line holding `offset` (empty when something precedes it on the line). */
+export function lineIndent(text: string, offset: number): string {
+  let i = offset;
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  return i === 0 || text[i - 1] === '\n' || text[i - 1] === '\r' ? text.slice(i, offset) : '';
+}
+
+/**
+ * Where to start removing a node so its line goes with it: back over the indentation and the line end before it.
+ * Inline nodes (no line end before them) take the whitespace run before them instead.
+ */
+export function removalStart(text: string, start: number): number {
+  let i = start;
+  while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+  if (text[i - 1] === '\n') {
+    i--;
+    if (text[i - 1] === '\r') i--;
+    return i;
+  }
+  if (text[i - 1] === '\r') return i - 1;
+  return i;
+}
+
+/** The file's line ending, judged by its first line end ('\n' when it has none). */
+export function lineEnding(text: string): '\n' | '\r\n' {
+  const lf = text.indexOf('\n');
+  return lf > 0 && text[lf - 1] === '\r' ? '\r\n' : '\n';
+}
+
+/** An edit that makes `el` hold `content` instead of its current content, expanding a self-closing tag. */
+export function contentEdit(text: string, el: XmlElement, content: string): XmlEdit {
+  if (!el.selfClosing) return { start: el.openEnd, end: el.closeStart, text: content };
+  const slash = text.lastIndexOf('/', el.end - 1);
+  return { start: slash, end: el.end, text: `>${content}</${el.name}>` };
+}
+
+/** One plural form's markup in a file: the span to remove when the target locale lacks the category. */
+export interface PluralSlot {
+  category: string;
+  start: number;
+  end: number;
+}
+
+/** Canonical CLDR order, so inserted categories land where a person would put them. */
+const CATEGORY_RANK: Readonly<Record<string, number>> = { zero: 0, one: 1, two: 2, few: 3, many: 4, other: 5 };
+
+/** What separates two slots: the whitespace between the first two, else the line break and indentation before the first. */
+export function slotSeparator(text: string, slots: readonly PluralSlot[]): string {
+  const [first, second] = slots;
+  if (first && second) {
+    const between = text.slice(first.end, second.start);
+    if (/^[ \t\r\n]*$/.test(between)) return between;
+  }
+  if (!first) return '';
+  const lead = text.slice(removalStart(text, first.start), first.start);
+  return /^[ \t]*$/.test(lead) ? '' : lead;
+}
+
+/**
+ * Edits that leave exactly `categories` among `slots` (the caller edits the content of slots it keeps): slots of other
+ * categories are removed with their line, new ones (built by `make`) are inserted next to their CLDR neighbour using
+ * the existing separator. Returns undefined when there is no slot to anchor on; the caller then fills the container.
+ */
+export function pluralSlotEdits(
+  text: string,
+  slots: readonly PluralSlot[],
+  categories: readonly string[],
+  make: (category: string) => string,
+): XmlEdit[] | undefined {
+  if (slots.length === 0) return categories.length === 0 ? [] : undefined;
+  const wanted = new Set(categories);
+  const existing = new Set(slots.map((s) => s.category));
+  const edits: XmlEdit[] = [];
+  for (const slot of slots) if (!wanted.has(slot.category)) edits.push({ start: removalStart(text, slot.start), end: slot.end, text: '' });
+  const added = categories.filter((c) => !existing.has(c)).sort((a, b) => (CATEGORY_RANK[a] ?? 9) - (CATEGORY_RANK[b] ?? 9));
+  if (added.length === 0) return edits;
+  const sep = slotSeparator(text, slots);
+  const kept = slots.filter((s) => wanted.has(s.category));
+  if (kept.length === 0) {
+    const last = slots[slots.length - 1]!;
+    edits.push({ start: last.end, end: last.end, text: added.map((c) => sep + make(c)).join('') });
+    return edits;
+  }
+  const after = new Map<PluralSlot, string[]>();
+  const before: string[] = [];
+  for (const category of added) {
+    const rank = CATEGORY_RANK[category] ?? 9;
+    let anchor: PluralSlot | undefined;
+    for (const slot of kept) {
+      const r = CATEGORY_RANK[slot.category] ?? 9;
+      if (r < rank && (!anchor || r > (CATEGORY_RANK[anchor.category] ?? 9))) anchor = slot;
+    }
+    if (anchor) after.set(anchor, [...(after.get(anchor) ?? []), category]);
+    else before.push(category);
+  }
+  for (const [slot, list] of after) edits.push({ start: slot.end, end: slot.end, text: list.map((c) => sep + make(c)).join('') });
+  if (before.length > 0) {
+    const lowest = kept.reduce((a, b) => ((CATEGORY_RANK[b.category] ?? 9) < (CATEGORY_RANK[a.category] ?? 9) ? b : a));
+    edits.push({ start: lowest.start, end: lowest.start, text: before.map((c) => make(c) + sep).join('') });
+  }
+  return edits;
+}
