@@ -36,9 +36,18 @@ describe.each(['ar', 'pl', 'ja'])('pulling a plural key for %s', (locale) => {
     const codec = getCodec(format)!;
     const res = await service.api(`/v1/pull?locale=${locale}&format=${format}`, { token });
     expect(res.status).toBe(200);
-    const entries = codec.parse(new Uint8Array(await res.arrayBuffer()));
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const entries = codec.parse(bytes);
     const plural = entries.find((e) => e.plurals);
-    if (codec.plurals) {
+    if (format === 'po') {
+      // A PO file's entries are its msgids; the target's forms are the msgstr[n] slots of its Plural-Forms header.
+      const text = new TextDecoder().decode(bytes);
+      const slots = pluralCategories(locale).length;
+      expect(text).toMatch(new RegExp(`Plural-Forms: nplurals=${slots};`));
+      const message = text.split(/\n\n/).find((block) => block.includes('msgid_plural'))!;
+      expect([...message.matchAll(/^msgstr\[(\d+)\] "(.*)"$/gm)].map((m) => Number(m[1]))).toEqual([...Array(slots).keys()]);
+      for (const m of message.matchAll(/^msgstr\[\d+\] "(.*)"$/gm)) expect(m[1]).toContain('{count}');
+    } else if (codec.plurals) {
       expect(plural, 'the plural entry').toBeDefined();
       expect(Object.keys(plural!.plurals!).sort()).toEqual([...pluralCategories(locale)].sort());
       for (const form of Object.values(plural!.plurals!)) expect(form).toContain('{count}');

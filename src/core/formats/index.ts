@@ -3,10 +3,16 @@ import { FORMAT_IDS, type Codec, type FormatId } from './codec.js';
 import { jsonCodec } from './json.js';
 import { jsonNestedCodec } from './json-nested.js';
 import { arbCodec } from './arb.js';
+import { csvCodec } from './csv.js';
 import { iosStringsCodec } from './ios-strings.js';
 import { iosXcstringsCodec } from './ios-xcstrings.js';
 import { laravelJsonCodec } from './laravel-json.js';
 import { laravelPhpCodec } from './laravel-php.js';
+import { poCodec } from './po.js';
+import { propertiesCodec } from './properties.js';
+import { unityCsvCodec } from './unity-csv.js';
+import { unrealPoCodec } from './unreal-po.js';
+import { xlsxCodec } from './xlsx.js';
 import { xliff12Codec } from './xliff12.js';
 import { xliff2Codec } from './xliff2.js';
 import { yamlCodec } from './yaml.js';
@@ -16,7 +22,7 @@ export { jsonCodec } from './json.js';
 export { jsonNestedCodec } from './json-nested.js';
 
 const CODECS: ReadonlyMap<FormatId, Codec> = new Map(
-  [jsonCodec, jsonNestedCodec, laravelPhpCodec, laravelJsonCodec, iosStringsCodec, iosXcstringsCodec, arbCodec, xliff12Codec, xliff2Codec, yamlCodec].map((codec) => [codec.id, codec]),
+  [jsonCodec, jsonNestedCodec, laravelPhpCodec, laravelJsonCodec, iosStringsCodec, iosXcstringsCodec, arbCodec, xliff12Codec, xliff2Codec, poCodec, yamlCodec, csvCodec, xlsxCodec, propertiesCodec, unityCsvCodec, unrealPoCodec].map((codec) => [codec.id, codec]),
 );
 
 /** Implemented format ids, in FORMAT_IDS order. */

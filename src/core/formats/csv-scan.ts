@@ -1,0 +1,181 @@
+// Shared RFC 4180 tokenizer that keeps every field's span, and the quoting rules for writing fields back.
+import { FileUnparsableError } from './codec.js';
+import { decodeXml, encodeXml, lineColumn, type XmlEncoding } from './xml-scan.js';
+
+/*
+ * Offsets are UTF-16 indices into `CsvDocument.text` (the file decoded, BOM stripped); codecs splice strings.
+ * The tokenizer follows what Python's csv module accepts with strict=True (and what Excel and Tolgee write):
+ * a field that starts with '"' is quoted and ends at a '"' followed by the delimiter, a line end or the end of
+ * the file, with '""' for a literal quote; a '"' anywhere else in an unquoted field is literal text.
+ * Records end at LF, CRLF or a lone CR outside quotes; line ends inside quoted fields are part of the value.
+ */
+
+export type CsvDelimiter = ',' | ';' | '\t';
+export type CsvEncoding = XmlEncoding;
+
+export interface CsvField {
+  /** The decoded value: quotes removed, '""' turned into '"'. */
+  value: string;
+  /** The raw field, quotes included. */
+  start: number;
+  end: number;
+  quoted: boolean;
+  /** 1-based line and column (in code points) of the field's first character. */
+  line: number;
+  column: number;
+}
+
+export interface CsvRecord {
+  /** At least one field; an empty line is one empty field. */
+  fields: CsvField[];
+  start: number;
+  /** Just past the last field, before the line end. */
+  end: number;
+  /** Just past the line end (equal to `end` for a last record without one). */
+  next: number;
+  line: number;
+}
+
+export interface CsvDocument {
+  text: string;
+  bom: boolean;
+  encoding: CsvEncoding;
+  delimiter: CsvDelimiter;
+  records: CsvRecord[];
+  /** The first record's line end, for records a codec adds; LF when the file has none. */
+  newline: string;
+}
+
+/** Decodes UTF-8 (BOM optional) or UTF-16 with a BOM, as Excel's "Unicode text" export writes, naming bad bytes' position. */
+export function decodeCsv(bytes: Uint8Array): { text: string; bom: boolean; encoding: CsvEncoding } {
+  // The XML scanner's decoder is the shared BOM-aware UTF-8/UTF-16 decoder; its declaration check never matches CSV.
+  return decodeXml(bytes);
+}
+
+export function encodeCsv(text: string, bom: boolean, encoding: CsvEncoding): Uint8Array {
+  return encodeXml(text, bom, encoding);
+}
+
+/**
+ * The delimiter the header line uses most, outside quotes: comma, semicolon or tab (ties in that order).
+ * Only the first record is looked at, because values further down may contain any of them.
+ */
+export function detectDelimiter(text: string): CsvDelimiter {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  let fieldStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') i++;
+        else quoted = false;
+      }
+      continue;
+    }
+    if (c === '\n' || c === '\r') break;
+    if (c === '"' && fieldStart) {
+      quoted = true;
+      fieldStart = false;
+      continue;
+    }
+    if (c === ',' || c === ';' || c === '\t') {
+      counts[c]++;
+      fieldStart = true;
+    } else {
+      fieldStart = false;
+    }
+  }
+  const best = Math.max(counts[','], counts[';'], counts['\t']);
+  if (best === 0 || counts[','] === best) return ',';
+  return counts[';'] === best ? ';' : '\t';
+}
+
+const SHOWN: Readonly<Record<CsvDelimiter, string>> = { ',': "','", ';': "';'", '\t': 'a tab' };
+
+/** Splits decoded text into records; a stray character after a closing quote or an unclosed quote is an error. */
+export function scanRecords(text: string, delimiter: CsvDelimiter): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  const fail = (message: string, at: number): never => {
+    const { line, column } = lineColumn(text, at);
+    throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
+  };
+  let pos = 0;
+  const n = text.length;
+  while (pos < n) {
+    const recordStart = pos;
+    const fields: CsvField[] = [];
+    for (;;) {
+      const start = pos;
+      const { line, column } = lineColumn(text, start);
+      let value: string;
+      let quoted = false;
+      if (text.charCodeAt(pos) === 0x22) {
+        quoted = true;
+        value = '';
+        let chunk = ++pos;
+        for (;;) {
+          const close = text.indexOf('"', pos);
+          if (close < 0) fail(`Expected '"' to close the field opened at line ${line}, column ${column} before the end of the file`, n);
+          if (text.charCodeAt(close + 1) === 0x22) {
+            value += text.slice(chunk, close + 1);
+            pos = chunk = close + 2;
+            continue;
+          }
+          value += text.slice(chunk, close);
+          pos = close + 1;
+          break;
+        }
+        const c = text.charAt(pos);
+        if (pos < n && c !== delimiter && c !== '\n' && c !== '\r') {
+          // Writers built on OpenCSV escape quotes with a backslash; RFC 4180 readers (Excel, Python) do not.
+          const hint = text.charAt(pos - 2) === '\\' ? ' (a quote inside a quoted field is written "", not \\")' : '';
+          fail(`Expected ${SHOWN[delimiter]} or the end of the line after the closing '"' of a quoted field${hint}`, pos);
+        }
+      } else {
+        while (pos < n) {
+          const c = text.charAt(pos);
+          if (c === delimiter || c === '\n' || c === '\r') break;
+          pos++;
+        }
+        value = text.slice(start, pos);
+      }
+      fields.push({ value, start, end: pos, quoted, line, column });
+      if (text.charAt(pos) === delimiter) {
+        pos++;
+        continue;
+      }
+      break;
+    }
+    const end = pos;
+    if (text.charCodeAt(pos) === 0x0d) pos++;
+    if (text.charCodeAt(pos) === 0x0a && (pos === end || text.charCodeAt(end) === 0x0d)) pos++;
+    records.push({ fields, start: recordStart, end, next: pos, line: fields[0]!.line });
+  }
+  return records;
+}
+
+/** Decodes and tokenizes a file. */
+export function scanCsv(bytes: Uint8Array): CsvDocument {
+  const { text, bom, encoding } = decodeCsv(bytes);
+  const delimiter = detectDelimiter(text);
+  const records = scanRecords(text, delimiter);
+  const first = records[0];
+  const newline = first && first.next > first.end ? text.slice(first.end, first.next) : '\n';
+  return { text, bom, encoding, delimiter, records, newline };
+}
+
+/** Whether RFC 4180 requires quotes around the value: it holds the delimiter, a quote or a line end, or starts a quoted field. */
+export function needsQuotes(value: string, delimiter: CsvDelimiter): boolean {
+  return value.includes(delimiter) || value.includes('"') || value.includes('\n') || value.includes('\r');
+}
+
+/** Writes one field, quoted when asked to or when the value needs it. */
+export function writeField(value: string, delimiter: CsvDelimiter, quote: boolean): string {
+  return quote || needsQuotes(value, delimiter) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** Whether every field of a record is empty (a blank line, or only delimiters). */
+export function isBlank(record: CsvRecord): boolean {
+  return record.fields.every((f) => f.value === '');
+}
