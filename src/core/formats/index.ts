@@ -2,14 +2,17 @@
 import { FORMAT_IDS, type Codec, type FormatId } from './codec.js';
 import { jsonCodec } from './json.js';
 import { jsonNestedCodec } from './json-nested.js';
+import { androidXmlCodec } from './android-xml.js';
 import { arbCodec } from './arb.js';
 import { csvCodec } from './csv.js';
 import { iosStringsCodec } from './ios-strings.js';
+import { iosStringsdictCodec } from './ios-stringsdict.js';
 import { iosXcstringsCodec } from './ios-xcstrings.js';
 import { laravelJsonCodec } from './laravel-json.js';
 import { laravelPhpCodec } from './laravel-php.js';
 import { poCodec } from './po.js';
 import { propertiesCodec } from './properties.js';
+import { resxCodec } from './resx.js';
 import { unityCsvCodec } from './unity-csv.js';
 import { unrealPoCodec } from './unreal-po.js';
 import { xlsxCodec } from './xlsx.js';
@@ -22,7 +25,7 @@ export { jsonCodec } from './json.js';
 export { jsonNestedCodec } from './json-nested.js';
 
 const CODECS: ReadonlyMap<FormatId, Codec> = new Map(
-  [jsonCodec, jsonNestedCodec, laravelPhpCodec, laravelJsonCodec, iosStringsCodec, iosXcstringsCodec, arbCodec, xliff12Codec, xliff2Codec, poCodec, yamlCodec, csvCodec, xlsxCodec, propertiesCodec, unityCsvCodec, unrealPoCodec].map((codec) => [codec.id, codec]),
+  [jsonCodec, jsonNestedCodec, laravelPhpCodec, laravelJsonCodec, androidXmlCodec, iosStringsCodec, iosStringsdictCodec, iosXcstringsCodec, arbCodec, xliff12Codec, xliff2Codec, poCodec, yamlCodec, csvCodec, xlsxCodec, propertiesCodec, resxCodec, unityCsvCodec, unrealPoCodec].map((codec) => [codec.id, codec]),
 );
 
 /** Implemented format ids, in FORMAT_IDS order. */

@@ -119,18 +119,19 @@ const SUPPORTED_ENCODINGS = new Set(['utf-8', 'utf8', 'utf-16', 'utf-16le', 'utf
 // Bytes
 
 /**
- * Decodes a file, recognising a BOM (UTF-8, UTF-16 LE/BE) or, without one, UTF-16 from the `<?` of the declaration.
+ * Decodes a file, recognising a BOM (UTF-8, UTF-16 LE/BE) or, without one, UTF-16 from the zero byte beside its '<'.
  * Malformed byte sequences and encodings other than UTF-8/UTF-16 are reported with their position.
  */
 export function decodeXml(bytes: Uint8Array): { text: string; bom: boolean; encoding: XmlEncoding } {
   let encoding: XmlEncoding = 'utf-8';
   let skip = 0;
-  const [b0, b1, b2, b3] = [bytes[0], bytes[1], bytes[2], bytes[3]];
+  const [b0, b1, b2] = [bytes[0], bytes[1], bytes[2]];
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) skip = 3;
   else if (b0 === 0xff && b1 === 0xfe) [encoding, skip] = ['utf-16le', 2];
   else if (b0 === 0xfe && b1 === 0xff) [encoding, skip] = ['utf-16be', 2];
-  else if (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00) encoding = 'utf-16le';
-  else if (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f) encoding = 'utf-16be';
+  // No BOM: a '<' with a zero byte beside it can only be UTF-16 (UTF-8 XML never holds a NUL).
+  else if (b0 === 0x3c && b1 === 0x00) encoding = 'utf-16le';
+  else if (b0 === 0x00 && b1 === 0x3c) encoding = 'utf-16be';
   const body = bytes.subarray(skip);
   const text = encoding === 'utf-8' ? decodeUtf8Strict(body) : decodeUtf16Strict(body, encoding);
   const declared = DECLARED_ENCODING.exec(text);
@@ -372,7 +373,9 @@ class Scanner {
         column++;
       }
     }
-    this.counted = { index, line, column };
+    this.counted.index = index;
+    this.counted.line = line;
+    this.counted.column = column;
     return { line, column };
   }
 
@@ -402,6 +405,13 @@ class Scanner {
   private scanText(): XmlText {
     const t = this.text;
     const start = this.pos;
+    // Most runs (indentation, plain words) need no decoding: take them whole.
+    PLAIN_TEXT.lastIndex = start;
+    if (PLAIN_TEXT.exec(t) && (PLAIN_TEXT.lastIndex === t.length || t.charCodeAt(PLAIN_TEXT.lastIndex) === 0x3c)) {
+      this.pos = PLAIN_TEXT.lastIndex;
+      const raw = t.slice(start, this.pos);
+      return { kind: 'text', raw, value: raw, start, end: this.pos, ...this.position(start) };
+    }
     let value = '';
     while (this.pos < t.length) {
       PLAIN_TEXT.lastIndex = this.pos;

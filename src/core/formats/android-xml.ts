@@ -1,0 +1,534 @@
+// Android string resources (res/values*/strings.xml): strings, plurals and string arrays with Android's own escaping.
+import { FileUnparsableError, PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { pluralCategories } from '../plurals.js';
+import {
+  attribute,
+  childElements,
+  contentEdit,
+  decodeXml,
+  encodeXml,
+  escapeXmlAttribute,
+  escapeXmlText,
+  lineColumn,
+  lineIndent,
+  pluralSlotEdits,
+  removalStart,
+  scanXml,
+  splice,
+  type XmlCData,
+  type XmlDocument,
+  type XmlEdit,
+  type XmlElement,
+  type XmlNode,
+  type XmlText,
+} from './xml-scan.js';
+
+/*
+ * Value representation. Android reads a string's text through its own escaping layer on top of XML: unquoted
+ * whitespace collapses and is trimmed, "..." keeps whitespace, \' \" \\ \n \t \@ \? \uXXXX are escapes, and an
+ * unescaped apostrophe is an error (aapt2 refuses the file, so we do too). A plain string's entry text is what the app
+ * gets from getString(). A string holding markup (<b>, <xliff:g>, ...) keeps it: its entry text is the inner XML with
+ * the tags exactly as written and the text between them decoded, re-escaped only where it would read as markup
+ * (&amp; &lt;).
+ */
+
+const XLIFF_NS = 'urn:oasis:names:tc:xliff:document:1.2';
+
+type Content = {
+  el: XmlElement;
+  /** Whether the content holds child elements: the entry text is then inner XML. */
+  markup: boolean;
+  value: string;
+  /** The span replaced by a new value: the content without the insignificant whitespace and comments around it. */
+  coreStart: number;
+  coreEnd: number;
+  /** Plain content written as "..." in the source: targets are written that way too. */
+  quoted: boolean;
+  /** Plain content that is a single CDATA section: targets are written as one too. */
+  cdata: boolean;
+};
+
+type Resource =
+  | { kind: 'string'; el: XmlElement; key: string; content: Content; translatable: boolean; notes?: string }
+  | { kind: 'plurals'; el: XmlElement; key: string; items: { category: string; content: Content }[]; translatable: boolean; notes?: string }
+  | { kind: 'array'; el: XmlElement; key: string; items: { content: Content; notes?: string }[]; translatable: boolean; notes?: string };
+
+interface Parsed {
+  text: string;
+  bom: boolean;
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
+  doc: XmlDocument;
+  resources: Resource[];
+  /** xmlns declarations in scope for string content, so a translated fragment with <xliff:g> can be checked. */
+  namespaces: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Android escaping
+
+const ANDROID_SPACE = /[ \t\n\r\v\f]/;
+
+/** A piece of string content: text to run through Android's unescaping, or markup kept verbatim. */
+type Segment = { kind: 'text'; value: string; node: XmlText | XmlCData } | { kind: 'raw'; text: string };
+
+/**
+ * Decodes content the way aapt2 does. With `xml` set (markup strings) decoded text is re-escaped for XML and
+ * whitespace collapsing restarts at each tag, as aapt2 does per text run.
+ */
+function androidDecode(segments: readonly Segment[], xml: boolean, fail: (node: XmlText | XmlCData, index: number, message: string) => never): string {
+  let out = '';
+  let startSoft = false;
+  let endSoft = false;
+  let quote = false;
+  let lastSpace = false;
+  const append = (s: string, soft: boolean): void => {
+    if (out === '') startSoft = soft;
+    out += s;
+    endSoft = soft;
+  };
+  for (const segment of segments) {
+    if (segment.kind === 'raw') {
+      append(segment.text, false);
+      lastSpace = false;
+      continue;
+    }
+    const v = segment.value;
+    for (let i = 0; i < v.length; i++) {
+      const c = v[i]!;
+      if (!quote && ANDROID_SPACE.test(c)) {
+        if (!lastSpace) append(' ', true);
+        lastSpace = true;
+        continue;
+      }
+      lastSpace = false;
+      if (c === '\\') {
+        const n = v[++i];
+        if (n === undefined) break;
+        if (n === 't') append('\t', false);
+        else if (n === 'n') append('\n', false);
+        else if (n === 'u') {
+          let hex = '';
+          while (hex.length < 4 && i + 1 < v.length) {
+            const h = v[i + 1]!;
+            if (!/[0-9A-Fa-f]/.test(h)) fail(segment.node, i + 1, `Expected 4 hex digits after \\u (invalid unicode escape sequence)`);
+            hex += h;
+            i++;
+          }
+          append(escapeIf(xml, String.fromCharCode(parseInt(hex || '0', 16))), false);
+        } else append(escapeIf(xml, n), false);
+      } else if (c === '"') {
+        quote = !quote;
+      } else if (c === "'" && !quote) {
+        fail(segment.node, i, "Unescaped apostrophe in a string; expected \\' or the whole text in double quotes");
+      } else {
+        append(escapeIf(xml, c), false);
+      }
+    }
+  }
+  if (startSoft) out = out.slice(1);
+  if (endSoft && out.endsWith(' ')) out = out.slice(0, -1);
+  return out;
+}
+
+// Only what would read as markup is escaped, so a markup value's text looks like what the translator typed.
+function escapeIf(xml: boolean, s: string): string {
+  return xml ? s.replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;')) : s;
+}
+
+// Characters written as \uXXXX: XML cannot carry them (or a parser would fold them into a line end or a space).
+// eslint-disable-next-line no-control-regex
+const UNICODE_ESCAPED = /[\u0000-\u0008\u000B-\u001F\u007F\uFFFE\uFFFF]|[\uD800-\uDFFF]/u;
+
+/** Android-escapes one character of a value; `'` needs no escape inside "...". */
+function escapeChar(c: string, quoted: boolean): string {
+  switch (c) {
+    case '\\':
+      return '\\\\';
+    case '"':
+      return '\\"';
+    case "'":
+      return quoted ? "'" : "\\'";
+    case '\n':
+      return '\\n';
+    case '\t':
+      return '\\t';
+    default:
+      return UNICODE_ESCAPED.test(c) ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c;
+  }
+}
+
+/** Escapes a plain value for Android (before XML escaping); wraps it in quotes when whitespace would otherwise collapse. */
+function androidEncode(value: string, quoted: boolean): string {
+  const wrap = quoted || /^ | $| {2}/.test(value);
+  let out = '';
+  for (const c of value) out += escapeChar(c, wrap);
+  if (!wrap && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
+  return wrap ? `"${out}"` : out;
+}
+
+/** Escapes a text run of a markup value: spaces that would collapse or be trimmed become \u0020. */
+function androidEncodeRun(value: string, atStart: boolean, atEnd: boolean): string {
+  let out = '';
+  const chars = [...value];
+  chars.forEach((c, i) => {
+    if (c === ' ' && ((i === 0 && atStart) || (i === chars.length - 1 && atEnd) || chars[i - 1] === ' ')) out += '\\u0020';
+    else out += escapeChar(c, false);
+  });
+  if (atStart && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading
+
+function parseResources(bytes: Uint8Array): Parsed {
+  const { text, bom, encoding } = decodeXml(bytes);
+  const doc = scanXml(text);
+  const fail: (message: string, at: number) => never = (message, at) => {
+    const { line, column } = lineColumn(text, at);
+    throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
+  };
+  if (doc.root.name !== 'resources') fail(`Expected <resources> as the root element, found <${doc.root.name}>`, doc.root.start + 1);
+  const resources: Resource[] = [];
+  const seen = new Map<string, number>();
+  const claim = (key: string, at: number): void => {
+    const first = seen.get(key);
+    if (first !== undefined) fail(`Duplicate resource name '${key}' (first defined at line ${lineColumn(text, first).line})`, at);
+    seen.set(key, at);
+  };
+  const nameOf = (el: XmlElement): string => {
+    const name = attribute(el, 'name');
+    if (!name || name.value === '') fail(`Expected a name attribute on <${el.name}>`, el.start + 1);
+    return name.value;
+  };
+  const rootNamespaces = doc.root.attributes.filter((a) => a.name === 'xmlns' || a.name.startsWith('xmlns:'));
+  const children = doc.root.children;
+  children.forEach((node, index) => {
+    if (node.kind !== 'element') return;
+    const el = node;
+    if (el.name !== 'string' && el.name !== 'plurals' && el.name !== 'string-array') return;
+    // Device variants (product="tablet") share a name; each is its own string, keyed `name[product]`.
+    const product = attribute(el, 'product')?.value;
+    const key = product === undefined || product === 'default' ? nameOf(el) : `${nameOf(el)}[${product}]`;
+    const translatable = attribute(el, 'translatable')?.value !== 'false';
+    const notes = commentBefore(children, index);
+    const base = { el, key, translatable, ...(notes !== undefined && { notes }) };
+    if (el.name === 'string') {
+      claim(key, el.start);
+      resources.push({ kind: 'string', ...base, content: readContent(text, el, fail) });
+    } else if (el.name === 'plurals') {
+      claim(key, el.start);
+      const items: { category: string; content: Content }[] = [];
+      for (const item of childElements(el)) {
+        if (item.name !== 'item') fail(`Expected only <item> elements in <plurals name="${key}">, found <${item.name}>`, item.start + 1);
+        const quantity = attribute(item, 'quantity');
+        if (!quantity) fail(`Expected a quantity attribute (zero, one, two, few, many or other) on <item> in <plurals name="${key}">`, item.start + 1);
+        if (!(PLURAL_CATEGORIES as readonly string[]).includes(quantity.value)) {
+          fail(`Expected quantity to be one of zero, one, two, few, many, other; found '${quantity.value}'`, quantity.valueStart);
+        }
+        if (items.some((i) => i.category === quantity.value)) fail(`Duplicate quantity '${quantity.value}' in <plurals name="${key}">`, quantity.valueStart);
+        items.push({ category: quantity.value, content: readContent(text, item, fail) });
+      }
+      resources.push({ kind: 'plurals', ...base, items });
+    } else {
+      const items: { content: Content; notes?: string }[] = [];
+      el.children.forEach((child, i) => {
+        if (child.kind !== 'element') return;
+        if (child.name !== 'item') fail(`Expected only <item> elements in <string-array name="${key}">, found <${child.name}>`, child.start + 1);
+        const itemNotes = commentBefore(el.children, i) ?? notes;
+        items.push({ content: readContent(text, child, fail), ...(itemNotes !== undefined && { notes: itemNotes }) });
+        claim(`${key}.${items.length - 1}`, child.start);
+      });
+      resources.push({ kind: 'array', ...base, items });
+    }
+  });
+  const declared = new Map(rootNamespaces.map((a) => [a.name, a.value]));
+  if (!declared.has('xmlns:xliff')) declared.set('xmlns:xliff', XLIFF_NS);
+  const namespaces = [...declared].map(([name, value]) => `${name}="${escapeXmlAttribute(value, '"')}"`).join(' ');
+  return { text, bom, encoding, doc, resources, namespaces };
+}
+
+/** The last comment before `index` among siblings, with only whitespace between: the element's notes. */
+function commentBefore(siblings: readonly XmlNode[], index: number): string | undefined {
+  for (let i = index - 1; i >= 0; i--) {
+    const node = siblings[i]!;
+    if (node.kind === 'text' && /^[ \t\r\n]*$/.test(node.raw)) continue;
+    if (node.kind === 'comment') return node.value.trim() || undefined;
+    return undefined;
+  }
+  return undefined;
+}
+
+function readContent(text: string, el: XmlElement, fail: (message: string, at: number) => never): Content {
+  const markup = el.children.some((n) => n.kind === 'element');
+  const failAt = (node: XmlText | XmlCData, index: number, message: string): never => fail(message, valueOffset(text, node, index));
+  const segments: Segment[] = [];
+  const collect = (nodes: readonly XmlNode[]): void => {
+    for (const n of nodes) {
+      if (n.kind === 'text') segments.push({ kind: 'text', value: n.value, node: n });
+      else if (n.kind === 'cdata') segments.push(markup ? { kind: 'raw', text: text.slice(n.start, n.end) } : { kind: 'text', value: n.value, node: n });
+      else if (n.kind === 'element') {
+        segments.push({ kind: 'raw', text: text.slice(n.start, n.openEnd) });
+        collect(n.children);
+        if (!n.selfClosing) segments.push({ kind: 'raw', text: text.slice(n.closeStart, n.end) });
+      }
+    }
+  };
+  collect(el.children);
+  const value = androidDecode(segments, markup, failAt);
+  // The core: from the first significant character to the last, leaving surrounding whitespace and comments alone.
+  let coreStart = -1;
+  let coreEnd = -1;
+  let insertAt = el.openEnd;
+  for (const n of el.children) {
+    if (n.kind === 'comment' || n.kind === 'pi') {
+      if (coreStart < 0) insertAt = n.end;
+      continue;
+    }
+    const raw = text.slice(n.start, n.end);
+    const first = n.kind === 'text' ? raw.search(/[^ \t\r\n]/) : 0;
+    if (first < 0) continue;
+    if (coreStart < 0) coreStart = n.start + first;
+    coreEnd = n.kind === 'text' ? n.start + raw.replace(/[ \t\r\n]+$/, '').length : n.end;
+  }
+  // No text yet: a new value is inserted after any comments, leaving the (insignificant) whitespace in place.
+  if (coreStart < 0) [coreStart, coreEnd] = [insertAt, insertAt];
+  const core = text.slice(coreStart, coreEnd);
+  const only = el.children.find((n) => n.start === coreStart);
+  const cdata = !markup && only?.kind === 'cdata' && only.end === coreEnd;
+  const quoted = !markup && !cdata && isQuoted(core);
+  return { el, markup, value, coreStart, coreEnd, quoted, cdata };
+}
+
+/** Whether raw content is one "..." run: it opens with a quote that only closes at its last character. */
+function isQuoted(core: string): boolean {
+  if (core.length < 2 || !core.startsWith('"') || !core.endsWith('"')) return false;
+  for (let i = 1; i < core.length; i++) {
+    if (core[i] === '\\') i++;
+    else if (core[i] === '"') return i === core.length - 1;
+  }
+  return false;
+}
+
+/** The file offset of the `index`-th character of a text or CDATA node's decoded value. */
+function valueOffset(text: string, node: XmlText | XmlCData, index: number): number {
+  let at = node.kind === 'cdata' ? node.start + 9 : node.start;
+  for (let k = 0; k < index && at < node.end; k++) {
+    if (node.kind === 'text' && text[at] === '&') {
+      // A reference is one decoded character, or two UTF-16 units for a code point above U+FFFF.
+      const semi = text.indexOf(';', at);
+      const numeric = /^&#(x[0-9A-Fa-f]+|[0-9]+);$/.exec(text.slice(at, semi + 1))?.[1];
+      const code = numeric === undefined ? 0 : numeric.startsWith('x') ? parseInt(numeric.slice(1), 16) : parseInt(numeric, 10);
+      at = semi + 1;
+      if (code > 0xffff) k++;
+    } else if (text[at] === '\r' && text[at + 1] === '\n') at += 2;
+    else at++;
+  }
+  return at;
+}
+
+function toEntries(parsed: Parsed): Entry[] {
+  const { text } = parsed;
+  const entries: Entry[] = [];
+  const at = (content: Content): { line: number; column: number } => lineColumn(text, content.coreStart);
+  for (const r of parsed.resources) {
+    const extra = { ...(r.translatable ? {} : { translatable: false }) };
+    if (r.kind === 'string') {
+      entries.push({ key: r.key, path: [r.key], source: r.content.value, ...extra, ...(r.notes !== undefined && { notes: r.notes }), ...at(r.content) });
+    } else if (r.kind === 'plurals') {
+      const plurals: PluralForms = {};
+      for (const c of PLURAL_CATEGORIES) {
+        const item = r.items.find((i) => i.category === c);
+        if (item) plurals[c] = item.content.value;
+      }
+      const main = r.items.find((i) => i.category === 'other') ?? r.items[r.items.length - 1];
+      const position = main ? at(main.content) : lineColumn(text, r.el.openEnd);
+      entries.push({ key: r.key, path: [r.key], source: plurals.other ?? main?.content.value ?? '', plurals, ...extra, ...(r.notes !== undefined && { notes: r.notes }), ...position });
+    } else {
+      r.items.forEach((item, i) => {
+        const key = `${r.key}.${i}`;
+        entries.push({ key, path: [r.key, String(i)], source: item.content.value, ...extra, ...(item.notes !== undefined && { notes: item.notes }), ...at(item.content) });
+      });
+    }
+  }
+  return entries;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writing
+
+/** The markup for a new value in the style of `like`: inner XML for markup sources, else escaped (quoted, CDATA) text. */
+function encodeContent(parsed: Parsed, like: Content | undefined, value: string): string {
+  if (like?.markup) {
+    const fragment = markupFragment(parsed, value);
+    if (fragment !== undefined) return fragment;
+  }
+  const escaped = androidEncode(value, like?.quoted ?? false);
+  if (like?.cdata) return `<![CDATA[${escaped.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+  return escapeXmlText(escaped);
+}
+
+/** A value with at least one well-formed element, re-escaped for Android; undefined when it is plain text. */
+function markupFragment(parsed: Parsed, value: string): string | undefined {
+  // A CR must survive the XML parser's line-end folding: it reads back as a CR, as the value has it.
+  const wrapped = `<x ${parsed.namespaces}>${value.replaceAll('\r', '&#13;')}</x>`;
+  let root: XmlElement;
+  try {
+    root = scanXml(wrapped).root;
+  } catch {
+    return undefined;
+  }
+  if (!root.children.some((n) => n.kind === 'element')) return undefined;
+  const runs: XmlText[] = [];
+  const listRuns = (nodes: readonly XmlNode[]): void => {
+    for (const n of nodes) {
+      if (n.kind === 'text') runs.push(n);
+      else if (n.kind === 'element') listRuns(n.children);
+    }
+  };
+  listRuns(root.children);
+  const first = root.children[0];
+  const last = root.children[root.children.length - 1];
+  const write = (nodes: readonly XmlNode[]): string => {
+    let out = '';
+    for (const n of nodes) {
+      if (n.kind === 'text') out += escapeXmlText(androidEncodeRun(n.value, n === first, n === last));
+      else if (n.kind === 'element') {
+        out += wrapped.slice(n.start, n.openEnd) + write(n.children) + (n.selfClosing ? '' : wrapped.slice(n.closeStart, n.end));
+      } else out += wrapped.slice(n.start, n.end);
+    }
+    return out;
+  };
+  return write(root.children);
+}
+
+function valueEdit(parsed: Parsed, content: Content, value: string): XmlEdit {
+  const encoded = encodeContent(parsed, content, value);
+  if (content.el.selfClosing) return contentEdit(parsed.text, content.el, encoded);
+  return { start: content.coreStart, end: content.coreEnd, text: encoded };
+}
+
+function removal(text: string, el: XmlElement): XmlEdit {
+  return { start: removalStart(text, el.start), end: el.end, text: '' };
+}
+
+function formsOf(value: Value, locale: string): PluralForms {
+  if (typeof value !== 'string') return value.plurals;
+  const forms: PluralForms = {};
+  for (const c of pluralCategories(locale)) forms[c] = value;
+  return forms;
+}
+
+function textOf(value: Value): string {
+  return typeof value === 'string' ? value : (value.plurals.other ?? Object.values(value.plurals)[0] ?? '');
+}
+
+function pluralEdits(parsed: Parsed, r: Extract<Resource, { kind: 'plurals' }>, forms: PluralForms): XmlEdit[] {
+  const { text } = parsed;
+  const categories = PLURAL_CATEGORIES.filter((c) => forms[c] !== undefined);
+  const edits: XmlEdit[] = [];
+  for (const item of r.items) {
+    const form = forms[item.category as keyof PluralForms];
+    if (form !== undefined && form !== item.content.value) edits.push(valueEdit(parsed, item.content, form));
+  }
+  const template = r.items.find((i) => i.category === 'other') ?? r.items[r.items.length - 1];
+  const make = (category: string): string => {
+    const form = forms[category as keyof PluralForms] ?? '';
+    if (!template) return `<item quantity="${category}">${encodeContent(parsed, undefined, form)}</item>`;
+    const el = template.content.el;
+    const quantity = attribute(el, 'quantity')!;
+    const startTag = text.slice(el.start, quantity.valueStart) + category + text.slice(quantity.valueEnd, el.selfClosing ? el.end - 2 : el.openEnd);
+    const endTag = el.selfClosing ? '</item>' : text.slice(el.closeStart, el.end);
+    return `${startTag.endsWith('>') ? startTag : `${startTag.trimEnd()}>`}${encodeContent(parsed, template.content, form)}${endTag}`;
+  };
+  const slots = r.items.map((i) => ({ category: i.category, start: i.content.el.start, end: i.content.el.end }));
+  const slotEdits = pluralSlotEdits(text, slots, categories, make);
+  if (slotEdits) return [...edits, ...slotEdits];
+  // No item to copy the layout from: indent one step deeper than the <plurals> element.
+  const indent = lineIndent(text, r.el.start);
+  const inner = `${indent}${indent || '    '}`;
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const body = categories.map((c) => `${eol}${inner}${make(c)}`).join('') + `${eol}${indent}`;
+  return [contentEdit(text, r.el, body)];
+}
+
+function render(input: RenderInput): Uint8Array {
+  const parsed = parseResources(input.source);
+  const { text, resources } = parsed;
+  const locale = input.locale ?? input.sourceLocale ?? 'en';
+  const omit = input.missing === 'omit';
+  const edits: XmlEdit[] = [];
+  for (const r of resources) {
+    if (!r.translatable) continue;
+    if (r.kind === 'string') {
+      const value = input.values.get(r.key);
+      if (value === undefined) {
+        if (omit) edits.push(removal(text, r.el));
+      } else if (textOf(value) !== r.content.value) edits.push(valueEdit(parsed, r.content, textOf(value)));
+    } else if (r.kind === 'plurals') {
+      const value = input.values.get(r.key);
+      if (value === undefined) {
+        if (omit) edits.push(removal(text, r.el));
+        continue;
+      }
+      const forms = formsOf(value, locale);
+      const same = r.items.length === Object.keys(forms).length && r.items.every((i) => forms[i.category as keyof PluralForms] === i.content.value);
+      if (!same) edits.push(...pluralEdits(parsed, r, forms));
+    } else {
+      const values = r.items.map((_, i) => input.values.get(`${r.key}.${i}`));
+      // Items cannot be left out one by one (indices would shift): an array goes only when none of it is translated.
+      if (omit && r.items.length > 0 && values.every((v) => v === undefined)) {
+        edits.push(removal(text, r.el));
+        continue;
+      }
+      r.items.forEach((item, i) => {
+        const value = values[i];
+        if (value !== undefined && textOf(value) !== item.content.value) edits.push(valueEdit(parsed, item.content, textOf(value)));
+      });
+    }
+  }
+  if (edits.length === 0) return input.source.slice();
+  return encodeXml(splice(text, edits), parsed.bom, parsed.encoding);
+}
+
+function renderFresh(entries: readonly FreshEntry[]): Uint8Array {
+  let out = '<?xml version="1.0" encoding="utf-8"?>\n<resources>\n';
+  for (const entry of entries) {
+    if (entry.notes !== undefined && entry.notes !== '') out += `    <!-- ${commentText(entry.notes)} -->\n`;
+    const name = escapeXmlAttribute(entry.key, '"');
+    if (typeof entry.value === 'string') {
+      out += `    <string name="${name}">${escapeXmlText(androidEncode(entry.value, false))}</string>\n`;
+    } else {
+      out += `    <plurals name="${name}">\n`;
+      for (const c of PLURAL_CATEGORIES) {
+        const form = entry.value.plurals[c];
+        if (form !== undefined) out += `        <item quantity="${c}">${escapeXmlText(androidEncode(form, false))}</item>\n`;
+      }
+      out += '    </plurals>\n';
+    }
+  }
+  return new TextEncoder().encode(`${out}</resources>\n`);
+}
+
+/** Comment text XML allows: no '--' and no trailing '-'. */
+function commentText(notes: string): string {
+  return notes.replace(/--/g, '- -').replace(/-$/, '- ');
+}
+
+export const androidXmlCodec: Codec = {
+  id: 'android_xml',
+  extensions: ['.xml'],
+  plurals: true,
+  detect(fileName, head) {
+    const xml = /\.xml$/i.test(fileName);
+    const resources = /<resources[\s>/]/.test(head);
+    if (xml && resources) return /(^|[\\/])values[^\\/]*[\\/][^\\/]+$/.test(fileName) || /<(string|plurals|string-array)[\s>]/.test(head) ? 0.95 : 0.8;
+    if (resources && /<(string|plurals|string-array)\s+name=/.test(head)) return 0.5;
+    return 0;
+  },
+  parse(bytes) {
+    return toEntries(parseResources(bytes));
+  },
+  render,
+  renderFresh,
+};
