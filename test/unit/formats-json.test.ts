@@ -137,7 +137,6 @@ describe('registry', () => {
     expect(IMPLEMENTED_FORMATS).toEqual(expect.arrayContaining(['json', 'json_nested']));
     expect(getCodec('json')).toBe(jsonCodec);
     expect(getCodec('json_nested')).toBe(jsonNestedCodec);
-    expect(getCodec('yaml')).toBeUndefined();
     expect(jsonCodec.extensions).toEqual(['.json']);
   });
 

@@ -143,7 +143,8 @@ function canBePlain(value: string, flow: boolean): boolean {
   if (value === '' || NEEDS_ESCAPE.test(value) || /[\n\r\t]/.test(value)) return false;
   if (/^[\s\-?:,[\]{}#&*!|>'"%@`]/.test(value) || /\s$/.test(value)) return false;
   if (/: |:$| #/.test(value)) return false;
-  if (flow && /[,[\]{}:]/.test(value)) return false;
+  // PyYAML also refuses '?' inside a plain scalar in flow context, though YAML 1.2 allows it.
+  if (flow && /[,[\]{}:?]/.test(value)) return false;
   // YAML 1.1's y/n booleans: Psych and PyYAML read them as text, but other 1.1 readers (go-yaml v2) do not.
   return !NON_STRING_PLAIN.test(value) && !/^[yYnN]$/.test(value);
 }
