@@ -10,6 +10,7 @@ import { iosStringsdictCodec } from './ios-stringsdict.js';
 import { iosXcstringsCodec } from './ios-xcstrings.js';
 import { laravelJsonCodec } from './laravel-json.js';
 import { laravelPhpCodec } from './laravel-php.js';
+import { markdownCodec } from './markdown.js';
 import { poCodec } from './po.js';
 import { propertiesCodec } from './properties.js';
 import { resxCodec } from './resx.js';
@@ -25,7 +26,7 @@ export { jsonCodec } from './json.js';
 export { jsonNestedCodec } from './json-nested.js';
 
 const CODECS: ReadonlyMap<FormatId, Codec> = new Map(
-  [jsonCodec, jsonNestedCodec, laravelPhpCodec, laravelJsonCodec, androidXmlCodec, iosStringsCodec, iosStringsdictCodec, iosXcstringsCodec, arbCodec, xliff12Codec, xliff2Codec, poCodec, yamlCodec, csvCodec, xlsxCodec, propertiesCodec, resxCodec, unityCsvCodec, unrealPoCodec].map((codec) => [codec.id, codec]),
+  [jsonCodec, jsonNestedCodec, laravelPhpCodec, laravelJsonCodec, androidXmlCodec, iosStringsCodec, iosStringsdictCodec, iosXcstringsCodec, arbCodec, xliff12Codec, xliff2Codec, poCodec, yamlCodec, csvCodec, xlsxCodec, propertiesCodec, resxCodec, markdownCodec, unityCsvCodec, unrealPoCodec].map((codec) => [codec.id, codec]),
 );
 
 /** Implemented format ids, in FORMAT_IDS order. */
