@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { IMPLEMENTED_FORMATS, getCodec, type FreshEntry, type Value } from '../src/core/formats/index.js';
 
 const ENTRIES = Number(process.env.BENCH_FORMAT_ENTRIES ?? 50_000);
+const ONLY = process.env.BENCH_FORMATS?.split(',');
 
 function entries(count: number, plurals: boolean): FreshEntry[] {
   const out: FreshEntry[] = [];
@@ -29,6 +30,7 @@ function best(runs: number, fn: () => void): number {
 console.log(`\nformats: ${ENTRIES.toLocaleString('en')} entries per file (best of 3)`);
 console.log(`  ${'format'.padEnd(16)}${'size'.padStart(10)}${'parse MB/s'.padStart(12)}${'entries/s'.padStart(12)}${'render MB/s'.padStart(13)}${'entries/s'.padStart(12)}`);
 for (const id of IMPLEMENTED_FORMATS) {
+  if (ONLY && !ONLY.includes(id)) continue;
   const codec = getCodec(id)!;
   try {
     const source = codec.renderFresh(entries(ENTRIES, codec.plurals), { locale: 'en' });

@@ -275,7 +275,9 @@ class Merger {
   ) {}
 
   private lineIndent(at: number): string {
-    const lineStart = Math.max(this.text.lastIndexOf('\n', at - 1), this.text.lastIndexOf('\r', at - 1)) + 1;
+    // Walk back to the line start: lastIndexOf('\r') on an LF file would scan to the top every time.
+    let lineStart = at;
+    while (lineStart > 0 && this.text[lineStart - 1] !== '\n' && this.text[lineStart - 1] !== '\r') lineStart--;
     return /^[ \t]*/.exec(this.text.slice(lineStart, at))![0];
   }
 

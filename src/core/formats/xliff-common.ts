@@ -141,7 +141,9 @@ export function replaceContent(el: XmlElement, text: string, inner: string, attr
 export function removal(text: string, el: XmlElement): Edit {
   let start = el.start;
   let end = el.end;
-  const lineStart = Math.max(text.lastIndexOf('\n', start - 1), text.lastIndexOf('\r', start - 1)) + 1;
+  // Walk back to the line start: lastIndexOf('\r') on an LF file would scan to the top every time.
+  let lineStart = start;
+  while (lineStart > 0 && text[lineStart - 1] !== '\n' && text[lineStart - 1] !== '\r') lineStart--;
   const trailing = /^[ \t]*(?=\r|\n|$)/.exec(text.slice(end));
   if (/^[ \t]*$/.test(text.slice(lineStart, start)) && trailing) {
     end += trailing[0].length;
