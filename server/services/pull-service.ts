@@ -67,6 +67,8 @@ export function createPullService(deps: { db: Db }) {
 
     const refused: PulledFile['refused'] = [];
     const render = async (locale: string): Promise<Uint8Array> => {
+      // The pushed file is the source locale's file, exactly.
+      if (locale === input.sourceLocale && file && file.format === codec.id) return file.content;
       const values = new Map<string, Value>();
       if (locale === input.sourceLocale) {
         for (const k of keys) values.set(k.key, k.source_plurals ? { plurals: k.source_plurals } : k.source);
