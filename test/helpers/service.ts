@@ -127,6 +127,7 @@ export async function waitForBatch(service: Pick<TestService, 'api'>, batchId: s
 export interface BatchBody {
   id: string;
   status: string;
+  format: string | null;
   keys: { added: number; changed: number; unchanged: number; removed: number };
   rows: { total: number; queued: number; done: number; failed: number; cancelled: number; outcomes: Record<string, number> };
   words: { reserved: number; spent: number; refunded: number };
