@@ -53,7 +53,9 @@ export function createPullService(deps: { db: Db }) {
 
   async function pull(input: PullInput): Promise<PulledFile> {
     const path = await resolvePath(input.projectId, input.path);
-    const file = await db.selectFrom('source_files').selectAll().where('project_id', '=', input.projectId).where('path', '=', path).executeTakeFirst();
+    const stored = await db.selectFrom('source_files').selectAll().where('project_id', '=', input.projectId).where('path', '=', path).executeTakeFirst();
+    // pg hands bytea back as a Node Buffer, often a view into a shared pool; codecs get a plain Uint8Array of their own.
+    const file = stored && { ...stored, content: new Uint8Array(stored.content) };
     const codec = resolveCodec(input.format ?? file?.format ?? 'json');
     const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', input.projectId).orderBy('tag').execute()).map((l) => l.tag);
     const keys = await db

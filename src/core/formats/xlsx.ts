@@ -159,7 +159,16 @@ function localEntry(name: Uint8Array, data: Uint8Array, template?: Uint8Array): 
 }
 
 /** Rebuilds the archive with some entries replaced; every other entry's bytes (headers, data, descriptors) are copied. */
-function rezip(bytes: Uint8Array, replacements: ReadonlyMap<string, Uint8Array>): Uint8Array {
+/**
+ * A plain Uint8Array of its own: a subclass such as Node's Buffer may be a view into a shared pool, and its `slice`
+ * returns a view, which would put the DataViews below at the wrong offsets.
+ */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  return Object.getPrototypeOf(bytes) === Uint8Array.prototype ? bytes : new Uint8Array(bytes);
+}
+
+function rezip(input: Uint8Array, replacements: ReadonlyMap<string, Uint8Array>): Uint8Array {
+  const bytes = ownBytes(input);
   const dir = readCentralDirectory(bytes);
   const byOffset = [...dir.records].sort((a, b) => a.localOffset - b.localOffset);
   const parts: Uint8Array[] = [bytes.subarray(0, byOffset[0]?.localOffset ?? dir.offset)];
@@ -382,8 +391,8 @@ const WORKSHEET_TYPE = /\/worksheet$/;
 const SHARED_STRINGS_TYPE = /\/sharedStrings$/;
 const OFFICE_DOCUMENT_TYPE = /\/officeDocument$/;
 
-function readWorkbook(bytes: Uint8Array): Workbook {
-  const files = unzip(bytes);
+function readWorkbook(input: Uint8Array): Workbook {
+  const files = unzip(ownBytes(input));
   const workbookPath = [...relationships(files, '').values()].find((r) => OFFICE_DOCUMENT_TYPE.test(r.type))?.target ?? 'xl/workbook.xml';
   const workbook = readPart(files, workbookPath);
   const rels = relationships(files, workbookPath);
