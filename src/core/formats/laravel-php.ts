@@ -1,4 +1,5 @@
 // The `laravel_php` codec: string literals of a Laravel `lang/<locale>/*.php` array, spliced back into the untouched PHP.
+import { insertKey, type KeyLevel } from './key-tree.js';
 import { Engine } from 'php-parser';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
@@ -469,39 +470,7 @@ function render(input: RenderInput): Uint8Array {
   return encodeUtf8(applyEdits(text, edits), model.bom);
 }
 
-type Level = Map<string, string | Level>;
-
-// Past this many segments the rest of a key stays dotted, far below the nesting limit.
-const MAX_FRESH_DEPTH = 64;
-
-/** Places a dotted key in the tree; a key that is both a leaf and a prefix keeps the longer keys dotted at the conflict. */
-function insert(level: Level, segments: readonly string[], value: string, depth: number): void {
-  const [head = '', ...rest] = segments;
-  const existing = level.get(head);
-  if (rest.length === 0 || depth >= MAX_FRESH_DEPTH) {
-    if (existing instanceof Map && rest.length === 0) {
-      const members = [...level];
-      level.clear();
-      for (const [name, member] of members) {
-        if (name !== head) level.set(name, member);
-        else for (const [path, leaf] of flatten(existing)) level.set(`${head}.${path}`, leaf);
-      }
-    }
-    level.set(segments.join('.'), value);
-  } else if (typeof existing === 'string') {
-    level.set(segments.join('.'), value);
-  } else {
-    const child: Level = existing ?? new Map();
-    level.set(head, child);
-    insert(child, rest, value, depth + 1);
-  }
-}
-
-function flatten(level: Level): [string, string][] {
-  return [...level].flatMap(([name, member]): [string, string][] =>
-    typeof member === 'string' ? [[name, member]] : flatten(member).map(([path, leaf]) => [`${name}.${path}`, leaf]),
-  );
-}
+type Level = KeyLevel;
 
 /** PHP reads integer-like string keys back as integers: a fresh key must read back as the same text. */
 function keyLiteral(key: string): string {
@@ -531,7 +500,7 @@ function renderFresh(entries: readonly FreshEntry[]): Uint8Array {
     else notes.delete(entry.key);
   }
   const root: Level = new Map();
-  for (const [key, value] of values) insert(root, key.split('.'), value, 0);
+  for (const [key, value] of values) insertKey(root, key.split('.'), value);
   const body = root.size === 0 ? '[]' : `[\n${writeLevel(root, notes, [], '    ')}]`;
   return encodeUtf8(`<?php\n\nreturn ${body};\n`, false);
 }

@@ -1,4 +1,5 @@
 // The `yaml` codec: string scalars of nested maps and sequences, spliced back into the untouched text in their own quoting style.
+import { insertKey, type KeyLevel } from './key-tree.js';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type CST, type Document, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
@@ -534,39 +535,7 @@ function render(input: RenderInput): Uint8Array {
   return encode(applyEdits(text, edits), model.encoding, model.bom);
 }
 
-type Level = Map<string, string | Level>;
-
-// Past this many segments the rest of a key stays dotted, far below the nesting limit.
-const MAX_FRESH_DEPTH = 64;
-
-/** Places a dotted key in the tree; a key that is both a leaf and a prefix keeps the longer keys dotted at the conflict. */
-function insert(level: Level, segments: readonly string[], value: string, depth: number): void {
-  const [head = '', ...rest] = segments;
-  const existing = level.get(head);
-  if (rest.length === 0 || depth >= MAX_FRESH_DEPTH) {
-    if (existing instanceof Map && rest.length === 0) {
-      const members = [...level];
-      level.clear();
-      for (const [name, member] of members) {
-        if (name !== head) level.set(name, member);
-        else for (const [path, leaf] of flatten(existing)) level.set(`${head}.${path}`, leaf);
-      }
-    }
-    level.set(segments.join('.'), value);
-  } else if (typeof existing === 'string') {
-    level.set(segments.join('.'), value);
-  } else {
-    const child: Level = existing ?? new Map();
-    level.set(head, child);
-    insert(child, rest, value, depth + 1);
-  }
-}
-
-function flatten(level: Level): [string, string][] {
-  return [...level].flatMap(([name, member]): [string, string][] =>
-    typeof member === 'string' ? [[name, member]] : flatten(member).map(([path, leaf]) => [`${name}.${path}`, leaf]),
-  );
-}
+type Level = KeyLevel;
 
 /** A map key: plain where safe, else double-quoted; overlong keys use the explicit `? ` form implicit keys cannot exceed. */
 function writeKey(key: string): { text: string; explicit: boolean } {
@@ -598,7 +567,7 @@ function renderFresh(entries: readonly FreshEntry[], options?: { locale?: string
     else notes.delete(entry.key);
   }
   const root: Level = new Map();
-  for (const [key, value] of values) insert(root, key.split('.'), value, 0);
+  for (const [key, value] of values) insertKey(root, key.split('.'), value);
   if (root.size === 0) return encodeUtf8('{}\n', false);
   // A lone top-level map named like a locale would read back as a Rails root; an explicit root keeps its keys intact.
   const [only] = root.size === 1 ? [...root] : [];
