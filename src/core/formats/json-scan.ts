@@ -1,5 +1,6 @@
 // Hand-written JSON scanner that keeps every token's span, the writer that splices edits back into the untouched text, and
 // the dotted-path parse and render that the json and json_nested codecs share (they differ only in detection and fresh files).
+import { firstInvalidUtf8 } from './utf8.js';
 import { textValue } from './values.js';
 import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
 
@@ -97,38 +98,6 @@ export function decodeUtf8(bytes: Uint8Array): { text: string; bom: boolean } {
 /** Encodes text as UTF-8, restoring the BOM when the source had one. */
 export function encodeUtf8(text: string, bom: boolean): Uint8Array {
   return new TextEncoder().encode(bom ? `\uFEFF${text}` : text);
-}
-
-/** Byte index of the first ill-formed UTF-8 sequence (per the Unicode well-formedness table), or -1. */
-function firstInvalidUtf8(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i]!;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c === 0xe0) [need, lo] = [2, 0xa0];
-    else if (c === 0xed) [need, hi] = [2, 0x9f];
-    else if (c >= 0xe1 && c <= 0xef) need = 2;
-    else if (c === 0xf0) [need, lo] = [3, 0x90];
-    else if (c >= 0xf1 && c <= 0xf3) need = 3;
-    else if (c === 0xf4) [need, hi] = [3, 0x8f];
-    else return i;
-    if (i + need >= b.length) return i;
-    const second = b[i + 1]!;
-    if (second < lo || second > hi) return i;
-    for (let k = 2; k <= need; k++) {
-      const next = b[i + k]!;
-      if (next < 0x80 || next > 0xbf) return i;
-    }
-    i += need + 1;
-  }
-  return -1;
 }
 
 /** Turns indices into line/column; queries usually move forward, so it resumes where the last one stopped. */
