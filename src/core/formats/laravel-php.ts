@@ -1,4 +1,5 @@
 // The `laravel_php` codec: string literals of a Laravel `lang/<locale>/*.php` array, spliced back into the untouched PHP.
+import { LineIndex } from './line-index.js';
 import { insertKey, type KeyLevel } from './key-tree.js';
 import { Engine } from 'php-parser';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
@@ -89,30 +90,6 @@ interface Model {
 }
 
 const MAX_DEPTH = 512;
-
-/** Line starts of a text, for 1-based line and code-point column lookups; CRLF, LF and a lone CR each end a line. */
-class LineIndex {
-  readonly starts: number[] = [0];
-
-  constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.starts.push(i + 1);
-    }
-  }
-
-  at(index: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    const before = this.text.slice(this.starts[lo], index).replace(/\r$/, '');
-    return { line: lo + 1, column: [...before].length + 1 };
-  }
-}
 
 function fail(lines: LineIndex, message: string, index: number): never {
   const { line, column } = lines.at(index);
