@@ -6,6 +6,13 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL such as 'http://localhost:5000'" });
+
+export const PROVIDER_KINDS = ['pseudo', 'openai', 'anthropic', 'deepl', 'libretranslate'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+/** Machine-translation engines read no instructions, so they cannot run the careful pass. */
+const UNINSTRUCTABLE: ReadonlySet<ProviderKind> = new Set(['deepl', 'libretranslate']);
 
 export const envSchema = z.object({
   PARLANCE_HOST: z.string().min(1).default('127.0.0.1'),
@@ -25,16 +32,48 @@ export const envSchema = z.object({
   BATCH_CHUNK_ROWS: positiveInt.default(500),
   LEASE_SECONDS: positiveInt.default(30),
   SWEEP_INTERVAL_MS: positiveInt.default(5000),
-  TRANSLATION_PROVIDER: z.enum(['pseudo', 'openai']).default('pseudo'),
+  TRANSLATION_PROVIDER: z.enum(PROVIDER_KINDS).default('pseudo'),
+  CAREFUL_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(PROVIDER_KINDS).optional()),
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
-  OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  OPENAI_API_KEY: optionalString,
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  OPENAI_CAREFUL_MODEL: z.preprocess(emptyAsUndefined, z.string().optional()),
+  OPENAI_CAREFUL_MODEL: optionalString,
+  ANTHROPIC_BASE_URL: httpUrl.default('https://api.anthropic.com'),
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  ANTHROPIC_CAREFUL_MODEL: optionalString,
+  DEEPL_API_KEY: optionalString,
+  DEEPL_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  LIBRETRANSLATE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  LIBRETRANSLATE_API_KEY: optionalString,
+  PROVIDER_TIMEOUT_MS: positiveInt.default(60_000),
+  PROVIDER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   PARLANCE_DEMO: z.enum(['true', 'false']).default('true'),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Per-request timeout and retry count, the same for every remote provider. */
+export interface RemoteSettings {
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** One translation provider and everything it needs; API keys live here and nowhere in logs. */
+export type ProviderSettings =
+  | { kind: 'pseudo' }
+  | ({ kind: 'openai'; baseUrl: string; apiKey: string | undefined; model: string; carefulModel: string | undefined } & RemoteSettings)
+  | ({ kind: 'anthropic'; baseUrl: string; apiKey: string; model: string; carefulModel: string | undefined } & RemoteSettings)
+  /** `baseUrl` undefined: chosen from the key (Free keys end in ':fx'). */
+  | ({ kind: 'deepl'; baseUrl: string | undefined; apiKey: string } & RemoteSettings)
+  | ({ kind: 'libretranslate'; baseUrl: string; apiKey: string | undefined } & RemoteSettings);
+
+/** The provider of each pass; the same settings twice when one provider does both. */
+export interface ProvidersConfig {
+  fast: ProviderSettings;
+  careful: ProviderSettings;
+}
 
 export interface Config {
   host: string;
@@ -46,9 +85,7 @@ export interface Config {
   rateLimitPerMinute: number;
   maxUploadBytes: number;
   worker: { concurrency: number; chunkRows: number; leaseSeconds: number; sweepIntervalMs: number };
-  provider:
-    | { kind: 'pseudo' }
-    | { kind: 'openai'; baseUrl: string; apiKey: string | undefined; model: string; carefulModel: string | undefined };
+  providers: ProvidersConfig;
   logLevel: Env['LOG_LEVEL'];
   demo: boolean;
 }
@@ -59,6 +96,63 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** Why a provider kind is in use, naming the variables that chose it: "TRANSLATION_PROVIDER='deepl'". */
+function chosenBy(e: Env, kind: ProviderKind): string {
+  const names = (['TRANSLATION_PROVIDER', 'CAREFUL_PROVIDER'] as const).filter((name) => e[name] === kind);
+  return names.map((name) => `${name}='${kind}'`).join(' and ');
+}
+
+/** The settings of one provider kind, or the problem that stops it (a required variable unset). */
+function providerSettings(e: Env, kind: ProviderKind): { ok: true; settings: ProviderSettings } | { ok: false; problem: string } {
+  const remote: RemoteSettings = { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES };
+  const missing = (name: string, expected: string) => ({ ok: false as const, problem: `${name}=(unset): required because ${chosenBy(e, kind)}; expected ${expected}` });
+  switch (kind) {
+    case 'pseudo':
+      return { ok: true, settings: { kind } };
+    case 'openai':
+      return {
+        ok: true,
+        settings: { kind, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY, model: e.OPENAI_MODEL, carefulModel: e.OPENAI_CAREFUL_MODEL, ...remote },
+      };
+    case 'anthropic':
+      if (!e.ANTHROPIC_API_KEY) return missing('ANTHROPIC_API_KEY', 'an Anthropic API key');
+      return {
+        ok: true,
+        settings: { kind, baseUrl: e.ANTHROPIC_BASE_URL, apiKey: e.ANTHROPIC_API_KEY, model: e.ANTHROPIC_MODEL, carefulModel: e.ANTHROPIC_CAREFUL_MODEL, ...remote },
+      };
+    case 'deepl':
+      if (!e.DEEPL_API_KEY) return missing('DEEPL_API_KEY', "a DeepL API key (Free keys end in ':fx')");
+      return { ok: true, settings: { kind, baseUrl: e.DEEPL_BASE_URL, apiKey: e.DEEPL_API_KEY, ...remote } };
+    case 'libretranslate':
+      if (!e.LIBRETRANSLATE_URL) return missing('LIBRETRANSLATE_URL', "the server's URL such as 'http://localhost:5000'");
+      return { ok: true, settings: { kind, baseUrl: e.LIBRETRANSLATE_URL, apiKey: e.LIBRETRANSLATE_API_KEY, ...remote } };
+    default: {
+      const unknown: never = kind;
+      throw new Error(`unknown translation provider: ${String(unknown)}`);
+    }
+  }
+}
+
+/**
+ * The providers of both passes. An unset CAREFUL_PROVIDER means TRANSLATION_PROVIDER does both, even when that is an
+ * MT engine (the runtime warns that careful keys then get its plain translation); asking for an MT engine on the
+ * careful pass explicitly is a mistake worth stopping for.
+ */
+export function providersFromEnv(e: Env): { ok: true; providers: ProvidersConfig } | { ok: false; problems: string[] } {
+  const problems: string[] = [];
+  if (e.CAREFUL_PROVIDER && UNINSTRUCTABLE.has(e.CAREFUL_PROVIDER)) {
+    problems.push(
+      `CAREFUL_PROVIDER='${e.CAREFUL_PROVIDER}': ${e.CAREFUL_PROVIDER} is a machine-translation engine that takes no instructions and cannot run the careful pass; expected one of 'openai', 'anthropic', 'pseudo', or unset to use TRANSLATION_PROVIDER`,
+    );
+  }
+  const fast = providerSettings(e, e.TRANSLATION_PROVIDER);
+  const careful = e.CAREFUL_PROVIDER && e.CAREFUL_PROVIDER !== e.TRANSLATION_PROVIDER ? providerSettings(e, e.CAREFUL_PROVIDER) : fast;
+  if (!fast.ok) problems.push(fast.problem);
+  if (!careful.ok && careful !== fast) problems.push(careful.problem);
+  if (problems.length > 0 || !fast.ok || !careful.ok) return { ok: false, problems };
+  return { ok: true, providers: { fast: fast.settings, careful: careful.settings } };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -73,6 +167,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const e = parsed.data;
+  const providers = providersFromEnv(e);
+  if (!providers.ok) throw new ConfigError(providers.problems);
   return {
     host: e.PARLANCE_HOST,
     port: e.PORT,
@@ -90,10 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseSeconds: e.LEASE_SECONDS,
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     },
-    provider:
-      e.TRANSLATION_PROVIDER === 'openai'
-        ? { kind: 'openai', baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY, model: e.OPENAI_MODEL, carefulModel: e.OPENAI_CAREFUL_MODEL }
-        : { kind: 'pseudo' },
+    providers: providers.providers,
     logLevel: e.LOG_LEVEL,
     demo: e.PARLANCE_DEMO === 'true',
   };

@@ -10,10 +10,10 @@ import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
 import { createApp } from './http/app.js';
 import { createBullQueue, createEmbeddedQueue, type JobQueue } from './jobs/queue.js';
 import { createLogger, type Logger } from './logger.js';
-import { createProvider } from './providers/index.js';
+import { createProviders } from './providers/index.js';
 import type { TranslationProvider } from './providers/provider.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter.js';
-import { createBatchRunner } from './services/batches/batch-runner.js';
+import { createBatchRunner, type Providers } from './services/batches/batch-runner.js';
 import { createBatchService } from './services/batches/batch-service.js';
 import { createIdempotencyStore } from './services/idempotency.js';
 import { createLanguagesService } from './services/languages-service.js';
@@ -22,6 +22,10 @@ import { createPullService } from './services/pull-service.js';
 import { createPushService } from './services/push-service.js';
 import { createTokenService } from './services/tokens/token-service.js';
 import { ApiError } from './errors.js';
+import { createGlossaryService } from './services/quality/glossary-service.js';
+import { createMemoryService } from './services/quality/memory-service.js';
+import { createQaService } from './services/quality/qa-service.js';
+import { createTranslationsService } from './services/quality/translations-service.js';
 
 export interface Roles {
   api: boolean;
@@ -31,8 +35,10 @@ export interface Roles {
 export interface RuntimeOptions {
   roles: Roles;
   log?: Logger;
-  /** Replaces the configured provider (tests use a scripted one). */
+  /** Replaces the configured provider of both passes (tests use a scripted one). */
   provider?: TranslationProvider;
+  /** Replaces the configured provider of one pass. */
+  providers?: Partial<Providers>;
 }
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
@@ -83,19 +89,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     ? await createBullQueue({ redisUrl: config.redis.url, prefix: config.redis.prefix, concurrency: config.worker.concurrency, onError: onJobError })
     : createEmbeddedQueue({ concurrency: config.worker.concurrency, onError: onJobError });
 
-  const provider = options.provider ?? createProvider(
-    config.provider.kind === 'openai'
-      ? {
-          provider: 'openai',
-          openai: {
-            baseUrl: config.provider.baseUrl,
-            model: config.provider.model,
-            ...(config.provider.apiKey ? { apiKey: config.provider.apiKey } : {}),
-            ...(config.provider.carefulModel ? { carefulModel: config.provider.carefulModel } : {}),
-          },
-        }
-      : { provider: 'pseudo' },
-  );
+  const configured = options.provider || (options.providers?.fast && options.providers.careful) ? undefined : createProviders(config.providers, log);
+  const providers: Providers = {
+    fast: options.providers?.fast ?? options.provider ?? configured!.fast,
+    careful: options.providers?.careful ?? options.provider ?? configured!.careful,
+  };
   const tokens = createTokenService({ db });
   const batches = createBatchService({ db, queue, leaseSeconds: config.worker.leaseSeconds });
   const organisations = createOrganisationService({ db });
@@ -110,11 +108,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     pull: createPullService({ db }),
     languages: createLanguagesService({ db }),
     idempotency: createIdempotencyStore({ db }),
+    glossary: createGlossaryService({ db }),
+    translations: createTranslationsService({ db }),
+    qa: createQaService({ db }),
+    memory: createMemoryService({ db }),
     maxUploadBytes: config.maxUploadBytes,
   };
   const app = createApp(deps);
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const runner = createBatchRunner({ db, provider, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds });
+  const runner = createBatchRunner({ db, providers, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds });
 
   let server: Server | undefined;
   let sweeper: NodeJS.Timeout | undefined;

@@ -1,6 +1,7 @@
 /** Row types of the database, as Kysely sees them; mirrors server/db/migrations. */
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { PluralForms } from '../../src/core/formats/codec.js';
+import type { GateName } from '../../src/core/gates/types.js';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -11,6 +12,17 @@ export type Plan = 'free' | 'starter';
 export type BatchStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type RowStatus = 'queued' | 'done' | 'failed' | 'cancelled';
 export type PassName = 'fast' | 'careful';
+export type TranslationState = 'accepted' | 'flagged' | 'approved' | 'human';
+export type RowGateOutcome = 'passed' | 'corrected' | 'flagged' | 'refused';
+export type MemoryOrigin = 'fast' | 'careful' | 'human' | 'tmx';
+/** A gate failure as stored: which gate, why, and on which attempt (1 = first translation, 2 = the corrective retry). */
+export interface StoredFailure {
+  gate: GateName;
+  reason: string;
+  attempt?: number;
+}
+/** jsonb list of gate failures: written as JSON text, read back parsed. */
+type FailuresColumn = ColumnType<StoredFailure[] | null, string | null | undefined, string | null>;
 
 export interface OrganisationsTable {
   id: string;
@@ -27,6 +39,7 @@ export interface ProjectsTable {
   organisation_id: string;
   name: string;
   source_locale: string;
+  length_budget_percent: number | null;
   created_at: Generated<Date>;
 }
 
@@ -88,7 +101,62 @@ export interface TranslationsTable {
   source_hash: string;
   origin: string;
   batch_id: string | null;
+  state: Generated<TranslationState>;
+  failures: FailuresColumn;
+  stale: Generated<boolean>;
+  reviewed_at: NullableTimestamp;
   updated_at: Generated<Date>;
+}
+
+export interface HeldTranslationsTable {
+  key_id: string;
+  locale: string;
+  text: string;
+  plurals: PluralColumn;
+  source_hash: string;
+  failures: ColumnType<StoredFailure[], string, string>;
+  origin: string;
+  batch_id: string | null;
+  state: 'held' | 'rejected';
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface GlossaryTermsTable {
+  id: string;
+  project_id: string;
+  term: string;
+  case_sensitive: boolean;
+  forbidden: boolean;
+  notes: string | null;
+  translations: ColumnType<Record<string, string>, string, string>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface MemoryEntriesTable {
+  organisation_id: string;
+  source_locale: string;
+  locale: string;
+  source_sha: string;
+  source: string;
+  source_plurals: PluralColumn;
+  text: string;
+  plurals: PluralColumn;
+  origin: MemoryOrigin;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface QaRunsTable {
+  id: string;
+  project_id: string;
+  scope: ColumnType<unknown, string, string>;
+  checked: number;
+  passed: number;
+  flagged: number;
+  refused: number;
+  created_at: Generated<Date>;
 }
 
 export interface BatchesTable {
@@ -125,6 +193,9 @@ export interface BatchRowsTable {
   reason: string | null;
   provider: string | null;
   attempts: Generated<number>;
+  gate_outcome: RowGateOutcome | null;
+  failures: FailuresColumn;
+  retries: Generated<number>;
   updated_at: Generated<Date>;
 }
 
@@ -149,6 +220,10 @@ export interface Database {
   batches: BatchesTable;
   batch_rows: BatchRowsTable;
   idempotency_records: IdempotencyRecordsTable;
+  held_translations: HeldTranslationsTable;
+  glossary_terms: GlossaryTermsTable;
+  memory_entries: MemoryEntriesTable;
+  qa_runs: QaRunsTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;

@@ -3,6 +3,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors.js';
 import { batchesRoutes } from '../routes/v1/batches.js';
+import { glossaryRoutes } from '../routes/v1/glossary.js';
+import { keysRoutes } from '../routes/v1/keys.js';
+import { memoryRoutes } from '../routes/v1/memory.js';
+import { qaRoutes } from '../routes/v1/qa.js';
+import { translationsRoutes } from '../routes/v1/translations.js';
 import { projectRoutes } from '../routes/v1/project.js';
 import { pullRoutes } from '../routes/v1/pull.js';
 import { pushRoutes } from '../routes/v1/push.js';
@@ -32,11 +37,17 @@ export function createApp(deps: AppDeps) {
 
   app.use('/v1/*', authenticate({ tokens: deps.tokens, limiter: deps.limiter, publicPaths: PUBLIC_PATHS }));
   app.use('/v1/push', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
+  app.use('/v1/memory/import', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
 
   app.route('/v1/tokens', tokensRoutes(deps));
   app.route('/v1/push', pushRoutes(deps));
   app.route('/v1/pull', pullRoutes(deps));
   app.route('/v1/batches', batchesRoutes(deps));
+  app.route('/v1/glossary', glossaryRoutes(deps));
+  app.route('/v1/translations', translationsRoutes(deps));
+  app.route('/v1/qa', qaRoutes(deps));
+  app.route('/v1/memory', memoryRoutes(deps));
+  app.route('/v1/keys', keysRoutes(deps));
   app.route('/v1', projectRoutes(deps));
 
   const document = () =>

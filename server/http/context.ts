@@ -9,6 +9,10 @@ import type { LanguagesService } from '../services/languages-service.js';
 import type { PullService } from '../services/pull-service.js';
 import type { PushService } from '../services/push-service.js';
 import type { AuthContext, TokenService } from '../services/tokens/token-service.js';
+import type { GlossaryService } from '../services/quality/glossary-service.js';
+import type { MemoryService } from '../services/quality/memory-service.js';
+import type { QaService } from '../services/quality/qa-service.js';
+import type { TranslationsService } from '../services/quality/translations-service.js';
 
 export interface AppDeps {
   db: Db;
@@ -21,6 +25,10 @@ export interface AppDeps {
   pull: PullService;
   languages: LanguagesService;
   idempotency: IdempotencyStore;
+  glossary: GlossaryService;
+  translations: TranslationsService;
+  qa: QaService;
+  memory: MemoryService;
   maxUploadBytes: number;
 }
 

@@ -1,23 +1,75 @@
-/** Builds the configured translation provider. */
-import { createOpenAIProvider, type OpenAIProviderOptions } from './openai.js';
-import { createPseudoProvider } from './pseudo.js';
+/** Builds the translation providers of the fast and careful passes from their settings. */
+import type { ProviderSettings, ProvidersConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createAnthropicProvider } from './anthropic.js';
+import { createDeepLProvider } from './deepl.js';
+import { createLibreTranslateProvider } from './libretranslate.js';
+import { createOpenAIProvider } from './openai.js';
 import type { TranslationProvider } from './provider.js';
+import { createPseudoProvider } from './pseudo.js';
 
-export interface ProviderConfig {
-  provider: 'pseudo' | 'openai';
-  openai?: OpenAIProviderOptions;
-}
-
-export function createProvider(config: ProviderConfig): TranslationProvider {
-  switch (config.provider) {
+/** One provider from its settings; `log` receives a warning per retried request. */
+export function createProvider(settings: ProviderSettings, log?: Logger): TranslationProvider {
+  switch (settings.kind) {
     case 'pseudo':
       return createPseudoProvider();
     case 'openai':
-      if (!config.openai) throw new Error("provider 'openai' needs openai options (baseUrl, model)");
-      return createOpenAIProvider(config.openai);
+      return createOpenAIProvider({
+        baseUrl: settings.baseUrl,
+        model: settings.model,
+        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
+        timeoutMs: settings.timeoutMs,
+        maxRetries: settings.maxRetries,
+        ...(log ? { log } : {}),
+      });
+    case 'anthropic':
+      return createAnthropicProvider({
+        baseUrl: settings.baseUrl,
+        apiKey: settings.apiKey,
+        model: settings.model,
+        ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
+        timeoutMs: settings.timeoutMs,
+        maxRetries: settings.maxRetries,
+        ...(log ? { log } : {}),
+      });
+    case 'deepl':
+      return createDeepLProvider({
+        apiKey: settings.apiKey,
+        ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+        timeoutMs: settings.timeoutMs,
+        maxRetries: settings.maxRetries,
+        ...(log ? { log } : {}),
+      });
+    case 'libretranslate':
+      return createLibreTranslateProvider({
+        baseUrl: settings.baseUrl,
+        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        timeoutMs: settings.timeoutMs,
+        maxRetries: settings.maxRetries,
+        ...(log ? { log } : {}),
+      });
     default: {
-      const unknown: never = config.provider;
-      throw new Error(`unknown translation provider: ${String(unknown)}`);
+      const unknown: never = settings;
+      throw new Error(`unknown translation provider: ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+const sameSettings = (a: ProviderSettings, b: ProviderSettings): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The providers of both passes. One provider serves both when the settings are the same (its careful model, if any,
+ * is picked per request). An MT engine on the careful pass is allowed only as the fallback of an unset
+ * CAREFUL_PROVIDER, and it is worth a warning: careful keys then get a plain translation without context or self-check.
+ */
+export function createProviders(settings: ProvidersConfig, log?: Logger): { fast: TranslationProvider; careful: TranslationProvider } {
+  const fast = createProvider(settings.fast, log);
+  const careful = sameSettings(settings.fast, settings.careful) ? fast : createProvider(settings.careful, log);
+  if (!careful.instructable) {
+    log?.warn(
+      `careful pass: ${careful.name} takes no instructions, so keys marked careful get its plain translation (no neighbours, glossary, memory or self-check); set CAREFUL_PROVIDER to openai, anthropic or pseudo for a real careful pass`,
+    );
+  }
+  return { fast, careful };
 }

@@ -93,6 +93,8 @@ export function pseudoLocalize(text: string, pass: Pass): string {
 export function createPseudoProvider(): TranslationProvider {
   return {
     name: 'pseudo',
+    // Pseudo "follows" every instruction trivially, so it can stand in for an LLM on the careful pass in tests and demos.
+    instructable: true,
     async translate(request) {
       request.signal?.throwIfAborted();
       return request.rows.map((row) => ({ id: row.id, ok: true as const, text: pseudoLocalize(row.text, request.pass) }));

@@ -23,7 +23,11 @@ export interface PulledFile {
   contentType: string;
   body: Uint8Array;
   /** Keys left out because the format cannot express them (plural keys in a format without plurals). */
-  refused: { key: string; locale: string; reason: 'format_cannot_express_plural' }[];
+  /**
+   * Keys whose current translation is not in the file: the format cannot express their plural, or the gates
+   * refused their translation and it is held for review (the file then has the last accepted translation, if any).
+   */
+  refused: { key: string; locale: string; reason: 'format_cannot_express_plural' | 'held_for_review' }[];
 }
 
 export function createPullService(deps: { db: Db }) {
@@ -85,6 +89,18 @@ export function createPullService(deps: { db: Db }) {
           .where('t.locale', '=', locale)
           .execute();
         for (const row of rows) values.set(row.key, row.plurals ? { plurals: row.plurals } : row.text);
+        const held = await db
+          .selectFrom('held_translations as h')
+          .innerJoin('keys as k', 'k.id', 'h.key_id')
+          .select(['k.key'])
+          .where('k.project_id', '=', input.projectId)
+          .where('k.path', '=', path)
+          .where('k.state', '=', 'active')
+          .where('h.locale', '=', locale)
+          .where('h.state', '=', 'held')
+          .whereRef('h.source_hash', '=', 'k.source_hash')
+          .execute();
+        for (const h of held) refused.push({ key: h.key, locale, reason: 'held_for_review' });
         // Strings the file marks as not to be translated appear in every locale as they are.
         for (const k of keys) if (!k.translatable && !values.has(k.key)) values.set(k.key, sourceValue(k.source, k.source_plurals, locale));
         if (input.missing === 'source') {

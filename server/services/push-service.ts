@@ -11,6 +11,7 @@ import type { FormatId } from '../../src/core/formats/codec.js';
 import { reserveWords } from './allowance.js';
 import { publicBatch, type PublicBatch } from './batches/batch-service.js';
 import { chunk, computeDelta, type SourceEntry } from './push-fns.js';
+import { exactMatches, reusableOrigins, sourceSha } from './quality/memory.js';
 
 export interface PushInput {
   projectId: string;
@@ -43,11 +44,14 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
 
       const stored = await trx
         .selectFrom('keys')
-        .select(['id', 'key', 'source_hash', 'state', 'position', 'line'])
+        .select(['id', 'key', 'source_hash', 'state', 'position', 'line', 'pass'])
         .where('project_id', '=', project.id)
         .where('path', '=', input.path)
         .execute();
-      const delta = computeDelta(stored, input.entries, input.content !== undefined);
+      // A file says nothing about passes: a key flagged careful (by the API or an earlier push) stays careful.
+      const storedPass = new Map(stored.map((k) => [k.key, k.pass]));
+      const entries = input.entries.map((e) => (e.pass === undefined && storedPass.get(e.key) === 'careful' ? { ...e, pass: 'careful' as const } : e));
+      const delta = computeDelta(stored, entries, input.content !== undefined);
 
       const added = delta.added.map((a) => ({ ...a, id: newId('key') }));
       for (const part of chunk(added, INSERT_CHUNK)) {
@@ -74,7 +78,8 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
           .execute();
       }
 
-      // A (key, locale) needs work unless a translation of the current source exists or a queued row already carries it.
+      // A (key, locale) needs work unless a current translation of this source exists (not marked stale by a glossary
+      // edit), a candidate for it is held for review, or a queued row already carries it.
       const pushedKeys = [...added, ...delta.changed, ...delta.unchanged].map((k) => ({ id: k.id, hash: k.hash, entry: k.entry }));
       const done = new Set<string>();
       const translations = await trx
@@ -83,8 +88,18 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
         .select(['t.key_id', 't.locale', 't.source_hash'])
         .where('k.project_id', '=', project.id)
         .where('k.path', '=', input.path)
+        .where('t.stale', '=', false)
         .execute();
       for (const t of translations) done.add(`${t.key_id}\u0000${t.locale}\u0000${t.source_hash}`);
+      const held = await trx
+        .selectFrom('held_translations as h')
+        .innerJoin('keys as k', 'k.id', 'h.key_id')
+        .select(['h.key_id', 'h.locale', 'h.source_hash'])
+        .where('k.project_id', '=', project.id)
+        .where('k.path', '=', input.path)
+        .where('h.state', '=', 'held')
+        .execute();
+      for (const h of held) done.add(`${h.key_id}\u0000${h.locale}\u0000${h.source_hash}`);
       const open = await trx
         .selectFrom('batch_rows as r')
         .innerJoin('keys as k', 'k.id', 'r.key_id')
@@ -96,12 +111,21 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
       for (const r of open) done.add(`${r.key_id}\u0000${r.locale}\u0000${r.source_hash}`);
 
       const rows: { key_id: string; locale: string; source_hash: string; pass: PassName; words: number }[] = [];
-      for (const k of pushedKeys) {
-        if (k.entry.translatable === false) continue;
-        const words = entryWords(k.entry);
+      const pending = pushedKeys.filter((k) => k.entry.translatable !== false);
+      const shaOf = (k: (typeof pending)[number]) => sourceSha(k.entry.source, k.entry.plurals ?? null);
+      // Rows the translation memory already answers are not charged: the worker reuses the match without a provider.
+      const memory = new Map<string, Awaited<ReturnType<typeof exactMatches>>>();
+      for (const locale of locales) {
+        const work = pending.filter((k) => !done.has(`${k.id}\u0000${locale}\u0000${k.hash}`));
+        if (work.length > 0) memory.set(locale, await exactMatches(trx, project.organisation_id, project.source_locale, locale, work.map(shaOf)));
+      }
+      for (const k of pending) {
+        const pass = k.entry.pass ?? 'fast';
         for (const locale of locales) {
           if (done.has(`${k.id}\u0000${locale}\u0000${k.hash}`)) continue;
-          rows.push({ key_id: k.id, locale, source_hash: k.hash, pass: k.entry.pass ?? 'fast', words });
+          const match = memory.get(locale)?.get(shaOf(k));
+          const words = match && reusableOrigins(pass).includes(match.origin) ? 0 : entryWords(k.entry);
+          rows.push({ key_id: k.id, locale, source_hash: k.hash, pass, words });
         }
       }
       const wordsReserved = rows.reduce((sum, r) => sum + r.words, 0);

@@ -235,10 +235,15 @@ function scan(sc: Scanner, pos: number, out: Segment[], nested: boolean, inPlura
   return p;
 }
 
+export interface TokenizeOptions {
+  /** The text is one branch of an ICU plural (a plural form taken out of its message): `#` is the number, not text. */
+  pluralBranch?: boolean;
+}
+
 /** Splits `text` into segments whose values concatenate back to `text` exactly. */
-export function tokenize(text: string): Segment[] {
+export function tokenize(text: string, options: TokenizeOptions = {}): Segment[] {
   const out: Segment[] = [];
-  scan({ src: text, failed: new Set(), depth: 0 }, 0, out, false, false);
+  scan({ src: text, failed: new Set(), depth: 0 }, 0, out, false, options.pluralBranch === true);
   return out;
 }
 
@@ -253,10 +258,10 @@ export function placeholdersOf(text: string): string[] {
 }
 
 /** Replaces every protected segment with `<ph id="N"/>`; `tokens[N]` is the original text. */
-export function mask(text: string): { masked: string; tokens: string[] } {
+export function mask(text: string, options: TokenizeOptions = {}): { masked: string; tokens: string[] } {
   const tokens: string[] = [];
   let masked = '';
-  for (const s of tokenize(text)) {
+  for (const s of tokenize(text, options)) {
     if (s.kind === 'text') {
       masked += s.value;
     } else {
@@ -316,4 +321,12 @@ export function unmask(masked: string, tokens: readonly string[]): { ok: true; t
   }
   const text = masked.replace(PH_TOKEN, (_m, id: string) => tokens[Number(id)] as string);
   return { ok: true, text };
+}
+
+/**
+ * Puts the tokens of `mask` back wherever the translation kept them, without judging: a dropped token stays dropped, a
+ * repeated one is repeated and an unknown id stays as written, so the quality gates see (and name) what really changed.
+ */
+export function restore(masked: string, tokens: readonly string[]): string {
+  return masked.replace(PH_TOKEN, (whole: string, id: string) => tokens[Number(id)] ?? whole);
 }

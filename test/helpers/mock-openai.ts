@@ -6,6 +6,22 @@ export interface ChatRow {
   id: string;
   text: string;
   key: string;
+  notes?: string;
+  max_length?: number;
+  neighbours?: { key: string; text: string }[];
+  glossary?: { term: string; translation?: string; forbidden: boolean }[];
+  memory?: { source: string; translation: string; score: number }[];
+  /** Present on the corrective retry: the rejected answer and the gate failures. */
+  correction?: { previous: string; problems: string[] };
+}
+
+/** A scripted answer for one row, in place of the default translation; undefined keeps the default. */
+export type Script = (row: ChatRow, context: { locale: string; model: string; system: string }) => string | undefined;
+
+export interface ScriptedReply {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
 }
 
 export interface MockOpenAI {
@@ -16,6 +32,12 @@ export interface MockOpenAI {
   /** 'ok' translates; 'fail400' answers 400 (not retried); 'fail500' answers 500. */
   mode: 'ok' | 'fail400' | 'fail500';
   delayMs: number;
+  /** Per-row answers; see Script. */
+  script: Script | undefined;
+  /** Replies used, one per request, before the mock answers normally again (e.g. a 429 with Retry-After). */
+  replies: ScriptedReply[];
+  /** Every request's model and system prompt, in order. */
+  calls: { model: string; system: string; locale: string; rows: ChatRow[] }[];
   /** Holds every request until release() is called. */
   hold(): void;
   release(): void;
@@ -37,6 +59,9 @@ export async function startMockOpenAI(options: { delayMs?: number } = {}): Promi
     requests: 0,
     mode: 'ok',
     delayMs: options.delayMs ?? 0,
+    script: undefined,
+    replies: [],
+    calls: [],
     hold() {
       held = new Promise((resolve) => (releaseHeld = resolve));
     },
@@ -61,6 +86,11 @@ export async function startMockOpenAI(options: { delayMs?: number } = {}): Promi
     mock.requests += 1;
     if (held) await held;
     if (mock.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, mock.delayMs));
+    const scripted = mock.replies.shift();
+    if (scripted) {
+      res.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers }).end(JSON.stringify(scripted.body));
+      return;
+    }
     if (mock.mode !== 'ok') {
       const status = mock.mode === 'fail400' ? 400 : 500;
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted failure ${status}`, type: 'invalid_request_error' } }));
@@ -68,8 +98,11 @@ export async function startMockOpenAI(options: { delayMs?: number } = {}): Promi
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; messages: { role: string; content: string }[] };
     const user = JSON.parse(body.messages.find((m) => m.role === 'user')!.content) as { target_locale: string; rows: ChatRow[] };
+    const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
     mock.rows.push(...user.rows);
-    const content = JSON.stringify({ translations: user.rows.map((row) => ({ id: row.id, text: mockTranslate(row.text, user.target_locale) })) });
+    mock.calls.push({ model: body.model, system, locale: user.target_locale, rows: user.rows });
+    const answer = (row: ChatRow) => mock.script?.(row, { locale: user.target_locale, model: body.model, system }) ?? mockTranslate(row.text, user.target_locale);
+    const content = JSON.stringify({ translations: user.rows.map((row) => ({ id: row.id, text: answer(row) })) });
     res.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
         id: `chatcmpl-${mock.requests}`,

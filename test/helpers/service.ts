@@ -132,7 +132,22 @@ export interface BatchBody {
   rows: { total: number; queued: number; done: number; failed: number; cancelled: number; outcomes: Record<string, number> };
   words: { reserved: number; spent: number; refunded: number };
   error: string | null;
-  row_outcomes: { items: { key: string; locale: string; status: string; outcome: string; reason: string | null; attempts: number; words: number }[]; next_cursor: string | null };
+  row_outcomes: { items: BatchRowBody[]; next_cursor: string | null };
+}
+
+export interface BatchRowBody {
+  key: string;
+  locale: string;
+  status: string;
+  outcome: string;
+  reason: string | null;
+  attempts: number;
+  words: number;
+  pass: 'fast' | 'careful';
+  gate_outcome: 'passed' | 'corrected' | 'flagged' | 'refused' | null;
+  gate_failures: { gate: string; reason: string; attempt: number }[];
+  corrective_retries: number;
+  provider: string | null;
 }
 
 export function filePush(content: string | Uint8Array, fields: Record<string, string>, name = 'en.json'): FormData {

@@ -3,8 +3,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOpenAIProvider, parseRetryAfter, type OpenAIProviderOptions } from '../../server/providers/openai.js';
+import { parseRetryAfter } from '../../server/providers/http.js';
+import { createOpenAIProvider, type OpenAIProviderOptions } from '../../server/providers/openai.js';
 import { ProviderError, type ProviderRow, type TranslateRequest } from '../../server/providers/provider.js';
+import { PromptRows } from '../helpers/mock-providers.js';
 
 const API_KEY = 'sk-test-0123456789abcdef';
 
@@ -18,21 +20,7 @@ const ChatRequest = z.object({
   response_format: z.object({ type: z.literal('json_object') }),
 });
 
-const UserMessage = z.object({
-  source_locale: z.string(),
-  target_locale: z.string(),
-  rows: z
-    .array(
-      z.strictObject({
-        id: z.string(),
-        text: z.string(),
-        key: z.string(),
-        notes: z.string().optional(),
-        max_length: z.number().int().positive().optional(),
-      }),
-    )
-    .min(1),
-});
+const UserMessage = PromptRows;
 
 type ChatBody = z.infer<typeof ChatRequest>;
 type UserRows = z.infer<typeof UserMessage>['rows'];
@@ -149,19 +137,18 @@ async function rejection(p: Promise<unknown>): Promise<ProviderError> {
 }
 
 describe('openai provider', () => {
-  it('translates masked rows and restores placeholders, markup and ICU syntax', async () => {
+  it('sends masked rows as they are and returns the model text with its tokens untouched', async () => {
     const p = provider({ baseUrl: `${baseUrl}/` });
     expect(p.name).toBe('openai:gpt-test');
+    expect(p.instructable).toBe(true);
     const rows: ProviderRow[] = [
-      { id: 'row-a', key: 'greeting', text: 'Hello {name}, you have %1$d <b>new</b> messages', notes: 'Inbox header', maxLength: 80 },
-      { id: 'row-b', key: 'files', text: '{count, plural, one {# file} other {# files}} from :user' },
-      { id: 'row-c', key: 'html', text: 'Read the <a href="https://x.io/t?a=1&amp;b=2">terms</a> &amp; {{ app }}' },
+      { id: 'row-a', key: 'greeting', text: 'Hello <ph id="0"/>, you have <ph id="1"/> <ph id="2"/>new<ph id="3"/> messages', notes: 'Inbox header', maxLength: 80 },
+      { id: 'row-b', key: 'files', text: '<ph id="0"/><ph id="1"/> file<ph id="2"/><ph id="3"/> files<ph id="4"/> from <ph id="5"/>' },
     ];
     const results = await p.translate(request(rows));
     expect(results).toEqual([
-      { id: 'row-a', ok: true, text: 'HELLO {name}, YOU HAVE %1$d <b>NEW</b> MESSAGES' },
-      { id: 'row-b', ok: true, text: '{count, plural, one {# FILE} other {# FILES}} FROM :user' },
-      { id: 'row-c', ok: true, text: 'READ THE <a href="https://x.io/t?a=1&amp;b=2">TERMS</a> &amp; {{ app }}' },
+      { id: 'row-a', ok: true, text: 'HELLO <ph id="0"/>, YOU HAVE <ph id="1"/> <ph id="2"/>NEW<ph id="3"/> MESSAGES' },
+      { id: 'row-b', ok: true, text: '<ph id="0"/><ph id="1"/> FILE<ph id="2"/><ph id="3"/> FILES<ph id="4"/> FROM <ph id="5"/>' },
     ]);
 
     expect(requests).toHaveLength(1);
@@ -173,37 +160,30 @@ describe('openai provider', () => {
     expect(sent.body.messages[0].content).toContain('<ph id="N"/>');
     expect(sent.user.source_locale).toBe('en');
     expect(sent.user.target_locale).toBe('de');
-    expect(sent.user.rows[0]).toEqual({
-      id: '1',
-      text: 'Hello <ph id="0"/>, you have <ph id="1"/> <ph id="2"/>new<ph id="3"/> messages',
-      key: 'greeting',
-      notes: 'Inbox header',
-      max_length: 80,
-    });
-    expect(sent.user.rows[1]).toEqual({ id: '2', text: '<ph id="0"/><ph id="1"/> file<ph id="2"/><ph id="3"/> files<ph id="4"/> from <ph id="5"/>', key: 'files' });
-    expect(JSON.stringify(sent.user)).not.toMatch(/\{name\}|%1\$d|<b>|:user/);
+    expect(sent.user.rows[0]).toEqual({ id: '1', text: rows[0]?.text, key: 'greeting', notes: 'Inbox header', max_length: 80 });
+    expect(sent.user.rows[1]).toEqual({ id: '2', text: rows[1]?.text, key: 'files' });
   });
 
   it('returns rows with nothing to translate as they are, without a request', async () => {
     const results = await provider().translate(request([
-      { id: 'a', key: 'k1', text: '{name}: %1$s' },
+      { id: 'a', key: 'k1', text: '<ph id="0"/>: <ph id="1"/>' },
       { id: 'b', key: 'k2', text: '' },
-      { id: 'c', key: 'k3', text: '42 / <br/>' },
+      { id: 'c', key: 'k3', text: '42 / <ph id="0"/>' },
     ]));
     expect(results).toEqual([
-      { id: 'a', ok: true, text: '{name}: %1$s' },
+      { id: 'a', ok: true, text: '<ph id="0"/>: <ph id="1"/>' },
       { id: 'b', ok: true, text: '' },
-      { id: 'c', ok: true, text: '42 / <br/>' },
+      { id: 'c', ok: true, text: '42 / <ph id="0"/>' },
     ]);
     expect(requests).toHaveLength(0);
   });
 
   it('sends rows in chunks of batchSize (default 40) and keeps the caller order', async () => {
-    const rows = Array.from({ length: 100 }, (_, i) => ({ id: `r${i}`, key: `key.${i}`, text: `String number ${i} for {user}` }));
+    const rows = Array.from({ length: 100 }, (_, i) => ({ id: `r${i}`, key: `key.${i}`, text: `String number ${i} for <ph id="0"/>` }));
     const results = await provider().translate(request(rows));
     expect(requests.map((r) => r.user.rows.length)).toEqual([40, 40, 20]);
     expect(results.map((r) => r.id)).toEqual(rows.map((r) => r.id));
-    expect(results[99]).toEqual({ id: 'r99', ok: true, text: 'STRING NUMBER 99 FOR {user}' });
+    expect(results[99]).toEqual({ id: 'r99', ok: true, text: 'STRING NUMBER 99 FOR <ph id="0"/>' });
 
     requests.length = 0;
     await provider({ batchSize: 25 }).translate(request(rows));
@@ -217,6 +197,24 @@ describe('openai provider', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(results).toEqual([{ id: 'a', ok: true, text: 'HELLO' }]);
     expect(requests).toHaveLength(2);
+  });
+
+  it('prefers the finer retry-after-ms to Retry-After', async () => {
+    script.push({ status: 429, headers: { 'retry-after-ms': '300', 'retry-after': '20' }, body: JSON.stringify({ error: { message: 'Rate limit reached' } }) });
+    const started = Date.now();
+    const results = await provider({ baseDelayMs: 1 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(280);
+    expect(waited).toBeLessThan(5000);
+    expect(results).toEqual([{ id: 'a', ok: true, text: 'HELLO' }]);
+  });
+
+  it('caps a long Retry-After at maxDelayMs', async () => {
+    script.push({ status: 503, headers: { 'retry-after': '3600' }, body: JSON.stringify({ error: { message: 'Maintenance' } }) });
+    const started = Date.now();
+    const results = await provider({ maxDelayMs: 200 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(results).toEqual([{ id: 'a', ok: true, text: 'HELLO' }]);
   });
 
   it('retries a 500 with backoff, then succeeds', async () => {
@@ -254,38 +252,100 @@ describe('openai provider', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it('fails only the row whose answer dropped or duplicated a placeholder, or that is missing', async () => {
-    script.push((rows) => ({
+  it('leaves token checks to the caller and fails only the rows missing from the answer', async () => {
+    script.push({
       content: JSON.stringify({
         translations: [
           { id: '1', text: 'HALLO <ph id="0"/>' },
           { id: '2', text: 'HALLO OHNE PLATZHALTER' },
-          { id: '3', text: '<ph id="0"/> <ph id="0"/> <ph id="1"/>' },
-        ].filter((t) => rows.some((r) => r.id === t.id)),
+          { id: '3', text: 42 },
+        ],
       }),
-    }));
+    });
     const results = await provider().translate(request([
-      { id: 'ok', key: 'k1', text: 'Hello {name}' },
-      { id: 'dropped', key: 'k2', text: 'Hello {name}' },
-      { id: 'dup', key: 'k3', text: '{a} and {b}' },
+      { id: 'ok', key: 'k1', text: 'Hello <ph id="0"/>' },
+      { id: 'dropped', key: 'k2', text: 'Hello <ph id="0"/>' },
+      { id: 'number', key: 'k3', text: 'Forty-two' },
       { id: 'missing', key: 'k4', text: 'Goodbye' },
     ]));
-    expect(results[0]).toEqual({ id: 'ok', ok: true, text: 'HALLO {name}' });
-    expect(results[1]).toEqual({ id: 'dropped', ok: false, reason: expect.stringContaining('missing placeholder ids 0') });
-    expect(results[2]).toEqual({ id: 'dup', ok: false, reason: expect.stringContaining('duplicated placeholder ids 0') });
-    expect(results[3]).toEqual({ id: 'missing', ok: false, reason: expect.stringContaining('missing from the model answer') });
+    expect(results[0]).toEqual({ id: 'ok', ok: true, text: 'HALLO <ph id="0"/>' });
+    // A dropped token is the quality gate's finding, made after the caller restores the tokens.
+    expect(results[1]).toEqual({ id: 'dropped', ok: true, text: 'HALLO OHNE PLATZHALTER' });
+    expect(results[2]).toEqual({ id: 'number', ok: false, reason: expect.stringContaining("row 3 (key 'k3') is not a string") });
+    expect(results[3]).toEqual({ id: 'missing', ok: false, reason: expect.stringContaining("row 4 (key 'k4') missing from the model answer") });
   });
 
   it('accepts an answer wrapped in a ```json fence', async () => {
     script.push({ content: '```json\n{"translations":[{"id":"1","text":"HALLO <ph id=\\"0\\"/>"}]}\n```' });
-    const results = await provider().translate(request([{ id: 'a', key: 'k', text: 'Hello %s' }]));
-    expect(results).toEqual([{ id: 'a', ok: true, text: 'HALLO %s' }]);
+    const results = await provider().translate(request([{ id: 'a', key: 'k', text: 'Hello <ph id="0"/>' }]));
+    expect(results).toEqual([{ id: 'a', ok: true, text: 'HALLO <ph id="0"/>' }]);
+
+    script.push({ content: 'Here you go: {"translations":[{"id":"1","text":"HALLO"}]} Let me know!' });
+    expect(await provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }]))).toEqual([{ id: 'a', ok: true, text: 'HALLO' }]);
   });
 
   it('fails the rows of a chunk whose answer is not JSON', async () => {
     script.push({ content: 'Sure! Here are your translations: ...' });
     const results = await provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
-    expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining('not the expected JSON') }]);
+    expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining("not the expected JSON {\"translations\":[...]}: 'Sure! Here are") }]);
+  });
+
+  it('fails the rows of a cut-off answer with the finish reason', async () => {
+    script.push({ body: JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{"translations":[{"id":"1","te' }, finish_reason: 'length' }] }) });
+    const results = await provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
+    expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining('cut off (finish_reason: length)') }]);
+  });
+
+  it('puts careful-pass context into the prompt and asks for a self-check', async () => {
+    const row: ProviderRow = {
+      id: 'a',
+      key: 'toolbar.save',
+      text: 'Save <ph id="0"/>',
+      notes: 'Button',
+      context: 'toolbar',
+      maxLength: 20,
+      neighbours: [{ key: 'toolbar.open', text: 'Open' }],
+      glossary: [{ term: 'Save', translation: 'Speichern', forbidden: false }, { term: 'Store', forbidden: true }],
+      memory: [{ source: 'Save file', translation: 'Datei speichern', score: 0.8123 }],
+    };
+    await provider().translate(request([row], { pass: 'careful' }));
+    const sent = requests[0] as Recorded;
+    expect(sent.user.rows[0]).toEqual({
+      id: '1',
+      text: 'Save <ph id="0"/>',
+      key: 'toolbar.save',
+      notes: 'Button',
+      context: 'toolbar',
+      max_length: 20,
+      neighbours: [{ key: 'toolbar.open', text: 'Open' }],
+      glossary: [{ term: 'Save', translation: 'Speichern', forbidden: false }, { term: 'Store', forbidden: true }],
+      memory: [{ source: 'Save file', translation: 'Datei speichern', score: 0.81 }],
+    });
+    const system = sent.body.messages[0].content;
+    for (const field of ['"neighbours"', '"glossary"', '"memory"', '"context"']) expect(system).toContain(field);
+    expect(system).toMatch(/careful pass/);
+    expect(system).toMatch(/check every translation/);
+    expect(system).not.toContain('"correction"');
+  });
+
+  it('tells the model what was wrong with a rejected translation on the corrective retry', async () => {
+    const row: ProviderRow = {
+      id: 'a',
+      key: 'k',
+      text: 'Delete <ph id="0"/> files',
+      correction: { previous: 'Dateien löschen', reasons: ['placeholder <ph id="0"/> is missing', "glossary term 'Delete' must be 'Entfernen'"] },
+      glossary: [{ term: 'Delete', translation: 'Entfernen', forbidden: false }],
+    };
+    await provider().translate(request([row]));
+    const sent = requests[0] as Recorded;
+    expect(sent.user.rows[0]?.correction).toEqual({
+      previous: 'Dateien löschen',
+      problems: ['placeholder <ph id="0"/> is missing', "glossary term 'Delete' must be 'Entfernen'"],
+    });
+    const system = sent.body.messages[0].content;
+    expect(system).toContain('"correction.previous" is the rejected translation');
+    expect(system).toMatch(/fixes every listed problem/);
+    expect(system).not.toMatch(/careful pass/);
   });
 
   it('uses the careful model and a self-checking prompt for the careful pass', async () => {
@@ -295,6 +355,7 @@ describe('openai provider', () => {
     expect(requests.map((r) => r.body.model)).toEqual(['gpt-test', 'gpt-careful']);
     const [fast, careful] = requests.map((r) => r.body.messages[0].content);
     expect(fast).not.toMatch(/careful pass/);
+    expect(fast).not.toMatch(/"glossary"|"neighbours"|"memory"|"correction"/);
     expect(careful).toMatch(/careful pass/);
     expect(careful).toMatch(/check every translation/);
     expect(p.name).toBe('openai:gpt-test');

@@ -133,12 +133,12 @@ describe('configuration', () => {
     expect(config.database.kind).toBe('pglite');
     expect(config.redis).toBeUndefined();
     expect(config.rateLimitPerMinute).toBe(60);
-    expect(config.provider).toEqual({ kind: 'pseudo' });
+    expect(config.providers).toEqual({ fast: { kind: 'pseudo' }, careful: { kind: 'pseudo' } });
   });
 
   it('names every bad variable with its value and the expected form', () => {
     try {
-      loadConfig({ PORT: 'http', DATABASE_URL: 'mysql://x', TRANSLATION_PROVIDER: 'deepl' });
+      loadConfig({ PORT: 'http', DATABASE_URL: 'mysql://x', TRANSLATION_PROVIDER: 'google' });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
@@ -146,7 +146,7 @@ describe('configuration', () => {
       expect(message).toContain("PORT='http'");
       expect(message).toContain("DATABASE_URL='mysql://x'");
       expect(message).toContain('postgres://');
-      expect(message).toContain("TRANSLATION_PROVIDER='deepl'");
+      expect(message).toContain("TRANSLATION_PROVIDER='google'");
     }
   });
 

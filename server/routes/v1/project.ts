@@ -12,6 +12,11 @@ const ProjectSchema = z
     name: z.string(),
     source_locale: z.string(),
     target_locales: z.array(z.string()),
+    length_budget_percent: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Default length budget for keys without their own max length, as a percentage of the source's length (e.g. 150); null: no default budget." }),
     organisation: z.object({ id: z.string(), name: z.string(), plan: z.enum(['free', 'starter']) }),
     allowance: z.object({
       words_remaining: z.number().int(),
@@ -48,6 +53,7 @@ export function projectRoutes(deps: AppDeps) {
           name: project.name,
           source_locale: project.source_locale,
           target_locales: targets.map((t) => t.tag),
+          length_budget_percent: project.length_budget_percent,
           organisation: auth.organisation,
           allowance: {
             words_remaining: allowance.words_remaining,
@@ -59,6 +65,32 @@ export function projectRoutes(deps: AppDeps) {
         },
         200,
       );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/project',
+      summary: "Change the project's settings",
+      description: 'Ability: `manage`. `length_budget_percent` sets the length gate\'s budget for keys without a max length of their own (null removes it); it applies to translations made from now on and to QA runs.',
+      middleware: [requireAbility('manage')] as const,
+      request: {
+        body: {
+          required: true,
+          content: { 'application/json': { schema: z.object({ length_budget_percent: z.number().int().min(10).max(1000).nullable().optional() }).strict().openapi('ProjectPatch') } },
+        },
+      },
+      responses: { 200: { description: 'The changed settings', content: { 'application/json': { schema: z.object({ length_budget_percent: z.number().int().nullable() }) } } }, ...problemResponses },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const projectId = c.get('auth').project.id;
+      if (body.length_budget_percent !== undefined) {
+        await deps.db.updateTable('projects').set({ length_budget_percent: body.length_budget_percent }).where('id', '=', projectId).execute();
+      }
+      const project = await deps.db.selectFrom('projects').select(['length_budget_percent']).where('id', '=', projectId).executeTakeFirstOrThrow();
+      return c.json({ length_budget_percent: project.length_budget_percent }, 200);
     },
   );
 

@@ -66,7 +66,7 @@ export function pullRoutes(deps: AppDeps) {
   return app;
 }
 
-/** Keys the format could not express are left out of the file and named here, so clients can report them. */
+/** Keys whose current translation is not in the file (a plural the format cannot express, a row held for review) are named here, so clients (the CLI exits 4) can report them. */
 function refusalHeaders(refused: { key: string; reason: string }[]): Record<string, string> {
   if (refused.length === 0) return {};
   const keys = [...new Set(refused.map((r) => r.key))];

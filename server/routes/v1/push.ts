@@ -11,7 +11,7 @@ import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/in
 import { parseLocale, InvalidLocaleError } from '../../../src/core/locales/locales.js';
 import { Batch, Problem, problemResponses } from './schemas.js';
 
-const PluralInput = z
+export const PluralInput = z
   .object({
     zero: z.string().max(100_000).optional(),
     one: z.string().max(100_000).optional(),
@@ -47,8 +47,20 @@ const MultipartPush = z
     format: z.string().optional().openapi({ description: 'Format identifier, e.g. `json` or `po`; detected from the file name and content when omitted (the batch says which was used).' }),
     path: z.string().optional().openapi({ description: "The file's path in the repository (default: the uploaded file name). A project can hold many source files." }),
     locales: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'Target locales, comma-separated or repeated; default: all.' }),
+    careful: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .openapi({ description: 'Keys to translate with the careful pass: names or `*` patterns (e.g. `onboarding.*`), comma-separated or repeated. Other keys keep their stored pass (new keys: fast).' }),
   })
   .openapi('PushFileRequest');
+
+/** `a.*,b` → a predicate over key names; `*` matches any run of characters. */
+export function keyPatterns(input: string | string[] | undefined): ((key: string) => boolean) | undefined {
+  const list = (Array.isArray(input) ? input : input === undefined ? [] : [input]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) return undefined;
+  const res = list.map((p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's'));
+  return (key) => res.some((re) => re.test(key));
+}
 
 export function pushRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
@@ -153,12 +165,14 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
     throw error;
   }
   const locales = parseLocales(form.locales);
+  const careful = keyPatterns(form.careful);
   return {
     projectId,
     path,
     format,
     content,
     entries: parsed.map((e) => ({
+      ...(careful?.(e.key) ? { pass: 'careful' as const } : {}),
       key: e.key,
       source: e.source,
       plurals: e.plurals,
@@ -169,6 +183,6 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
       line: e.line,
     })),
     ...(locales ? { locales } : {}),
-    fingerprint: JSON.stringify(['file', path, format, locales ?? null, createHash('sha256').update(content).digest('hex')]),
+    fingerprint: JSON.stringify(['file', path, format, locales ?? null, form.careful ?? null, createHash('sha256').update(content).digest('hex')]),
   };
 }

@@ -55,17 +55,35 @@ export const Batch = z
   })
   .openapi('Batch');
 
+export const GateFailure = z
+  .object({
+    gate: z.enum(['placeholders', 'plurals', 'glossary', 'length']),
+    reason: z.string(),
+    attempt: z.number().int().optional(),
+  })
+  .openapi('GateFailure');
+
 export const BatchRow = z
   .object({
     key: z.string(),
     path: z.string(),
     locale: z.string(),
     status: z.enum(['queued', 'done', 'failed', 'cancelled']),
-    outcome: z.string().openapi({ description: '`pending`, `translated`, `superseded`, `failed` or `cancelled`.' }),
+    outcome: z.string().openapi({
+      description:
+        '`pending`; `translated` (written); `memory` (an exact translation-memory match, not charged); `refused` (failed a gate after its corrective retry, held for review, not written); `superseded` (the source changed meanwhile); `kept_human` (a person translated it meanwhile); `failed` (the provider did not answer; retry the batch); `cancelled`.',
+    }),
     reason: z.string().nullable(),
     words: z.number().int(),
     pass: z.enum(['fast', 'careful']),
     attempts: z.number().int(),
+    gate_outcome: z
+      .enum(['passed', 'corrected', 'flagged', 'refused'])
+      .nullable()
+      .openapi({ description: '`passed`; `corrected` (failed, then passed after the one corrective retry); `flagged` (written, over its length budget); `refused` (held for review). Null until gated.' }),
+    gate_failures: z.array(GateFailure).openapi({ description: 'Every gate failure of the row, with the attempt it happened on (1 = first translation, 2 = corrective retry).' }),
+    corrective_retries: z.number().int().openapi({ description: '0 or 1.' }),
+    provider: z.string().nullable().openapi({ description: "The provider that translated the row, or 'memory'." }),
   })
   .openapi('BatchRow');
 

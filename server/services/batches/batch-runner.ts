@@ -1,16 +1,25 @@
-/** Runs one batch to the end: claims it with a database lease, translates queued rows chunk by chunk, settles words. */
+/** Runs one batch to the end: claims it with a database lease, translates queued rows chunk by chunk through the quality gates, settles words. */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { PassName } from '../../db/schema.js';
-import { ProviderError, type RowResult, type TranslationProvider } from '../../providers/provider.js';
+import type { MemoryOrigin, PassName, RowGateOutcome, StoredFailure } from '../../db/schema.js';
+import type { TranslationProvider } from '../../providers/provider.js';
 import { refundWords } from '../allowance.js';
 import type { Logger } from '../../logger.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
-import { sourceFormsFor } from '../../../src/core/plurals.js';
+import type { GlossaryTerm } from '../../../src/core/gates/types.js';
+import { exactMatches, fuzzyMatches, rememberTranslations, reusableOrigins, sourceSha, type MemoryWrite } from '../quality/memory.js';
+import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
+import { loadGlossary } from '../quality/glossary-service.js';
+import { lengthBudget } from '../quality/budget.js';
+
+export interface Providers {
+  fast: TranslationProvider;
+  careful: TranslationProvider;
+}
 
 export interface BatchRunnerDeps {
   db: Db;
-  provider: TranslationProvider;
+  providers: Providers;
   log: Logger;
   workerId: string;
   chunkRows: number;
@@ -24,34 +33,41 @@ interface ClaimedRow {
   pass: PassName;
   source_hash: string;
   key: string;
+  path: string;
+  position: number;
   source: string;
   notes: string | null;
+  context: string | null;
   max_length: number | null;
   source_plurals: PluralForms | null;
 }
 
-/** A row's result: plain text, or plural forms with exactly the target locale's categories. */
-type RowOutcome = { ok: true; text: string; plurals: PluralForms | null } | { ok: false; reason: string };
-type ChunkOutcome = { row: ClaimedRow; result: RowOutcome };
-
-/** A plural row goes to the provider as one text per target category, each starting from the matching source form. */
-function providerTexts(row: ClaimedRow): { id: string; text: string }[] {
-  if (!row.source_plurals) return [{ id: String(row.id), text: row.source }];
-  return Object.entries(sourceFormsFor(row.locale, row.source_plurals)).map(([category, text]) => ({ id: `${row.id}:${category}`, text }));
+interface ProjectInfo {
+  id: string;
+  organisation_id: string;
+  source_locale: string;
+  length_budget_percent: number | null;
 }
 
-function combine(row: ClaimedRow, byId: ReadonlyMap<string, RowResult>): RowOutcome {
-  const parts = providerTexts(row).map((part) => ({ part, result: byId.get(part.id) }));
-  const failed = parts.find((p) => !p.result || !p.result.ok);
-  if (failed) return { ok: false, reason: failed.result && !failed.result.ok ? failed.result.reason : 'provider_error: no result for this row' };
-  if (!row.source_plurals) return { ok: true, text: (parts[0]!.result as { text: string }).text, plurals: null };
-  const plurals: PluralForms = {};
-  for (const { part, result } of parts) plurals[part.id.slice(part.id.lastIndexOf(':') + 1) as keyof PluralForms] = (result as { text: string }).text;
-  return { ok: true, text: plurals.other ?? Object.values(plurals)[0] ?? '', plurals };
-}
+/** What happened to one claimed row; `origin` is the provider's name, or 'memory' for a translation-memory reuse. */
+type ChunkOutcome =
+  | {
+      row: ClaimedRow;
+      kind: 'written';
+      value: { text: string; plurals: PluralForms | null };
+      gateOutcome: Exclude<RowGateOutcome, 'refused'>;
+      failures: StoredFailure[];
+      retries: number;
+      origin: string;
+      fromMemory: boolean;
+    }
+  | { row: ClaimedRow; kind: 'refused'; value: { text: string; plurals: PluralForms | null }; failures: StoredFailure[]; retries: number; origin: string }
+  | { row: ClaimedRow; kind: 'failed'; reason: string; retries: number };
+
+const json = (value: unknown): string | null => (value === null || (Array.isArray(value) && value.length === 0) ? null : JSON.stringify(value));
 
 export function createBatchRunner(deps: BatchRunnerDeps) {
-  const { db, provider, log, workerId } = deps;
+  const { db, providers, log, workerId } = deps;
   const leaseInterval = sql<Date>`now() + (${deps.leaseSeconds}::int * interval '1 second')`;
 
   /** Takes or renews the batch's lease; only one worker at a time processes a batch. */
@@ -79,7 +95,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     return db
       .selectFrom('batch_rows as r')
       .innerJoin('keys as k', 'k.id', 'r.key_id')
-      .select(['r.id', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.source', 'k.notes', 'k.max_length', 'k.source_plurals'])
+      .select(['r.id', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.path', 'k.position', 'k.source', 'k.notes', 'k.context', 'k.max_length', 'k.source_plurals'])
       .where('r.batch_id', '=', batchId)
       .where('r.status', '=', 'queued')
       .orderBy('r.id')
@@ -87,46 +103,104 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       .execute();
   }
 
-  async function translateChunk(rows: ClaimedRow[], sourceLocale: string, signal: AbortSignal): Promise<ChunkOutcome[]> {
+  /** Up to two keys either side of each careful row, in file order: the context a human translator would see. */
+  async function neighboursOf(project: ProjectInfo, rows: readonly ClaimedRow[]): Promise<Map<string, { key: string; text: string }[]>> {
+    const result = new Map<string, { key: string; text: string }[]>();
+    const careful = rows.filter((r) => r.pass === 'careful');
+    if (careful.length === 0) return result;
+    const around = await db
+      .selectFrom('keys')
+      .select(['path', 'key', 'source', 'position'])
+      .where('project_id', '=', project.id)
+      .where('state', '=', 'active')
+      .where((eb) => eb.or(careful.map((r) => eb.and([eb('path', '=', r.path), eb('position', '>=', r.position - 2), eb('position', '<=', r.position + 2)]))))
+      .execute();
+    for (const r of careful) {
+      result.set(
+        String(r.id),
+        around
+          .filter((k) => k.path === r.path && k.key !== r.key && Math.abs(k.position - r.position) <= 2)
+          .sort((a, b) => a.position - b.position)
+          .map((k) => ({ key: k.key, text: k.source })),
+      );
+    }
+    return result;
+  }
+
+  async function translateChunk(rows: ClaimedRow[], project: ProjectInfo, glossary: readonly GlossaryTerm[], signal: AbortSignal): Promise<ChunkOutcome[]> {
     const groups = new Map<string, ClaimedRow[]>();
     for (const row of rows) {
       const group = `${row.locale}\u0000${row.pass}`;
       groups.set(group, [...(groups.get(group) ?? []), row]);
     }
+    const pipelineRow = (row: ClaimedRow): PipelineRow => ({
+      id: String(row.id),
+      key: row.key,
+      source: row.source,
+      sourcePlurals: row.source_plurals,
+      notes: row.notes,
+      context: row.context,
+      maxLength: lengthBudget(row.max_length, project.length_budget_percent, row.source, row.source_plurals),
+    });
     const outcomes: ChunkOutcome[] = [];
+    const neighbours = await neighboursOf(project, rows);
     for (const group of groups.values()) {
-      const first = group[0]!;
-      let results: RowResult[];
-      try {
-        results = await provider.translate({
-          sourceLocale,
-          targetLocale: first.locale,
-          pass: first.pass,
-          signal,
-          rows: group.flatMap((row) =>
-            providerTexts(row).map((part) => ({
-              id: part.id,
-              text: part.text,
-              key: row.key,
-              ...(row.notes ? { notes: row.notes } : {}),
-              ...(row.max_length !== null ? { maxLength: row.max_length } : {}),
-            })),
-          ),
-        });
-      } catch (error) {
-        if (signal.aborted) throw error;
-        const reason = error instanceof ProviderError ? `provider_error: ${error.message}` : `provider_error: ${String(error)}`;
-        log.warn('provider call failed', { locale: first.locale, rows: group.length, reason });
-        results = group.flatMap((row) => providerTexts(row).map((part) => ({ id: part.id, ok: false as const, reason })));
+      const { locale, pass } = group[0]!;
+      // Translation memory first: an exact, accepted match that still passes today's gates costs nothing.
+      const matches = await exactMatches(db, project.organisation_id, project.source_locale, locale, group.map((r) => sourceSha(r.source, r.source_plurals)));
+      const reusable = new Set(reusableOrigins(pass));
+      const toTranslate: ClaimedRow[] = [];
+      for (const row of group) {
+        const match = matches.get(sourceSha(row.source, row.source_plurals));
+        if (match && reusable.has(match.origin)) {
+          const value = { text: match.text, plurals: match.plurals };
+          const report = gateRow(pipelineRow(row), value, project.source_locale, locale, glossary);
+          if (report.outcome !== 'refused') {
+            const failures = report.failures.map((f) => ({ gate: f.gate, reason: f.reason, attempt: 1 }));
+            outcomes.push({ row, kind: 'written', value, gateOutcome: report.outcome, failures, retries: 0, origin: 'memory', fromMemory: true });
+            continue;
+          }
+        }
+        toTranslate.push(row);
       }
-      const byId = new Map(results.map((result) => [result.id, result]));
-      for (const row of group) outcomes.push({ row, result: combine(row, byId) });
+      if (toTranslate.length === 0) continue;
+
+      const provider = pass === 'careful' ? providers.careful : providers.fast;
+      const byId = new Map(toTranslate.map((r) => [String(r.id), r]));
+      const memory = new Map<string, Awaited<ReturnType<typeof fuzzyMatches>>>();
+      if (pass === 'careful' && provider.instructable) {
+        for (const row of toTranslate) {
+          if (!row.source_plurals) memory.set(String(row.id), await fuzzyMatches(db, project.organisation_id, project.source_locale, locale, row.source));
+        }
+      }
+      const decisions = await translateGroup({
+        sourceLocale: project.source_locale,
+        targetLocale: locale,
+        pass,
+        provider,
+        glossary,
+        rows: toTranslate.map(pipelineRow),
+        neighbours: (r) => neighbours.get(r.id) ?? [],
+        memory: (r) => memory.get(r.id) ?? [],
+        signal,
+      });
+      for (const d of decisions) {
+        const row = byId.get(d.row.id)!;
+        if (d.kind === 'failed') {
+          log.warn('row failed', { batch_row: row.id, locale, reason: d.reason });
+          outcomes.push({ row, kind: 'failed', reason: d.reason, retries: d.retries });
+        } else if (d.kind === 'refused') {
+          outcomes.push({ row, kind: 'refused', value: d.value, failures: d.failures, retries: d.retries, origin: provider.name });
+        } else {
+          outcomes.push({ row, kind: 'written', value: d.value, gateOutcome: d.gateOutcome, failures: d.failures, retries: d.retries, origin: provider.name, fromMemory: false });
+        }
+      }
     }
     return outcomes;
   }
 
   /** Writes a chunk's results in one transaction; rows no longer queued (cancelled meanwhile) are left alone. */
-  async function commitChunk(batchId: string, outcomes: ChunkOutcome[]): Promise<'continue' | 'stopped'> {
+  async function commitChunk(batchId: string, project: ProjectInfo, outcomes: ChunkOutcome[]): Promise<'continue' | 'stopped'> {
     return db.transaction().execute(async (trx) => {
       const batch = await trx.selectFrom('batches').select(['status']).where('id', '=', batchId).forUpdate().executeTakeFirst();
       if (!batch || batch.status !== 'running') return 'stopped';
@@ -134,64 +208,122 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       const keyIds = [...new Set(outcomes.map((o) => o.row.key_id))];
       const current = await trx.selectFrom('keys').select(['id', 'source_hash']).where('id', 'in', keyIds).execute();
       const currentHash = new Map(current.map((k) => [k.id, k.source_hash]));
+      const human = await trx.selectFrom('translations').select(['key_id', 'locale', 'source_hash']).where('key_id', 'in', keyIds).where('state', '=', 'human').execute();
+      const humanDone = new Set(human.map((h) => `${h.key_id}\u0000${h.locale}\u0000${h.source_hash}`));
 
-      const translated = outcomes.filter((o) => o.result.ok && currentHash.get(o.row.key_id) === o.row.source_hash);
-      const superseded = outcomes.filter((o) => o.result.ok && currentHash.get(o.row.key_id) !== o.row.source_hash);
-      const failed = outcomes.filter((o) => !o.result.ok);
-
-      if (translated.length > 0) {
+      // Each row's new batch_rows values; rows with identical values (the common case: passed) share one statement.
+      const rowValues = new Map<ChunkOutcome, Record<string, unknown>>();
+      const kind = new Map<ChunkOutcome, 'failed' | 'skipped' | 'held' | 'written'>();
+      for (const o of outcomes) {
+        if (o.kind === 'failed') {
+          rowValues.set(o, { status: 'failed', outcome: 'failed', reason: o.reason, retries: o.retries });
+          kind.set(o, 'failed');
+        } else if (currentHash.get(o.row.key_id) !== o.row.source_hash) {
+          rowValues.set(o, { status: 'done', outcome: 'superseded', reason: 'the source changed while this row was translated; a newer batch carries it', provider: o.origin, retries: o.retries });
+          kind.set(o, 'skipped');
+        } else if (humanDone.has(`${o.row.key_id}\u0000${o.row.locale}\u0000${o.row.source_hash}`)) {
+          rowValues.set(o, { status: 'done', outcome: 'kept_human', reason: 'a person translated this string meanwhile; machine passes never overwrite a human translation of the same source', provider: o.origin, retries: o.retries });
+          kind.set(o, 'skipped');
+        } else if (o.kind === 'refused') {
+          const last = Math.max(...o.failures.map((f) => f.attempt ?? 1));
+          const reason = `refused by the quality gates${o.retries ? ' after one corrective retry' : ''}: ${o.failures.filter((f) => (f.attempt ?? 1) === last).map((f) => f.reason).join('; ')}`;
+          rowValues.set(o, { status: 'done', outcome: 'refused', reason, provider: o.origin, gate_outcome: 'refused', failures: json(o.failures), retries: o.retries });
+          kind.set(o, 'held');
+        } else {
+          const reason = o.gateOutcome === 'flagged' ? `written and flagged for review: ${o.failures.filter((f) => f.gate === 'length').map((f) => f.reason).join('; ')}` : null;
+          rowValues.set(o, { status: 'done', outcome: o.fromMemory ? 'memory' : 'translated', reason, provider: o.origin, gate_outcome: o.gateOutcome, failures: json(o.failures), retries: o.retries });
+          kind.set(o, 'written');
+        }
+      }
+      const bySet = new Map<string, ChunkOutcome[]>();
+      for (const o of outcomes) {
+        const set = JSON.stringify(rowValues.get(o));
+        bySet.set(set, [...(bySet.get(set) ?? []), o]);
+      }
+      // Conditional on the row still being queued: a cancel or a second worker never makes a row count twice.
+      const won = new Set<string>();
+      for (const [set, group] of bySet) {
         const updated = await trx
           .updateTable('batch_rows')
-          .set({ status: 'done', outcome: 'translated', reason: null, provider: provider.name, attempts: sql`attempts + 1`, updated_at: sql`now()` })
-          .where('id', 'in', translated.map((o) => o.row.id))
+          .set({ ...(JSON.parse(set) as Record<string, unknown>), attempts: sql`attempts + 1`, updated_at: sql`now()` })
+          .where('id', 'in', group.map((o) => o.row.id))
           .where('status', '=', 'queued')
           .returning('id')
           .execute();
-        const won = new Set(updated.map((u) => String(u.id)));
-        const writes = translated.filter((o) => won.has(String(o.row.id)));
-        if (writes.length > 0) {
-          await trx
-            .insertInto('translations')
-            .values(
-              writes.map((o) => ({
-                key_id: o.row.key_id,
-                locale: o.row.locale,
-                text: (o.result as { text: string }).text,
-                plurals: (o.result as { plurals: PluralForms | null }).plurals ? JSON.stringify((o.result as { plurals: PluralForms }).plurals) : null,
-                source_hash: o.row.source_hash,
-                origin: provider.name,
-                batch_id: batchId,
-              })),
-            )
-            .onConflict((oc) =>
-              oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
-                text: eb.ref('excluded.text'),
-                plurals: eb.ref('excluded.plurals'),
-                source_hash: eb.ref('excluded.source_hash'),
-                origin: eb.ref('excluded.origin'),
-                batch_id: eb.ref('excluded.batch_id'),
-                updated_at: sql`now()`,
-              })),
-            )
-            .execute();
-        }
+        for (const u of updated) won.add(String(u.id));
       }
-      if (superseded.length > 0) {
+      const plurals = (o: { value: { plurals: PluralForms | null } }) => (o.value.plurals ? JSON.stringify(o.value.plurals) : null);
+      const held = outcomes.filter((o): o is Extract<ChunkOutcome, { kind: 'refused' }> => kind.get(o) === 'held' && won.has(String(o.row.id)));
+      if (held.length > 0) {
         await trx
-          .updateTable('batch_rows')
-          .set({ status: 'done', outcome: 'superseded', reason: 'the source changed while this row was translated; a newer batch carries it', attempts: sql`attempts + 1`, updated_at: sql`now()` })
-          .where('id', 'in', superseded.map((o) => o.row.id))
-          .where('status', '=', 'queued')
+          .insertInto('held_translations')
+          .values(held.map((o) => ({ key_id: o.row.key_id, locale: o.row.locale, text: o.value.text, plurals: plurals(o), source_hash: o.row.source_hash, failures: JSON.stringify(o.failures), origin: o.origin, batch_id: batchId, state: 'held' as const })))
+          .onConflict((oc) =>
+            oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
+              text: eb.ref('excluded.text'),
+              plurals: eb.ref('excluded.plurals'),
+              source_hash: eb.ref('excluded.source_hash'),
+              failures: eb.ref('excluded.failures'),
+              origin: eb.ref('excluded.origin'),
+              batch_id: eb.ref('excluded.batch_id'),
+              state: eb.ref('excluded.state'),
+              updated_at: sql`now()`,
+            })),
+          )
           .execute();
       }
-      for (const o of failed) {
+      const written = outcomes.filter((o): o is Extract<ChunkOutcome, { kind: 'written' }> => kind.get(o) === 'written' && won.has(String(o.row.id)));
+      if (written.length > 0) {
         await trx
-          .updateTable('batch_rows')
-          .set({ status: 'failed', outcome: 'failed', reason: (o.result as { reason: string }).reason, attempts: sql`attempts + 1`, updated_at: sql`now()` })
-          .where('id', '=', o.row.id)
-          .where('status', '=', 'queued')
+          .insertInto('translations')
+          .values(
+            written.map((o) => ({
+              key_id: o.row.key_id,
+              locale: o.row.locale,
+              text: o.value.text,
+              plurals: plurals(o),
+              source_hash: o.row.source_hash,
+              origin: o.origin,
+              batch_id: batchId,
+              state: o.gateOutcome === 'flagged' ? ('flagged' as const) : ('accepted' as const),
+              failures: json(o.failures.filter((f) => (f.attempt ?? 1) === (o.retries ? 2 : 1))),
+            })),
+          )
+          .onConflict((oc) =>
+            oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
+              text: eb.ref('excluded.text'),
+              plurals: eb.ref('excluded.plurals'),
+              source_hash: eb.ref('excluded.source_hash'),
+              origin: eb.ref('excluded.origin'),
+              batch_id: eb.ref('excluded.batch_id'),
+              state: eb.ref('excluded.state'),
+              failures: eb.ref('excluded.failures'),
+              stale: false,
+              reviewed_at: null,
+              updated_at: sql`now()`,
+            })),
+          )
           .execute();
+        // A newly written translation supersedes any candidate that was held for the same key and locale.
+        const byLocale = new Map<string, string[]>();
+        for (const o of written) byLocale.set(o.row.locale, [...(byLocale.get(o.row.locale) ?? []), o.row.key_id]);
+        for (const [locale, ids] of byLocale) await trx.deleteFrom('held_translations').where('locale', '=', locale).where('key_id', 'in', ids).execute();
       }
+
+      // Accepted machine translations join the memory; flagged ones wait for a reviewer's approval.
+      const remembered: MemoryWrite[] = written
+        .filter((o) => !o.fromMemory && o.gateOutcome !== 'flagged')
+        .map((o) => ({
+          organisationId: project.organisation_id,
+          sourceLocale: project.source_locale,
+          locale: o.row.locale,
+          source: o.row.source,
+          sourcePlurals: o.row.source_plurals,
+          text: o.value.text,
+          plurals: o.value.plurals,
+          origin: o.row.pass as MemoryOrigin,
+        }));
+      if (remembered.length > 0) await rememberTranslations(trx, remembered);
       return 'continue';
     });
   }
@@ -232,9 +364,9 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     const lease = await takeLease(batchId);
     if (!lease) return;
     try {
-      const project = await db
+      const project: ProjectInfo = await db
         .selectFrom('projects')
-        .select(['source_locale'])
+        .select(['id', 'organisation_id', 'source_locale', 'length_budget_percent'])
         .where('id', '=', lease.project_id)
         .executeTakeFirstOrThrow();
       if (lease.status === 'queued') {
@@ -246,9 +378,11 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           await finalize(batchId);
           return;
         }
-        const outcomes = await translateChunk(rows, project.source_locale, signal);
+        // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
+        const glossary = await loadGlossary(db, project.id);
+        const outcomes = await translateChunk(rows, project, glossary, signal);
         if (signal.aborted) return;
-        if ((await commitChunk(batchId, outcomes)) === 'stopped') return;
+        if ((await commitChunk(batchId, project, outcomes)) === 'stopped') return;
         if (!(await takeLease(batchId))) return;
         // The embedded database runs on this thread: let pending HTTP I/O through between chunks.
         await new Promise((resolve) => setImmediate(resolve));
@@ -260,6 +394,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
 
   return { run };
 }
+
+const SPENDING_OUTCOMES: ReadonlySet<string> = new Set(['translated', 'refused', 'kept_human']);
 
 export interface BatchTally {
   queued: number;
@@ -283,7 +419,8 @@ export async function batchTally(db: Pick<Db, 'selectFrom'>, batchId: string): P
     const rows = Number(group.rows);
     tally[group.status] += rows;
     if (group.outcome) tally.outcomes[group.outcome] = (tally.outcomes[group.outcome] ?? 0) + rows;
-    if (group.outcome === 'translated') tally.wordsSpent += Number(group.words ?? 0);
+    // Words pay for provider work: written and refused rows used it; memory reuse, superseded-before-commit and failures did not.
+    if (group.outcome && SPENDING_OUTCOMES.has(group.outcome)) tally.wordsSpent += Number(group.words ?? 0);
   }
   return tally;
 }

@@ -72,7 +72,7 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
     let query = db
       .selectFrom('batch_rows as r')
       .innerJoin('keys as k', 'k.id', 'r.key_id')
-      .select(['r.id', 'k.key', 'k.path', 'r.locale', 'r.status', 'r.outcome', 'r.reason', 'r.words', 'r.pass', 'r.attempts'])
+      .select(['r.id', 'k.key', 'k.path', 'r.locale', 'r.status', 'r.outcome', 'r.reason', 'r.words', 'r.pass', 'r.attempts', 'r.gate_outcome', 'r.failures', 'r.retries', 'r.provider'])
       .where('r.batch_id', '=', batchId)
       .orderBy('r.id')
       .limit(options.limit + 1);
@@ -91,6 +91,10 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
         words: row.words,
         pass: row.pass,
         attempts: row.attempts,
+        gate_outcome: row.gate_outcome,
+        gate_failures: (row.failures ?? []).map((f) => ({ gate: f.gate, reason: f.reason, attempt: f.attempt ?? 1 })),
+        corrective_retries: row.retries,
+        provider: row.provider,
       })),
       next_cursor: found.length > options.limit ? String(page[page.length - 1]!.id) : null,
     };

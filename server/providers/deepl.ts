@@ -1,0 +1,247 @@
+/** Machine translation through the DeepL API (`/v2/translate`), with `<ph/>` tokens kept as XML tags DeepL leaves alone. */
+import type { Logger } from '../logger.js';
+import { createHttpClient, errorDetail, isRecord, parseJson, type BodyReader } from './http.js';
+import type { ProviderRow, RowResult, TranslateRequest, TranslationProvider } from './provider.js';
+
+export const DEEPL_PRO_URL = 'https://api.deepl.com';
+export const DEEPL_FREE_URL = 'https://api-free.deepl.com';
+
+/**
+ * Languages of DeepL's text translation, from developers.deepl.com "Languages supported" (the generally available
+ * ones; the beta languages need `enable_beta_languages` and are left out). Variants of a language are one source code.
+ */
+export const DEEPL_SOURCE_LANGUAGES: ReadonlySet<string> = new Set([
+  'AR', 'BG', 'CS', 'DA', 'DE', 'EL', 'EN', 'ES', 'ET', 'FI', 'FR', 'HE', 'HU', 'ID', 'IT', 'JA', 'KO', 'LT', 'LV',
+  'NB', 'NL', 'PL', 'PT', 'RO', 'RU', 'SK', 'SL', 'SV', 'TH', 'TR', 'UK', 'VI', 'ZH',
+]);
+
+/** Target codes; English, Portuguese and Chinese are always sent with their variant (the bare codes are deprecated aliases). */
+export const DEEPL_TARGET_LANGUAGES: ReadonlySet<string> = new Set([
+  'AR', 'BG', 'CS', 'DA', 'DE', 'EL', 'EN-GB', 'EN-US', 'ES', 'ET', 'FI', 'FR', 'HE', 'HU', 'ID', 'IT', 'JA', 'KO',
+  'LT', 'LV', 'NB', 'NL', 'PL', 'PT-BR', 'PT-PT', 'RO', 'RU', 'SK', 'SL', 'SV', 'TH', 'TR', 'UK', 'VI', 'ZH-HANS', 'ZH-HANT',
+]);
+
+/** DeepL's per-request limits: 50 texts, 128 KiB in all; the byte budget leaves room for JSON framing and the context. */
+const MAX_TEXTS = 50;
+const MAX_TEXT_BYTES = 100 * 1024;
+
+/**
+ * The tag with its likely subtags filled in (CLDR): a bare `pt` is Brazilian, `zh-TW` is Traditional, `en` is
+ * American. Undefined for a tag Intl cannot parse.
+ */
+function maximized(tag: string): Intl.Locale | undefined {
+  try {
+    return new Intl.Locale(tag).maximize();
+  } catch {
+    return undefined;
+  }
+}
+
+/** DeepL only has Bokmål; the `no` macrolanguage tag means Bokmål in practice. */
+const baseCode = (locale: Intl.Locale): string => (locale.language === 'no' ? 'NB' : locale.language.toUpperCase());
+
+/** DeepL `source_lang` for a BCP-47 tag, or undefined when DeepL cannot translate from it. */
+export function deeplSourceLanguage(tag: string): string | undefined {
+  const locale = maximized(tag);
+  const code = locale && baseCode(locale);
+  return code && DEEPL_SOURCE_LANGUAGES.has(code) ? code : undefined;
+}
+
+/** DeepL `target_lang` for a BCP-47 tag, or undefined when DeepL cannot translate into it. */
+export function deeplTargetLanguage(tag: string): string | undefined {
+  const locale = maximized(tag);
+  if (!locale) return undefined;
+  const base = baseCode(locale);
+  let code = base;
+  // Every English outside the US spells the British way more than the American (colour, centre), Canada included.
+  if (base === 'EN') code = locale.region === 'US' ? 'EN-US' : 'EN-GB';
+  else if (base === 'PT') code = locale.region === 'BR' ? 'PT-BR' : 'PT-PT';
+  else if (base === 'ZH') code = locale.script === 'Hant' ? 'ZH-HANT' : 'ZH-HANS';
+  return DEEPL_TARGET_LANGUAGES.has(code) ? code : undefined;
+}
+
+/** Free-plan keys end in `:fx` and only work on the free endpoint. */
+export function deeplBaseUrl(apiKey: string): string {
+  return apiKey.endsWith(':fx') ? DEEPL_FREE_URL : DEEPL_PRO_URL;
+}
+
+export interface DeepLProviderOptions {
+  apiKey: string;
+  /** Default: {@link deeplBaseUrl} of the key. */
+  baseUrl?: string;
+  /**
+   * Send the rows' `context` and `notes` as DeepL's `context` parameter (not billed). DeepL takes one context per
+   * request, so rows are grouped by it: many distinct notes mean more, smaller requests. Default true.
+   */
+  sendContext?: boolean;
+  /** Texts per request, at most 50 (DeepL's limit). Default 50. */
+  batchSize?: number;
+  /** Per HTTP request, not per translate() call. Default 60 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for 429, 5xx, timeouts and network errors. Default 3. */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+  /** First backoff delay, doubled per retry. Default 500. */
+  baseDelayMs?: number;
+  /** Cap on any single wait, Retry-After included. Default 30 000. */
+  maxDelayMs?: number;
+  /** Receives a warning per retried request. */
+  log?: Logger;
+}
+
+const TOKEN_SPLIT = /(<ph id="\d+"\/>)/;
+const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const PH_TOKEN = /<ph\s[^>]*>/g;
+const LETTER = /\p{L}/u;
+
+/**
+ * The row text as well-formed XML: literal `&`, `<`, `>` escaped, `<ph/>` tokens kept as tags. Entities of the
+ * source are tokens already, so every entity in DeepL's answer is its own XML escaping and can be decoded.
+ */
+function toXml(masked: string): string {
+  return masked
+    .split(TOKEN_SPLIT)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/[&<>]/g, (ch) => XML_ESCAPES[ch] as string)))
+    .join('');
+}
+
+function fromXml(text: string): string {
+  return text.replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g, (_m, dec?: string, hex?: string, name?: string) =>
+    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : (XML_ENTITIES[name as string] as string),
+  );
+}
+
+/** Leading and trailing whitespace of a text: MT engines drop it, UI strings depend on it, so it is kept aside and put back. */
+function outerWhitespace(text: string): { lead: string; core: string; trail: string } {
+  const lead = /^\s*/u.exec(text)?.[0] ?? '';
+  const trail = /\s*$/u.exec(text.slice(lead.length))?.[0] ?? '';
+  return { lead, core: text.slice(lead.length, text.length - trail.length), trail };
+}
+
+/** The DeepL `context` for a row: its file context and translator notes, neither of which is translated or billed. */
+function contextOf(row: ProviderRow): string {
+  return [row.context, row.notes].filter((s): s is string => typeof s === 'string' && s.trim() !== '').join('\n');
+}
+
+interface Job {
+  row: ProviderRow;
+  lead: string;
+  xml: string;
+  trail: string;
+}
+
+/** Requests for the jobs: grouped by context (DeepL takes one per request), each within the text and byte limits. */
+function requestsOf(jobs: readonly Job[], contextFor: (row: ProviderRow) => string, maxTexts: number): { context: string; jobs: Job[] }[] {
+  const groups = new Map<string, Job[]>();
+  for (const job of jobs) {
+    const context = contextFor(job.row);
+    const group = groups.get(context);
+    if (group) group.push(job);
+    else groups.set(context, [job]);
+  }
+  const requests: { context: string; jobs: Job[] }[] = [];
+  for (const [context, group] of groups) {
+    let current: Job[] = [];
+    let bytes = 0;
+    for (const job of group) {
+      const size = Buffer.byteLength(job.xml);
+      if (current.length > 0 && (current.length >= maxTexts || bytes + size > MAX_TEXT_BYTES)) {
+        requests.push({ context, jobs: current });
+        current = [];
+        bytes = 0;
+      }
+      current.push(job);
+      bytes += size;
+    }
+    if (current.length > 0) requests.push({ context, jobs: current });
+  }
+  return requests;
+}
+
+/** Reads `{translations:[{text}]}` with exactly one translation per sent text. */
+function translationsReader(count: number): BodyReader<string[]> {
+  return {
+    expected: `translations for ${count} texts`,
+    read(body) {
+      const parsed = parseJson(body);
+      if (!isRecord(parsed) || !Array.isArray(parsed.translations) || parsed.translations.length !== count) return undefined;
+      const texts = parsed.translations.map((t: unknown) => (isRecord(t) && typeof t.text === 'string' ? t.text : undefined));
+      return texts.every((t): t is string => t !== undefined) ? texts : undefined;
+    },
+  };
+}
+
+/** DeepL's status codes say more than its terse bodies; 456 and 403 get an explanation an operator can act on. */
+function describeDeepLError(status: number, body: string): string {
+  const detail = errorDetail(body);
+  const suffix = detail ? ` (${detail})` : '';
+  if (status === 456) return `quota exceeded: the character limit of the DeepL plan is reached${suffix}`;
+  if (status === 403) {
+    return `authorization failed: DeepL refused the API key${suffix}; Free keys end in ':fx' and work only on ${DEEPL_FREE_URL}, Pro keys only on ${DEEPL_PRO_URL}`;
+  }
+  if (status === 413) return `request too large${suffix}`;
+  return detail;
+}
+
+export function createDeepLProvider(options: DeepLProviderOptions): TranslationProvider {
+  const url = `${(options.baseUrl ?? deeplBaseUrl(options.apiKey)).replace(/\/+$/, '')}/v2/translate`;
+  const maxTexts = Math.min(MAX_TEXTS, Math.max(1, Math.floor(options.batchSize ?? MAX_TEXTS)));
+  const contextFor = options.sendContext === false ? () => '' : contextOf;
+  const headers = { authorization: `DeepL-Auth-Key ${options.apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
+  const http = createHttpClient({
+    name: 'deepl',
+    secrets: [options.apiKey],
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    baseDelayMs: options.baseDelayMs,
+    maxDelayMs: options.maxDelayMs,
+    describeError: describeDeepLError,
+    log: options.log,
+  });
+
+  async function send(jobs: readonly Job[], context: string, sourceLang: string, targetLang: string, request: TranslateRequest): Promise<string[]> {
+    const body = JSON.stringify({
+      text: jobs.map((job) => job.xml),
+      source_lang: sourceLang,
+      target_lang: targetLang,
+      tag_handling: 'xml',
+      ignore_tags: ['ph'],
+      // UI strings are fragments: DeepL must not "fix" their capitalisation or final punctuation.
+      preserve_formatting: true,
+      ...(context ? { context } : {}),
+    });
+    return http.send({ method: 'POST', url, headers, body, signal: request.signal }, translationsReader(jobs.length));
+  }
+
+  return {
+    name: 'deepl',
+    instructable: false,
+    async translate(request) {
+      const failAll = (reason: string): RowResult[] => request.rows.map((row) => ({ id: row.id, ok: false, reason }));
+      const sourceLang = deeplSourceLanguage(request.sourceLocale);
+      if (!sourceLang) return failAll(`DeepL does not translate from source locale '${request.sourceLocale}' (not among DeepL's source languages)`);
+      const targetLang = deeplTargetLanguage(request.targetLocale);
+      if (!targetLang) return failAll(`DeepL does not translate into target locale '${request.targetLocale}' (not among DeepL's target languages)`);
+
+      const results = new Map<ProviderRow, RowResult>();
+      const jobs: Job[] = [];
+      for (const row of request.rows) {
+        const { lead, core, trail } = outerWhitespace(row.text);
+        // Nothing to translate (empty, only tokens, numbers or punctuation): the source is the translation, and no characters are billed.
+        if (!LETTER.test(core.replace(PH_TOKEN, ''))) results.set(row, { id: row.id, ok: true, text: row.text });
+        else jobs.push({ row, lead, xml: toXml(core), trail });
+      }
+      // Sequential requests: a rate-limited key gains nothing from parallel ones, and order stays predictable.
+      for (const { context, jobs: batch } of requestsOf(jobs, contextFor, maxTexts)) {
+        const texts = await send(batch, context, sourceLang, targetLang, request);
+        batch.forEach((job, i) => {
+          const text = fromXml((texts[i] as string).trim());
+          results.set(job.row, { id: job.row.id, ok: true, text: job.lead + text + job.trail });
+        });
+      }
+      return request.rows.map((row) => results.get(row) as RowResult);
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/** Prompt building and answer parsing shared by the LLM providers (OpenAI-compatible, Anthropic). */
+import { isRecord, parseJson } from './http.js';
+import type { Pass, ProviderRow, RowResult, TranslateRequest } from './provider.js';
+
+const INSTRUCTIONS = [
+  'You are a professional software localization translator.',
+  'The user message is JSON: {"source_locale", "target_locale", "rows": [{"id", "text", "key", ...}]}. Locales are BCP 47 tags.',
+  'Translate each row\'s "text" from source_locale into target_locale as natural UI text for that locale.',
+  'Every <ph id="N"/> token stands for a placeholder, markup or syntax that must survive: copy each token exactly as written, exactly once, never translate, change, merge, add or drop one. You may move tokens where the target grammar needs it.',
+  '"key" and "notes" are context for you; do not translate them. When "max_length" is present, keep the translation within that many characters.',
+  'Keep leading and trailing whitespace and line breaks as in the source.',
+  'Reply with a JSON object only, no commentary: {"translations":[{"id":"...","text":"..."}]} with exactly one entry per input row, using the same ids.',
+];
+
+/** What each optional row field means; only the fields a batch uses go into its prompt, so plain fast batches stay short. */
+const FIELD_NOTES = {
+  context: '"context" disambiguates the source (a gettext msgctxt, an XLIFF context): translate the text in that sense.',
+  neighbours: '"neighbours" are the strings next to this key in its file, as {"key","text"}: use them to understand the screen the text appears on; do not translate them.',
+  glossary:
+    '"glossary" lists terms that occur in the source. For a term with "forbidden": false, translate it as its "translation", or keep the term unchanged when there is no "translation" (a product name). For a term with "forbidden": true, neither the term nor its "translation" may appear in your translation.',
+  memory:
+    '"memory" holds approved translations of similar sources, best first, with a similarity "score" from 0 to 1: reuse their wording and terminology where they fit, but translate this row\'s own text.',
+  correction:
+    'A row with "correction" was translated before and that translation was rejected: "correction.previous" is the rejected translation and "correction.problems" says what was wrong with it. Give a new translation that fixes every listed problem and keeps what was right; never repeat the rejected translation unchanged.',
+} as const;
+
+type OptionalField = keyof typeof FIELD_NOTES;
+
+const CAREFUL = [
+  'This is the careful pass: take your time. Use key, notes, context and neighbours to resolve ambiguity (button label, title, error message...), keep terminology consistent across rows, and match the register customary for software in the target locale.',
+  'Before answering, check every translation against its source: meaning complete and accurate, grammar and agreement correct, no untranslated fragments, every <ph id="N"/> token present exactly once, glossary terms applied, max_length respected. Fix anything that fails, then answer.',
+];
+
+function usesField(row: ProviderRow, field: OptionalField): boolean {
+  const value = row[field];
+  if (value === undefined) return false;
+  return typeof value === 'string' ? value !== '' : !Array.isArray(value) || value.length > 0;
+}
+
+/** The system prompt for one chunk: the shared instructions, notes on the optional fields its rows carry, and the careful-pass checks. */
+export function systemPrompt(pass: Pass, rows: readonly ProviderRow[]): string {
+  const fields = (Object.keys(FIELD_NOTES) as OptionalField[]).filter((field) => rows.some((row) => usesField(row, field)));
+  return [...INSTRUCTIONS, ...fields.map((field) => FIELD_NOTES[field]), ...(pass === 'careful' ? CAREFUL : [])].join('\n');
+}
+
+/** Positional id of a chunk's row: short ids cost fewer tokens and get fewer copying mistakes than the caller's long ones. */
+export const positionalId = (index: number): string => String(index + 1);
+
+const nonEmpty = <T>(list: readonly T[] | undefined): readonly T[] | undefined => (list && list.length > 0 ? list : undefined);
+
+/** One row as the model reads it; absent and empty fields are left out (JSON.stringify drops undefined). */
+function promptRow(row: ProviderRow, index: number) {
+  return {
+    id: positionalId(index),
+    text: row.text,
+    key: row.key,
+    notes: row.notes || undefined,
+    context: row.context || undefined,
+    max_length: row.maxLength,
+    neighbours: nonEmpty(row.neighbours),
+    glossary: nonEmpty(row.glossary)?.map((g) => ({ term: g.term, translation: g.translation, forbidden: g.forbidden })),
+    memory: nonEmpty(row.memory)?.map((m) => ({ source: m.source, translation: m.translation, score: Math.round(m.score * 100) / 100 })),
+    correction: row.correction ? { previous: row.correction.previous, problems: row.correction.reasons } : undefined,
+  };
+}
+
+/** The user message: locales and the chunk's rows under positional ids. */
+export function userMessage(request: Pick<TranslateRequest, 'sourceLocale' | 'targetLocale'>, rows: readonly ProviderRow[]): string {
+  return JSON.stringify({ source_locale: request.sourceLocale, target_locale: request.targetLocale, rows: rows.map(promptRow) });
+}
+
+const PH_TOKEN = /<ph\s[^>]*>/g;
+const LETTER = /\p{L}/u;
+
+/** False for a source with no letters outside its tokens (empty, only placeholders, numbers or punctuation): the source is its own translation. */
+export function hasTranslatableText(maskedText: string): boolean {
+  return LETTER.test(maskedText.replace(PH_TOKEN, ''));
+}
+
+const FENCE = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i;
+
+/** The JSON value in a model answer: bare, in a ```json fence, or wrapped in a sentence of prose (some models cannot help it). */
+function answerJson(content: string): unknown {
+  const fenced = FENCE.exec(content);
+  const direct = parseJson(fenced ? (fenced[1] as string) : content);
+  if (direct !== undefined) return direct;
+  const start = content.indexOf('{');
+  const end = content.lastIndexOf('}');
+  return start >= 0 && end > start ? parseJson(content.slice(start, end + 1)) : undefined;
+}
+
+/** `{translations:[{id,text}]}` (or a bare array) to id → text; undefined when the answer is not that shape. */
+export function parseAnswer(content: string): Map<string, unknown> | undefined {
+  const parsed = answerJson(content);
+  const list = Array.isArray(parsed) ? parsed : isRecord(parsed) ? parsed.translations : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const byId = new Map<string, unknown>();
+  for (const item of list) {
+    if (!isRecord(item) || (typeof item.id !== 'string' && typeof item.id !== 'number')) continue;
+    const id = String(item.id);
+    // First answer wins: a repeated id is more likely a model glitch than a correction.
+    if (!byId.has(id)) byId.set(id, item.text);
+  }
+  return byId;
+}
+
+const quoteStart = (s: string): string => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return `'${flat.length > 80 ? `${flat.slice(0, 80)}…` : flat}'`;
+};
+
+/** How the model's reply ended, as far as the answer's rows are concerned. */
+export type Completion =
+  | { kind: 'text'; content: string; cutOff: string | undefined }
+  | { kind: 'refused'; reason: string };
+
+/**
+ * The chunk's results from the model's reply, in chunk order. Texts come back as the model wrote them, tokens
+ * included: restoring tokens and checking them is the caller's quality gate, not the provider's.
+ */
+export function chunkResults(rows: readonly ProviderRow[], completion: Completion): RowResult[] {
+  const failAll = (reason: string): RowResult[] => rows.map((row) => ({ id: row.id, ok: false, reason }));
+  if (completion.kind === 'refused') return failAll(completion.reason);
+  const answer = parseAnswer(completion.content);
+  if (!answer) {
+    return failAll(
+      completion.cutOff
+        ? `model answer was cut off (${completion.cutOff}); retry with a smaller batch`
+        : `model answer was not the expected JSON {"translations":[...]}: ${quoteStart(completion.content)}`,
+    );
+  }
+  return rows.map((row, i): RowResult => {
+    const id = positionalId(i);
+    const text = answer.get(id);
+    if (text === undefined) {
+      const why = completion.cutOff ? ` (answer cut off: ${completion.cutOff})` : '';
+      return { id: row.id, ok: false, reason: `row ${id} (key '${row.key}') missing from the model answer${why}` };
+    }
+    if (typeof text !== 'string') return { id: row.id, ok: false, reason: `model answer for row ${id} (key '${row.key}') is not a string but ${JSON.stringify(text)}` };
+    return { id: row.id, ok: true, text };
+  });
+}
+
+/**
+ * Runs a provider's chunk translator over the rows that need one: rows with nothing translatable come back as their
+ * source without a request, the rest go in sequential chunks (a rate-limited key gains nothing from parallel requests).
+ */
+export async function translateInChunks(
+  rows: readonly ProviderRow[],
+  batchSize: number,
+  translateChunk: (chunk: readonly ProviderRow[]) => Promise<RowResult[]>,
+): Promise<RowResult[]> {
+  const results = new Map<ProviderRow, RowResult>();
+  const pending: ProviderRow[] = [];
+  for (const row of rows) {
+    if (hasTranslatableText(row.text)) pending.push(row);
+    else results.set(row, { id: row.id, ok: true, text: row.text });
+  }
+  for (let i = 0; i < pending.length; i += batchSize) {
+    const chunk = pending.slice(i, i + batchSize);
+    const chunkResultList = await translateChunk(chunk);
+    chunk.forEach((row, j) => results.set(row, chunkResultList[j] as RowResult));
+  }
+  return rows.map((row) => results.get(row) as RowResult);
+}

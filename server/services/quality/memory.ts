@@ -1,0 +1,116 @@
+/**
+ * Translation memory, shared by an organisation's projects: accepted translations by (source locale, target locale,
+ * exact source). An exact match is reused without a provider call and without charging words; fuzzy matches go
+ * into the careful pass's context.
+ */
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { MemoryOrigin, PassName } from '../../db/schema.js';
+import type { PluralForms } from '../../../src/core/formats/codec.js';
+import { orderedForms } from '../../../src/core/plurals.js';
+import { bestMatches, searchWords } from '../../../src/core/similarity.js';
+import type { MemoryHint } from '../../providers/provider.js';
+
+type Executor = Pick<Db, 'selectFrom' | 'insertInto'>;
+
+/** Identifies a source exactly: its text, or its plural forms in CLDR order. */
+export function sourceSha(source: string, plurals: PluralForms | null): string {
+  return createHash('sha256')
+    .update(plurals ? JSON.stringify(orderedForms(plurals)) : source)
+    .digest('hex');
+}
+
+export interface MemoryWrite {
+  organisationId: string;
+  sourceLocale: string;
+  locale: string;
+  source: string;
+  sourcePlurals: PluralForms | null;
+  text: string;
+  plurals: PluralForms | null;
+  origin: MemoryOrigin;
+}
+
+/** Records accepted translations; a newer translation of the same source replaces the older one. */
+export async function rememberTranslations(db: Executor, writes: readonly MemoryWrite[]): Promise<void> {
+  // One statement must not update the same row twice: the last write of a source wins.
+  const unique = new Map<string, MemoryWrite>();
+  for (const w of writes) unique.set(`${w.organisationId}\u0000${w.sourceLocale}\u0000${w.locale}\u0000${sourceSha(w.source, w.sourcePlurals)}`, w);
+  const values = [...unique.values()].map((w) => ({
+    organisation_id: w.organisationId,
+    source_locale: w.sourceLocale,
+    locale: w.locale,
+    source_sha: sourceSha(w.source, w.sourcePlurals),
+    source: w.source,
+    source_plurals: w.sourcePlurals ? JSON.stringify(w.sourcePlurals) : null,
+    text: w.text,
+    plurals: w.plurals ? JSON.stringify(w.plurals) : null,
+    origin: w.origin,
+  }));
+  for (let i = 0; i < values.length; i += 1000) {
+    await db
+      .insertInto('memory_entries')
+      .values(values.slice(i, i + 1000))
+      .onConflict((oc) =>
+        oc.columns(['organisation_id', 'source_locale', 'locale', 'source_sha']).doUpdateSet((eb) => ({
+          text: eb.ref('excluded.text'),
+          plurals: eb.ref('excluded.plurals'),
+          origin: eb.ref('excluded.origin'),
+          updated_at: sql`now()`,
+        })),
+      )
+      .execute();
+  }
+}
+
+export interface ExactMatch {
+  text: string;
+  plurals: PluralForms | null;
+  origin: MemoryOrigin;
+}
+
+/** Origins a row of this pass may reuse: a careful key never takes a fast machine translation from memory. */
+export function reusableOrigins(pass: PassName): MemoryOrigin[] {
+  return pass === 'careful' ? ['careful', 'human', 'tmx'] : ['fast', 'careful', 'human', 'tmx'];
+}
+
+/** Exact matches by source sha for one locale pair. */
+export async function exactMatches(db: Executor, organisationId: string, sourceLocale: string, locale: string, shas: readonly string[]): Promise<Map<string, ExactMatch>> {
+  const found = new Map<string, ExactMatch>();
+  const unique = [...new Set(shas)];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const rows = await db
+      .selectFrom('memory_entries')
+      .select(['source_sha', 'text', 'plurals', 'origin'])
+      .where('organisation_id', '=', organisationId)
+      .where('source_locale', '=', sourceLocale)
+      .where('locale', '=', locale)
+      .where('source_sha', 'in', unique.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) found.set(r.source_sha, { text: r.text, plurals: r.plurals, origin: r.origin });
+  }
+  return found;
+}
+
+/** Up to three fuzzy matches (≥ 70 % similar) for a plain source, from entries sharing one of its longest words. */
+export async function fuzzyMatches(db: Executor, organisationId: string, sourceLocale: string, locale: string, source: string): Promise<MemoryHint[]> {
+  const words = searchWords(source).slice(0, 3);
+  if (words.length === 0) return [];
+  const candidates = await db
+    .selectFrom('memory_entries')
+    .select(['source', 'text'])
+    .where('organisation_id', '=', organisationId)
+    .where('source_locale', '=', sourceLocale)
+    .where('locale', '=', locale)
+    .where('source_plurals', 'is', null)
+    .where((eb) => eb.or(words.map((w) => eb(sql`lower(source)`, 'like', `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`))))
+    .orderBy('updated_at', 'desc')
+    .limit(200)
+    .execute();
+  return bestMatches(
+    source,
+    candidates.filter((c) => c.source !== source).map((c) => ({ source: c.source, translation: c.text })),
+    { min: 0.7, limit: 3 },
+  ).map((m) => ({ source: m.source, translation: m.translation, score: m.score }));
+}

@@ -1,0 +1,71 @@
+/**
+ * How one translation row is sent to a provider and put back together: a plain string is one part; a plural key is
+ * one part per CLDR category of the target locale; a string holding one ICU plural is unfolded into whole-sentence
+ * branches, translated per target category and written back as ICU. Every part is masked, so providers only ever see
+ * `<ph id="N"/>` where a placeholder, tag or ICU syntax was.
+ */
+import type { PluralCategory, PluralForms } from '../../../src/core/formats/codec.js';
+import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from '../../../src/core/formats/icu-plural.js';
+import { mask, restore } from '../../../src/core/placeholders.js';
+import { sourceFormsFor } from '../../../src/core/plurals.js';
+
+export interface Part {
+  /** '' for a plain string, the CLDR category for a form, `=N` for an exact ICU selector. */
+  name: string;
+  /** Unmasked source text of the part. */
+  source: string;
+  masked: string;
+  tokens: string[];
+}
+
+export type RowShape =
+  | { kind: 'plain'; parts: Part[] }
+  | { kind: 'plurals'; parts: Part[] }
+  | { kind: 'icu'; parts: Part[]; argument: string; offset: number | undefined };
+
+/** The assembled translation: plain text, or plural forms (then `text` is the `other` form). */
+export interface Assembled {
+  text: string;
+  plurals: PluralForms | null;
+}
+
+function part(name: string, source: string, pluralBranch: boolean): Part {
+  const { masked, tokens } = mask(source, { pluralBranch });
+  return { name, source, masked, tokens };
+}
+
+export function shapeOf(source: string, sourcePlurals: PluralForms | null, targetLocale: string): RowShape {
+  if (sourcePlurals) {
+    const forms = sourceFormsFor(targetLocale, sourcePlurals);
+    return { kind: 'plurals', parts: Object.entries(forms).map(([category, text]) => part(category, text, true)) };
+  }
+  const icu = parseIcuPlural(source);
+  const folded = icu && foldIcuPlural(icu);
+  if (icu && folded) {
+    const forms = sourceFormsFor(targetLocale, folded.forms);
+    return {
+      kind: 'icu',
+      argument: icu.argument,
+      offset: icu.offset,
+      parts: [
+        ...Object.entries(folded.exact).map(([selector, text]) => part(selector, text, true)),
+        ...Object.entries(forms).map(([category, text]) => part(category, text, true)),
+      ],
+    };
+  }
+  return { kind: 'plain', parts: [part('', source, false)] };
+}
+
+/** Puts translated parts (masked, as the provider answered, keyed by part name) back into one value. */
+export function assemble(shape: RowShape, answers: ReadonlyMap<string, string>): Assembled {
+  const restored = (p: Part): string => restore(answers.get(p.name) ?? '', p.tokens);
+  if (shape.kind === 'plain') return { text: restored(shape.parts[0]!), plurals: null };
+  const forms: PluralForms = {};
+  const exact: Record<string, string> = {};
+  for (const p of shape.parts) {
+    if (p.name.startsWith('=')) exact[p.name] = restored(p);
+    else forms[p.name as PluralCategory] = restored(p);
+  }
+  if (shape.kind === 'plurals') return { text: forms.other ?? Object.values(forms)[0] ?? '', plurals: forms };
+  return { text: writeIcuPlural(shape.argument, forms, exact, shape.offset), plurals: null };
+}

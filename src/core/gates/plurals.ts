@@ -1,0 +1,117 @@
+/** The plurals gate: a translation has exactly the plural forms its locale's CLDR rules select, as keys or in valid ICU. */
+import { PLURAL_CATEGORIES, type PluralCategory, type PluralForms } from '../formats/codec.js';
+import { pluralCategories } from '../plurals.js';
+import { allBlocks, icuTree, type IcuBlock } from './icu-tree.js';
+import type { GateFailure, GateInput } from './types.js';
+
+const CATEGORY_SET: ReadonlySet<string> = new Set(PLURAL_CATEGORIES);
+const EXACT_SELECTOR = /^=-?\d+(?:\.\d+)?$/;
+// `'{` and `'}` start quoted literal text in ICU (a doubled `''` is an apostrophe): French "l'{app}" prints "l{app}".
+const QUOTING_APOSTROPHE = /(?<!')'[{}]/g;
+const ordinalCache = new Map<string, PluralCategory[]>();
+
+/** The ordinal categories `locale` uses (for `selectordinal`), in CLDR order. */
+function ordinalCategories(locale: string): PluralCategory[] {
+  let categories = ordinalCache.get(locale);
+  if (!categories) {
+    const used = new Set(new Intl.PluralRules(locale, { type: 'ordinal' }).resolvedOptions().pluralCategories);
+    categories = PLURAL_CATEGORIES.filter((c) => used.has(c));
+    ordinalCache.set(locale, categories);
+  }
+  return categories;
+}
+
+const listed = (categories: readonly string[]): string => categories.join(', ');
+const has = (locale: string, categories: readonly string[]): string =>
+  categories.length === 1 ? `${locale} has only ${categories[0]}` : `${locale} has ${listed(categories)}`;
+
+/**
+ * Compares the categories a translation gives with those `locale` needs. `kind` names the forms ("plural",
+ * "ordinal"); `block` is the ICU plural they belong to, absent for a plural key.
+ */
+function categoryReasons(given: readonly string[], needed: readonly PluralCategory[], locale: string, kind: string, block?: IcuBlock): string[] {
+  const from = block ? ` from the ${block.type} on {${block.argument}}` : '';
+  const within = block ? ` in the ${block.type} on {${block.argument}}` : '';
+  const reasons: string[] = [];
+  const present = new Set(given);
+  for (const category of needed) {
+    if (!present.has(category)) reasons.push(`${kind} form "${category}" is missing${from} (${locale} needs ${listed(needed)})`);
+  }
+  for (const selector of given) {
+    if (EXACT_SELECTOR.test(selector) || (needed as readonly string[]).includes(selector)) continue;
+    reasons.push(
+      CATEGORY_SET.has(selector)
+        ? `${kind} form "${selector}"${within} is not used by ${locale} (${has(locale, needed)})`
+        : `selector "${selector}"${within} is not a ${kind} category (${locale} uses ${listed(needed)}, or =N for an exact number)`,
+    );
+  }
+  return reasons;
+}
+
+/** A plural key: the non-empty forms are exactly the target locale's cardinal categories. */
+function pluralKeyReasons(targetPlurals: PluralForms, locale: string): string[] {
+  const given = PLURAL_CATEGORIES.filter((c) => (targetPlurals[c] ?? '').trim() !== '');
+  return categoryReasons(given, pluralCategories(locale), locale, 'plural');
+}
+
+const isPlural = (block: IcuBlock): boolean => block.type !== 'select';
+
+/** One ICU plural or selectordinal of the translation against the locale's categories (every locale has `other`, which ICU requires). */
+function blockReasons(block: IcuBlock, locale: string): string[] {
+  const ordinal = block.type === 'selectordinal';
+  const needed = ordinal ? ordinalCategories(locale) : pluralCategories(locale);
+  return categoryReasons(block.branches.map((b) => b.selector), needed, locale, ordinal ? 'ordinal' : 'plural', block);
+}
+
+/** Brace balance by plain counting: the first stray `}` or the number left open. */
+function braceProblem(text: string): string | undefined {
+  let depth = 0;
+  let opened = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '{') {
+      depth++;
+      opened++;
+    } else if (text[i] === '}' && --depth < 0) return `"}" at offset ${i} closes nothing`;
+  }
+  return depth > 0 ? `${depth} of its ${opened} "{" ${depth === 1 ? 'is' : 'are'} never closed` : undefined;
+}
+
+/** Apostrophes that start ICU quoting in the translation beyond those the source has, with a little context each. */
+function quotingReasons(source: string, target: string): string[] {
+  const count = (text: string): number => [...text.matchAll(QUOTING_APOSTROPHE)].length;
+  if (count(target) <= count(source)) return [];
+  return [...target.matchAll(QUOTING_APOSTROPHE)].map((m) => {
+    const start = Math.max(0, target.lastIndexOf(' ', m.index) + 1);
+    const close = target.indexOf('}', m.index + 1);
+    const snippet = target.slice(start, close < 0 ? m.index + 2 : Math.min(close + 1, m.index + 40));
+    return `an apostrophe before "${(m[0] as string)[1]}" in "${snippet}" starts ICU quoting, so the text after it prints literally; write ’ or ''`;
+  });
+}
+
+/** A plain string: ICU plurals in the source stay valid plurals on the same arguments with the target locale's forms. */
+function messageReasons(source: string, target: string, locale: string): string[] {
+  const sourcePlurals = allBlocks(icuTree(source)).filter(isPlural);
+  const targetPlurals = allBlocks(icuTree(target)).filter(isPlural);
+  const reasons: string[] = [];
+  if (sourcePlurals.length > 0) {
+    const braces = braceProblem(target);
+    const broken = braces !== undefined && braceProblem(source) === undefined;
+    if (broken) reasons.push(`the translation is not valid ICU: ${braces}`);
+    for (const { type, argument } of sourcePlurals) {
+      // Broken braces hide every block; the invalid ICU is the one thing to fix then.
+      if (broken || targetPlurals.some((b) => b.type === type && b.argument === argument)) continue;
+      reasons.push(targetPlurals.length === 0 ? `the ${type} on {${argument}} was turned into plain text` : `the ${type} on {${argument}} is missing`);
+    }
+    reasons.push(...quotingReasons(source, target));
+  }
+  for (const block of targetPlurals) reasons.push(...blockReasons(block, locale));
+  return reasons;
+}
+
+/** Plural forms of one translated row against the CLDR categories of its target locale. */
+export function checkPlurals(input: GateInput): GateFailure[] {
+  const reasons = input.sourcePlurals || input.targetPlurals
+    ? pluralKeyReasons(input.targetPlurals ?? { other: input.target }, input.targetLocale)
+    : messageReasons(input.source, input.target, input.targetLocale);
+  return [...new Set(reasons)].map((reason) => ({ gate: 'plurals', reason }));
+}
