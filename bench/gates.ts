@@ -134,27 +134,33 @@ function glossary(): GlossaryTerm[] {
 const fill = (text: string, i: number): string => text.replaceAll('{i}', String(i));
 const fillForms = (forms: PluralForms, i: number): PluralForms => Object.fromEntries(Object.entries(forms).map(([c, t]) => [c, fill(t, i)]));
 
-/** `count` rows cycling through the kinds and locales; every 10th row's translation is damaged as engines damage them. */
+/**
+ * `count` rows: kinds in turn (plain, printf, ICU, HTML, plural key), each round of five in the next locale; one
+ * round in ten is damaged the way engines damage rows, one in twenty gets a tight budget, half carry a budget at all.
+ */
 export function benchRows(count: number): GateInput[] {
   const terms = glossary();
   const kinds = [PLAIN, PRINTF, ICU, HTML];
   const rows: GateInput[] = [];
   for (let i = 0; i < count; i++) {
-    const locale = LOCALES[i % LOCALES.length] as Locale;
-    const base = { sourceLocale: 'en', targetLocale: locale, glossary: terms, maxLength: i % 2 === 0 ? 80 : undefined };
-    if (i % 5 === 4) {
-      const t = PLURAL_KEYS[i % PLURAL_KEYS.length] as PluralTemplate;
+    const round = Math.floor(i / 5);
+    const locale = LOCALES[round % LOCALES.length] as Locale;
+    const damaged = round % 10 === 3;
+    const maxLength = round % 20 === 7 ? 40 : round % 2 === 0 ? 120 : undefined;
+    const base = { sourceLocale: 'en', targetLocale: locale, glossary: terms, maxLength };
+    const kind = i % 5;
+    if (kind === 4) {
+      const t = PLURAL_KEYS[Math.floor(round / LOCALES.length) % PLURAL_KEYS.length] as PluralTemplate;
       const sourcePlurals = fillForms(t.source, i);
       const targetPlurals = fillForms(t.targets[locale], i);
-      if (i % 10 === 9) delete targetPlurals.other;
+      if (damaged) delete targetPlurals.one;
       rows.push({ ...base, source: sourcePlurals.other ?? '', sourcePlurals, target: targetPlurals.other ?? '', targetPlurals });
       continue;
     }
-    const group = kinds[i % kinds.length] as Template[];
-    const t = group[Math.floor(i / kinds.length) % group.length] as Template;
-    let target = fill(t.targets[locale], i);
-    if (i % 10 === 3) target = target.replace(/%d|\{\{count\}\}|#|<\/b>/, '');
-    rows.push({ ...base, source: fill(t.source, i), target });
+    const group = kinds[kind] as Template[];
+    const t = group[Math.floor(round / LOCALES.length) % group.length] as Template;
+    const target = fill(t.targets[locale], i);
+    rows.push({ ...base, source: fill(t.source, i), target: damaged ? target.replace(/%d|%1\$s|\{\{count\}\}|\{count, plural|<\/b>|Parlance/, '') : target });
   }
   return rows;
 }

@@ -1,6 +1,6 @@
 /** Pseudo-localisation provider: accented, expanded, bracketed text that exposes hard-coded strings and layout overflow without a real translator. */
 import { tokenize, type Segment } from '../../src/core/placeholders.js';
-import type { Pass, TranslationProvider } from './provider.js';
+import type { GlossaryHint, Pass, TranslationProvider } from './provider.js';
 
 // One code unit per letter, so accenting never changes lengths and the expansion stays exactly the padding.
 const ACCENTS: Readonly<Record<string, string>> = {
@@ -89,6 +89,27 @@ export function pseudoLocalize(text: string, pass: Pass): string {
   return out + close;
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Applies locked glossary terms the way an obedient translator would: each occurrence becomes the term's translation
+ * (or stays as written when it has none), untouched by the pseudo-localisation, so glossary checks hold for pseudo
+ * output too. Forbidden terms need nothing: accented text never contains them.
+ */
+export function withGlossary(text: string, glossary: readonly GlossaryHint[], localize: (text: string) => string): string {
+  const locked = glossary.filter((g) => !g.forbidden).sort((a, b) => b.term.length - a.term.length);
+  if (locked.length === 0) return localize(text);
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${locked.map((g) => escapeRegExp(g.term).replace(/\s+/g, '\\s+')).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  const kept: string[] = [];
+  // Each occurrence is parked as a tag, which pseudo-localisation leaves alone, then put back translated.
+  const parked = text.replace(pattern, (match) => {
+    const hint = locked.find((g) => g.term.toLowerCase() === match.replace(/\s+/g, ' ').toLowerCase());
+    kept.push(hint?.translation ?? match);
+    return `<glossary-term n="${kept.length - 1}"/>`;
+  });
+  return localize(parked).replace(/<glossary-term n="(\d+)"\/>/g, (_m, n: string) => kept[Number(n)] ?? '');
+}
+
 /** Provider that pseudo-localises every row; useful for UI testing and for running the pipeline without an API. */
 export function createPseudoProvider(): TranslationProvider {
   return {
@@ -97,7 +118,7 @@ export function createPseudoProvider(): TranslationProvider {
     instructable: true,
     async translate(request) {
       request.signal?.throwIfAborted();
-      return request.rows.map((row) => ({ id: row.id, ok: true as const, text: pseudoLocalize(row.text, request.pass) }));
+      return request.rows.map((row) => ({ id: row.id, ok: true as const, text: withGlossary(row.text, row.glossary ?? [], (t) => pseudoLocalize(t, request.pass)) }));
     },
   };
 }

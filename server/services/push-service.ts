@@ -11,7 +11,7 @@ import type { FormatId } from '../../src/core/formats/codec.js';
 import { reserveWords } from './allowance.js';
 import { publicBatch, type PublicBatch } from './batches/batch-service.js';
 import { chunk, computeDelta, type SourceEntry } from './push-fns.js';
-import { exactMatches, reusableOrigins, sourceSha } from './quality/memory.js';
+import { exactMatches, sourceSha, usableMatch } from './quality/memory.js';
 
 export interface PushInput {
   projectId: string;
@@ -85,12 +85,15 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
       const translations = await trx
         .selectFrom('translations as t')
         .innerJoin('keys as k', 'k.id', 't.key_id')
-        .select(['t.key_id', 't.locale', 't.source_hash'])
+        .select(['t.key_id', 't.locale', 't.source_hash', 't.stale', 't.text'])
         .where('k.project_id', '=', project.id)
         .where('k.path', '=', input.path)
-        .where('t.stale', '=', false)
         .execute();
-      for (const t of translations) done.add(`${t.key_id}\u0000${t.locale}\u0000${t.source_hash}`);
+      const currentText = new Map<string, string>();
+      for (const t of translations) {
+        currentText.set(`${t.key_id}\u0000${t.locale}`, t.text);
+        if (!t.stale) done.add(`${t.key_id}\u0000${t.locale}\u0000${t.source_hash}`);
+      }
       const held = await trx
         .selectFrom('held_translations as h')
         .innerJoin('keys as k', 'k.id', 'h.key_id')
@@ -112,7 +115,7 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
 
       const rows: { key_id: string; locale: string; source_hash: string; pass: PassName; words: number }[] = [];
       const pending = pushedKeys.filter((k) => k.entry.translatable !== false);
-      const shaOf = (k: (typeof pending)[number]) => sourceSha(k.entry.source, k.entry.plurals ?? null);
+      const shaOf = (k: (typeof pending)[number]) => sourceSha(k.entry.source, k.entry.plurals ?? null, k.entry.context ?? null);
       // Rows the translation memory already answers are not charged: the worker reuses the match without a provider.
       const memory = new Map<string, Awaited<ReturnType<typeof exactMatches>>>();
       for (const locale of locales) {
@@ -124,7 +127,7 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
         for (const locale of locales) {
           if (done.has(`${k.id}\u0000${locale}\u0000${k.hash}`)) continue;
           const match = memory.get(locale)?.get(shaOf(k));
-          const words = match && reusableOrigins(pass).includes(match.origin) ? 0 : entryWords(k.entry);
+          const words = usableMatch(match, pass, currentText.get(`${k.id}\u0000${locale}`)) ? 0 : entryWords(k.entry);
           rows.push({ key_id: k.id, locale, source_hash: k.hash, pass, words });
         }
       }

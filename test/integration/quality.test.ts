@@ -26,7 +26,7 @@ beforeEach(() => {
   mock.replies = [];
 });
 
-type Key = { key: string; source?: string; plurals?: Record<string, string>; notes?: string; max_length?: number; pass?: 'fast' | 'careful' };
+type Key = { key: string; source?: string; plurals?: Record<string, string>; notes?: string; context?: string; max_length?: number; pass?: 'fast' | 'careful' };
 
 async function push(keys: Key[], locales: string[] = ['de'], path?: string): Promise<BatchBody> {
   const res = await service.api('/v1/push', { method: 'POST', json: { keys, locales, ...(path !== undefined ? { path } : {}) } });
@@ -272,6 +272,14 @@ describe('translation memory', () => {
     expect((await pull('de', 'b.json')).body['tm.b7']).toBe(`de: ${strings[7]!.toUpperCase()}`);
   });
 
+  it('keeps strings with different contexts apart', async () => {
+    await push([{ key: 'ctx.verb', source: 'Open', context: 'verb: open a file' }]);
+    const other = await push([{ key: 'ctx.state', source: 'Open', context: 'adjective: the ticket is open' }]);
+    expect(row(other, 'ctx.state').outcome).toBe('translated');
+    const same = await push([{ key: 'ctx.verb2', source: 'Open', context: 'verb: open a file' }]);
+    expect(row(same, 'ctx.verb2').outcome).toBe('memory');
+  });
+
   it('imports TMX (reused as exact matches) and exports the memory as TMX', async () => {
     const tmx = `<?xml version="1.0" encoding="UTF-8"?>
 <tmx version="1.4"><header srclang="en-US" datatype="plaintext" segtype="sentence" adminlang="en" o-tmf="x" creationtool="t" creationtoolversion="1"/>
@@ -388,5 +396,17 @@ describe('project length budget', () => {
     } finally {
       await service.api('/v1/project', { method: 'PATCH', json: { length_budget_percent: null } });
     }
+  });
+});
+
+describe('change detection', () => {
+  it("queues a key again when its notes or max length change, not when nothing changed", async () => {
+    const first = await push([{ key: 'd.title', source: 'Title', notes: 'Page heading' }]);
+    expect(first.rows.total).toBe(1);
+    expect((await push([{ key: 'd.title', source: 'Title', notes: 'Page heading' }])).rows.total).toBe(0);
+    expect((await push([{ key: 'd.title', source: 'Title', notes: 'Book title, not a page heading' }])).rows.total).toBe(1);
+    const sent = mock.rows.filter((r) => r.key === 'd.title').at(-1);
+    expect(sent?.notes).toBe('Book title, not a page heading');
+    expect((await push([{ key: 'd.title', source: 'Title', notes: 'Book title, not a page heading', max_length: 20 }])).rows.total).toBe(1);
   });
 });

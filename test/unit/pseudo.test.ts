@@ -1,7 +1,8 @@
 /** Pseudo-localisation keeps every placeholder, ICU structure and tag while visibly changing and expanding the text. */
 import { describe, expect, it } from 'vitest';
 import { placeholdersOf, tokenize } from '../../src/core/placeholders.js';
-import { createPseudoProvider, pseudoLocalize } from '../../server/providers/pseudo.js';
+import { createPseudoProvider, pseudoLocalize, withGlossary } from '../../server/providers/pseudo.js';
+import { runGates } from '../../src/core/gates/index.js';
 
 const literalLength = (s: string) =>
   tokenize(s)
@@ -111,5 +112,37 @@ describe('createPseudoProvider', () => {
     await expect(
       createPseudoProvider().translate({ sourceLocale: 'en', targetLocale: 'de', pass: 'fast', rows: [], signal: controller.signal }),
     ).rejects.toThrow();
+  });
+});
+
+describe('pseudo and the glossary', () => {
+  const glossary = [
+    { term: 'Dashboard', translation: 'Übersicht', forbidden: false },
+    { term: 'Parlance', forbidden: false },
+    { term: 'cell phone', translation: 'Handy', forbidden: true },
+  ];
+
+  it('writes locked terms as their translation, or unchanged, and accents the rest', () => {
+    const out = withGlossary('Open the dashboard in Parlance', glossary, (t) => pseudoLocalize(t, 'fast'));
+    expect(out).toContain('Übersicht');
+    expect(out).toContain('Parlance');
+    expect(out).not.toMatch(/dashboard/i);
+    expect(out.startsWith('[Öþéñ ţĥé Übersicht îñ Parlance')).toBe(true);
+  });
+
+  it('gives output that passes the glossary gate', async () => {
+    const [row] = await createPseudoProvider().translate({
+      sourceLocale: 'en',
+      targetLocale: 'de',
+      pass: 'fast',
+      rows: [{ id: '1', key: 'k', text: 'Charge your cell phone from the Dashboard', glossary }],
+    });
+    expect(row?.ok).toBe(true);
+    const terms = [
+      { term: 'Dashboard', caseSensitive: false, forbidden: false, translations: { de: 'Übersicht' } },
+      { term: 'cell phone', caseSensitive: false, forbidden: true, translations: { de: 'Handy' } },
+    ];
+    const report = runGates({ sourceLocale: 'en', targetLocale: 'de', source: 'Charge your cell phone from the Dashboard', target: (row as { text: string }).text, glossary: terms });
+    expect(report).toEqual({ outcome: 'passed', failures: [] });
   });
 });

@@ -7,7 +7,7 @@ import { refundWords } from '../allowance.js';
 import type { Logger } from '../../logger.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { GlossaryTerm } from '../../../src/core/gates/types.js';
-import { exactMatches, fuzzyMatches, rememberTranslations, reusableOrigins, sourceSha, type MemoryWrite } from '../quality/memory.js';
+import { exactMatches, fuzzyMatches, rememberTranslations, sourceSha, usableMatch, type MemoryWrite } from '../quality/memory.js';
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import { loadGlossary } from '../quality/glossary-service.js';
 import { lengthBudget } from '../quality/budget.js';
@@ -147,12 +147,14 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     for (const group of groups.values()) {
       const { locale, pass } = group[0]!;
       // Translation memory first: an exact, accepted match that still passes today's gates costs nothing.
-      const matches = await exactMatches(db, project.organisation_id, project.source_locale, locale, group.map((r) => sourceSha(r.source, r.source_plurals)));
-      const reusable = new Set(reusableOrigins(pass));
+      const sha = (r: ClaimedRow) => sourceSha(r.source, r.source_plurals, r.context);
+      const matches = await exactMatches(db, project.organisation_id, project.source_locale, locale, group.map(sha));
+      const current = await db.selectFrom('translations').select(['key_id', 'text']).where('locale', '=', locale).where('key_id', 'in', group.map((r) => r.key_id)).execute();
+      const currentText = new Map(current.map((t) => [t.key_id, t.text]));
       const toTranslate: ClaimedRow[] = [];
       for (const row of group) {
-        const match = matches.get(sourceSha(row.source, row.source_plurals));
-        if (match && reusable.has(match.origin)) {
+        const match = matches.get(sha(row));
+        if (usableMatch(match, pass, currentText.get(row.key_id))) {
           const value = { text: match.text, plurals: match.plurals };
           const report = gateRow(pipelineRow(row), value, project.source_locale, locale, glossary);
           if (report.outcome !== 'refused') {
@@ -319,6 +321,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           locale: o.row.locale,
           source: o.row.source,
           sourcePlurals: o.row.source_plurals,
+          context: o.row.context,
           text: o.value.text,
           plurals: o.value.plurals,
           origin: o.row.pass as MemoryOrigin,

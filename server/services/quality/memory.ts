@@ -14,11 +14,23 @@ import type { MemoryHint } from '../../providers/provider.js';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto'>;
 
-/** Identifies a source exactly: its text, or its plural forms in CLDR order. */
-export function sourceSha(source: string, plurals: PluralForms | null): string {
+/**
+ * Identifies a source exactly: its text, or its plural forms in CLDR order, and its disambiguating context (gettext
+ * msgctxt and the like), so "Open" the verb and "Open" the state never share a translation.
+ */
+export function sourceSha(source: string, plurals: PluralForms | null, context: string | null = null): string {
+  const text = plurals ? JSON.stringify(orderedForms(plurals)) : source;
   return createHash('sha256')
-    .update(plurals ? JSON.stringify(orderedForms(plurals)) : source)
+    .update(context ? JSON.stringify([text, context]) : text)
     .digest('hex');
+}
+
+/**
+ * Whether a memory match may stand in for a provider call: its origin suits the row's pass, and it is not the
+ * translation the key already has (a key queued again because its notes or length changed wants a fresh one).
+ */
+export function usableMatch(match: ExactMatch | undefined, pass: PassName, current: string | undefined): match is ExactMatch {
+  return match !== undefined && reusableOrigins(pass).includes(match.origin) && match.text !== current;
 }
 
 export interface MemoryWrite {
@@ -27,6 +39,7 @@ export interface MemoryWrite {
   locale: string;
   source: string;
   sourcePlurals: PluralForms | null;
+  context?: string | null;
   text: string;
   plurals: PluralForms | null;
   origin: MemoryOrigin;
@@ -36,12 +49,12 @@ export interface MemoryWrite {
 export async function rememberTranslations(db: Executor, writes: readonly MemoryWrite[]): Promise<void> {
   // One statement must not update the same row twice: the last write of a source wins.
   const unique = new Map<string, MemoryWrite>();
-  for (const w of writes) unique.set(`${w.organisationId}\u0000${w.sourceLocale}\u0000${w.locale}\u0000${sourceSha(w.source, w.sourcePlurals)}`, w);
+  for (const w of writes) unique.set(`${w.organisationId}\u0000${w.sourceLocale}\u0000${w.locale}\u0000${sourceSha(w.source, w.sourcePlurals, w.context ?? null)}`, w);
   const values = [...unique.values()].map((w) => ({
     organisation_id: w.organisationId,
     source_locale: w.sourceLocale,
     locale: w.locale,
-    source_sha: sourceSha(w.source, w.sourcePlurals),
+    source_sha: sourceSha(w.source, w.sourcePlurals, w.context ?? null),
     source: w.source,
     source_plurals: w.sourcePlurals ? JSON.stringify(w.sourcePlurals) : null,
     text: w.text,

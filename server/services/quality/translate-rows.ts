@@ -4,7 +4,7 @@
  * refused (held for review) or failed (the provider could not answer; the batch can be retried).
  */
 import type { PluralForms } from '../../../src/core/formats/codec.js';
-import { runGates, termsInSource } from '../../../src/core/gates/index.js';
+import { runGates, termTranslation, termsInSource } from '../../../src/core/gates/index.js';
 import type { GateFailure, GateReport, GlossaryTerm } from '../../../src/core/gates/types.js';
 import type { StoredFailure } from '../../db/schema.js';
 import { ProviderError, type GlossaryHint, type MemoryHint, type Pass, type ProviderRow, type RowResult, type TranslationProvider } from '../../providers/provider.js';
@@ -63,7 +63,7 @@ function stored(failures: readonly GateFailure[], attempt: number): StoredFailur
 
 function glossaryHints(source: string, glossary: readonly GlossaryTerm[], locale: string): GlossaryHint[] {
   return termsInSource(source, glossary).map((t) => {
-    const translation = t.translations[locale];
+    const translation = termTranslation(t, locale);
     return { term: t.term, forbidden: t.forbidden, ...(translation !== undefined ? { translation } : {}) };
   });
 }

@@ -41,6 +41,7 @@ interface KeyRow {
   source_plurals: PluralForms | null;
   source_hash: string;
   max_length: number | null;
+  context: string | null;
   pass: 'fast' | 'careful';
 }
 
@@ -77,7 +78,7 @@ export function createTranslationsService(deps: { db: Db }) {
   async function findKey(projectId: string, key: string, path: string | undefined): Promise<KeyRow> {
     let query = db
       .selectFrom('keys')
-      .select(['id', 'key', 'path', 'source', 'source_plurals', 'source_hash', 'max_length', 'pass'])
+      .select(['id', 'key', 'path', 'source', 'source_plurals', 'source_hash', 'max_length', 'context', 'pass'])
       .where('project_id', '=', projectId)
       .where('key', '=', key)
       .where('state', '=', 'active');
@@ -188,7 +189,7 @@ export function createTranslationsService(deps: { db: Db }) {
         )
         .execute();
       await trx.deleteFrom('held_translations').where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
-      await rememberTranslations(trx, [{ organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, text, plurals, origin: 'human' }]);
+      await rememberTranslations(trx, [{ organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, context: k.context, text, plurals, origin: 'human' }]);
     });
     return { translation: await one(projectId, k.id, input.locale), gate_outcome: report.outcome, gate_failures: failures };
   }
@@ -254,7 +255,7 @@ export function createTranslationsService(deps: { db: Db }) {
       }
       if (candidate.source_hash === k.source_hash) {
         await rememberTranslations(trx, [
-          { organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, text: candidate.text, plurals: candidate.plurals, origin: 'human' },
+          { organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, context: k.context, text: candidate.text, plurals: candidate.plurals, origin: 'human' },
         ]);
       }
       return current?.state === 'human' && !held ? 'human' : 'approved';

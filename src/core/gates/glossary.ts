@@ -1,8 +1,4 @@
-/**
- * The glossary gate: locked terms appear as the glossary translates them, forbidden terms do not appear. Matching is
- * exact and word-bounded: an inflected form ("Übersichten", Korean "대시보드를") is not an occurrence, by design, so
- * the gate never guesses at morphology; a translation that must inflect a locked term is a case for a human reviewer.
- */
+/** The glossary gate: locked terms appear as the glossary translates them, forbidden terms do not; and the term matching behind it. */
 import { PLURAL_CATEGORIES, type PluralForms } from '../formats/codec.js';
 import { segmentsOf } from './icu-tree.js';
 import type { GateFailure, GateInput, GlossaryTerm } from './types.js';
@@ -62,7 +58,8 @@ interface Rule {
   readonly translation: { text: string; pattern: RegExp } | undefined;
 }
 
-// A batch passes one glossary array for all its rows: compile it once per target locale.
+// A batch passes one glossary array for all its rows: compile it once per target locale. Glossaries are read-only
+// values (GateInput says so); an edited glossary is a new array, loaded afresh.
 const rulesByGlossary = new WeakMap<readonly GlossaryTerm[], Map<string, Rule[]>>();
 
 function rulesFor(terms: readonly GlossaryTerm[], locale: string): Rule[] {
@@ -175,7 +172,12 @@ function formPairs(input: GateInput): [label: string, source: string, target: st
   });
 }
 
-/** Locked and forbidden glossary terms in one translated row; each plural form is checked against its source form. */
+/**
+ * Locked and forbidden glossary terms in one translated row; each plural form is checked against its source form.
+ * Matching is exact and word-bounded: an inflected form ("Übersichten", Korean "대시보드를") is not an occurrence. That
+ * is deliberate: the gate does not guess at morphology, and a translation that must inflect a locked term goes to a
+ * reviewer through the corrective retry and hold rather than passing on a guess.
+ */
 export function checkGlossary(input: GateInput): GateFailure[] {
   const terms = input.glossary ?? [];
   if (terms.length === 0) return [];

@@ -33,6 +33,7 @@ interface MutableMessage {
 }
 
 const emptyMessage = (): MutableMessage => ({ segments: [], blocks: [] });
+const selectorOf = (raw: string): string => raw.replace(/\s+/g, '');
 
 // runGates hands the same source and target to four gates; remembering the last few texts saves re-tokenizing them.
 // A ring scanned with `===` is cheaper here than a Map, which hashes every new string in full.
@@ -54,7 +55,6 @@ function remembered(text: string): { segments: readonly Segment[]; tree?: IcuMes
 export function segmentsOf(text: string): readonly Segment[] {
   return remembered(text).segments;
 }
-const selectorOf = (raw: string): string => raw.replace(/\s+/g, '');
 
 /**
  * The block tree of `text`. Text that is not well-formed ICU (unbalanced braces) has no blocks: the tokenizer reads

@@ -1,7 +1,7 @@
 /** The length gate: what a translation displays, in user-perceived characters, fits the row's budget. */
+import { PLURAL_CATEGORIES } from '../formats/codec.js';
 import type { Segment } from '../placeholders.js';
 import { icuTree, type IcuMessage } from './icu-tree.js';
-import { PLURAL_CATEGORIES } from '../formats/codec.js';
 import type { GateFailure, GateInput } from './types.js';
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -47,16 +47,17 @@ const TRANSLATABLE_ATTRIBUTES: ReadonlySet<string> = new Set(['alt', 'title', 'p
 // Forms that may leave the count out ("one item", "aucun élément"); every other form must keep all of `other`'s placeholders.
 const COUNT_OPTIONAL: ReadonlySet<PluralCategory> = new Set(['zero', 'one', 'two']);
 
-/** Compares brace-delimited placeholders without their inner spacing, which translators and engines often change. */
+/**
+ * The identity two placeholders are compared by. An ICU-style argument counts by name, since its format style may
+ * be adapted to the language (`{count, number}` and `{count}` are the same argument); Laravel's `:name`, `:Name` and
+ * `:NAME` are one parameter in three casings of its value; other brace-delimited forms compare without inner
+ * spacing, which translators and engines often change (`{{ name }}`).
+ */
 function placeholderKey(token: string): string {
+  if (token.startsWith(':')) return token.toLowerCase();
+  const match = token.startsWith('{{') ? null : ICU_ARGUMENT.exec(token);
+  if (match) return `{${match[1]}}`;
   return /^(?:\{|%\{|\$\{|\$t\()/.test(token) ? token.replace(/\s+/g, '') : token;
-}
-
-/** In an ICU message an argument counts by name: `{count, number}` and `{count}` are the same argument. */
-function argumentKey(token: string): string {
-  if (token.startsWith('{{')) return placeholderKey(token);
-  const match = ICU_ARGUMENT.exec(token);
-  return match ? `{${match[1]}}` : placeholderKey(token);
 }
 
 function parseTag(token: string): Tag | undefined {
@@ -140,25 +141,28 @@ function multisetReasons(source: Inventory, target: Inventory): string[] {
   return reasons;
 }
 
-/** Laravel `apple|apples` choice strings repeat a placeholder once per variant, and languages have different variant counts. */
-function isLaravelChoice(source: Inventory): boolean {
-  return source.text.includes('|') && source.placeholders.some((p) => p.token.startsWith(':'));
+/**
+ * Laravel `apple|apples` choice strings repeat a placeholder once per variant, and languages have different variant
+ * counts; a translation may also turn a plain English key into a choice (laravel-lang: "(and :count more errors)").
+ */
+function isLaravelChoice(inv: Inventory): boolean {
+  return inv.text.includes('|') && inv.placeholders.some((p) => p.token.startsWith(':'));
 }
 
 /**
  * ICU messages with plural/select and Laravel choice strings: the same set of arguments (branch counts differ between
- * languages, so occurrence counts do too), and no branch using an argument the source does not have. `name` gives
- * the identity that is compared and shown.
+ * languages, so occurrence counts do too), and no branch using an argument the source does not have.
  */
-function setReasons(source: Inventory, target: Inventory, name: (token: string) => string): string[] {
+function setReasons(source: Inventory, target: Inventory): string[] {
   const names = (inv: Inventory): Set<string> =>
-    new Set([...inv.placeholders.map((p) => name(p.token)), ...allBlocks(inv.tree).map((block) => `{${block.argument}}`)]);
+    new Set([...inv.placeholders.map((p) => placeholderKey(p.token)), ...allBlocks(inv.tree).map((block) => `{${block.argument}}`)]);
   const sourceNames = names(source);
   const targetNames = names(target);
   const reasons: string[] = [];
-  for (const n of sourceNames) if (!targetNames.has(n)) reasons.push(`placeholder ${n} is missing`);
-  for (const p of target.placeholders) {
-    if (!sourceNames.has(name(p.token))) reasons.push(`placeholder ${name(p.token)} is not in the source${p.branch ? ` (in ${p.branch})` : ''}`);
+  for (const name of sourceNames) if (!targetNames.has(name)) reasons.push(`placeholder ${name} is missing`);
+  for (const { token, branch } of target.placeholders) {
+    const name = placeholderKey(token);
+    if (!sourceNames.has(name)) reasons.push(`placeholder ${name} is not in the source${branch ? ` (in ${branch})` : ''}`);
   }
   for (const block of allBlocks(target.tree)) {
     if (!sourceNames.has(`{${block.argument}}`)) reasons.push(`placeholder {${block.argument}} is not in the source (the translation has a ${block.type} on it)`);
@@ -181,10 +185,12 @@ function selectReasons(source: Inventory, target: Inventory): string[] {
   const sourceSelects = selectorsByArgument(source);
   const targetSelects = selectorsByArgument(target);
   const reasons: string[] = [];
+  const targetArguments = new Set([...target.placeholders.map((p) => placeholderKey(p.token)), ...allBlocks(target.tree).map((b) => `{${b.argument}}`)]);
   for (const [argument, selectors] of sourceSelects) {
     const translated = targetSelects.get(argument);
     if (!translated) {
-      reasons.push(`select on {${argument}} is missing`);
+      // Without the argument at all, "placeholder {x} is missing" already says it; kept as a plain argument, it would print the raw key.
+      if (targetArguments.has(`{${argument}}`)) reasons.push(`select on {${argument}} is missing`);
       continue;
     }
     for (const s of selectors) if (!translated.has(s)) reasons.push(`select on {${argument}}: branch "${s}" is missing`);
@@ -312,9 +318,9 @@ function messageReasons(sourceText: string, targetText: string): string[] {
   const target = inventory(targetText);
   const icu = hasBlocks(source) || hasBlocks(target);
   const placeholders = icu
-    ? [...setReasons(source, target, argumentKey), ...selectReasons(source, target)]
-    : isLaravelChoice(source)
-      ? setReasons(source, target, placeholderKey)
+    ? [...setReasons(source, target), ...selectReasons(source, target)]
+    : isLaravelChoice(source) || isLaravelChoice(target)
+      ? setReasons(source, target)
       : [...multisetReasons(source, target), ...orderReasons(source, target)];
   return [...placeholders, ...markupReasons(source, target, icu)];
 }

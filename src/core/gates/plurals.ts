@@ -21,6 +21,32 @@ function ordinalCategories(locale: string): PluralCategory[] {
   return categories;
 }
 
+// Numbers tried to learn which values a category selects: integers through 200, large round numbers (French and
+// Spanish "many"), and one-decimal fractions (categories that also take 1.5 can never be covered by exact matches).
+const PROBES: readonly number[] = [
+  ...Array.from({ length: 201 }, (_, i) => i),
+  ...[1_000, 10_000, 100_000, 1_000_000, 2_000_000, 10_000_000],
+  ...Array.from({ length: 30 }, (_, i) => (i + 1) / 10).filter((n) => !Number.isInteger(n)),
+];
+const soleValueCache = new Map<string, number | null>();
+
+/**
+ * The one number `category` selects in `locale`, or null when it selects several: English and Polish "one" is
+ * exactly 1 and Arabic "zero" exactly 0, so an explicit `=1` or `=0` branch already covers them (Angular writes
+ * `=0 {…} =1 {…} other {…}`), while Russian "one" (1, 21, 31…) needs its own branch.
+ */
+function soleValue(locale: string, ordinal: boolean, category: PluralCategory): number | null {
+  const key = `${ordinal ? 'o' : 'c'}:${locale}:${category}`;
+  let value = soleValueCache.get(key);
+  if (value === undefined) {
+    const rules = new Intl.PluralRules(locale, { type: ordinal ? 'ordinal' : 'cardinal' });
+    const hits = PROBES.filter((n) => rules.select(n) === category);
+    value = hits.length === 1 && Number.isInteger(hits[0]) ? (hits[0] as number) : null;
+    soleValueCache.set(key, value);
+  }
+  return value;
+}
+
 const listed = (categories: readonly string[]): string => categories.join(', ');
 const has = (locale: string, categories: readonly string[]): string =>
   categories.length === 1 ? `${locale} has only ${categories[0]}` : `${locale} has ${listed(categories)}`;
@@ -33,9 +59,12 @@ function categoryReasons(given: readonly string[], needed: readonly PluralCatego
   const from = block ? ` from the ${block.type} on {${block.argument}}` : '';
   const within = block ? ` in the ${block.type} on {${block.argument}}` : '';
   const reasons: string[] = [];
-  const present = new Set(given);
+  const present = new Set(given.map((selector) => selector.replace(/^=(-?\d+(?:\.\d+)?)$/, (_m, n: string) => `=${Number(n)}`)));
   for (const category of needed) {
-    if (!present.has(category)) reasons.push(`${kind} form "${category}" is missing${from} (${locale} needs ${listed(needed)})`);
+    if (present.has(category)) continue;
+    const sole = block ? soleValue(locale, block.type === 'selectordinal', category) : null;
+    if (sole !== null && present.has(`=${sole}`)) continue;
+    reasons.push(`${kind} form "${category}" is missing${from} (${locale} needs ${listed(needed)})`);
   }
   for (const selector of given) {
     if (EXACT_SELECTOR.test(selector) || (needed as readonly string[]).includes(selector)) continue;
@@ -95,11 +124,10 @@ function messageReasons(source: string, target: string, locale: string): string[
   const reasons: string[] = [];
   if (sourcePlurals.length > 0) {
     const braces = braceProblem(target);
-    const broken = braces !== undefined && braceProblem(source) === undefined;
-    if (broken) reasons.push(`the translation is not valid ICU: ${braces}`);
+    // Broken braces misplace or hide every block: the invalid ICU is then the one thing to fix.
+    if (braces !== undefined && braceProblem(source) === undefined) return [`the translation is not valid ICU: ${braces}`];
     for (const { type, argument } of sourcePlurals) {
-      // Broken braces hide every block; the invalid ICU is the one thing to fix then.
-      if (broken || targetPlurals.some((b) => b.type === type && b.argument === argument)) continue;
+      if (targetPlurals.some((b) => b.type === type && b.argument === argument)) continue;
       reasons.push(targetPlurals.length === 0 ? `the ${type} on {${argument}} was turned into plain text` : `the ${type} on {${argument}} is missing`);
     }
     reasons.push(...quotingReasons(source, target));
