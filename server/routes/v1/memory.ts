@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ApiError } from '../../errors.js';
-import { parseLocale } from '../../../src/core/locales/locales.js';
+import { localeList } from './locale-params.js';
 import { problemResponses } from './schemas.js';
 
 const ImportResult = z
@@ -69,17 +69,7 @@ export function memoryRoutes(deps: AppDeps) {
     }),
     async (c) => {
       const { locales } = c.req.valid('query');
-      const wanted = locales
-        ?.split(',')
-        .map((l) => l.trim())
-        .filter(Boolean)
-        .map((l) => {
-          try {
-            return parseLocale(l);
-          } catch (error) {
-            throw new ApiError(422, 'locale_invalid', error instanceof Error ? error.message : String(error), { locale: l });
-          }
-        });
+      const wanted = localeList(locales);
       const body = await deps.memory.exportTmx(c.get('auth').project.id, wanted);
       return c.body(body, 200, { 'content-type': 'application/x-tmx+xml; charset=utf-8', 'content-disposition': 'attachment; filename="memory.tmx"' });
     },

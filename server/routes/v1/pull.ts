@@ -1,9 +1,8 @@
 /** GET /v1/pull: one locale as a file in the pushed file's shape, or a zip of every target locale. Ability `pull`. */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { ApiError } from '../../errors.js';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
-import { InvalidLocaleError, parseLocale } from '../../../src/core/locales/locales.js';
+import { localeParam } from './locale-params.js';
 import { notFoundResponse, problemResponses } from './schemas.js';
 
 const PullQuery = z.object({
@@ -37,13 +36,7 @@ export function pullRoutes(deps: AppDeps) {
     async (c) => {
       const q = c.req.valid('query');
       const auth = c.get('auth');
-      let locale: string | undefined;
-      try {
-        locale = q.locale === undefined ? undefined : parseLocale(q.locale);
-      } catch (error) {
-        if (error instanceof InvalidLocaleError) throw new ApiError(422, 'locale_invalid', error.message, { locale: q.locale });
-        throw error;
-      }
+      const locale = q.locale === undefined ? undefined : localeParam(q.locale);
       const file = await deps.pull.pull({
         projectId: auth.project.id,
         sourceLocale: auth.project.source_locale,

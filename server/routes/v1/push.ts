@@ -8,7 +8,7 @@ import type { PushInput } from '../../services/push-service.js';
 import type { SourceEntry } from '../../services/push-fns.js';
 import { FORMAT_IDS, FileUnparsableError, type PluralForms } from '../../../src/core/formats/codec.js';
 import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/index.js';
-import { parseLocale, InvalidLocaleError } from '../../../src/core/locales/locales.js';
+import { localeList } from './locale-params.js';
 import { Batch, Problem, problemResponses } from './schemas.js';
 
 export const PluralInput = z
@@ -108,18 +108,6 @@ export function pushRoutes(deps: AppDeps) {
   return app;
 }
 
-function parseLocales(raw: string | string[] | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const tags = (Array.isArray(raw) ? raw : [raw]).flatMap((value) => value.split(',')).map((t) => t.trim()).filter(Boolean);
-  if (tags.length === 0) return undefined;
-  try {
-    return [...new Set(tags.map(parseLocale))];
-  } catch (error) {
-    if (error instanceof InvalidLocaleError) throw new ApiError(422, 'locale_invalid', error.message, { locale: error.input });
-    throw error;
-  }
-}
-
 function fromJson(projectId: string, body: z.infer<typeof JsonPush>): PushInput & { fingerprint: string } {
   const seen = new Set<string>();
   const entries: SourceEntry[] = body.keys.map((k, index) => {
@@ -131,7 +119,7 @@ function fromJson(projectId: string, body: z.infer<typeof JsonPush>): PushInput 
     const plurals = k.plurals ? (Object.fromEntries(Object.entries(k.plurals).filter(([, form]) => form !== undefined)) as PluralForms) : undefined;
     return { key: k.key, source: k.source ?? plurals!.other!, plurals, notes: k.notes, context: k.context, maxLength: k.max_length, pass: k.pass };
   });
-  const locales = parseLocales(body.locales);
+  const locales = localeList(body.locales);
   return {
     projectId,
     path: body.path ?? '',
@@ -164,7 +152,7 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
     }
     throw error;
   }
-  const locales = parseLocales(form.locales);
+  const locales = localeList(form.locales);
   const careful = keyPatterns(form.careful);
   return {
     projectId,

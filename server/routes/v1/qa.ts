@@ -2,8 +2,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
-import { ApiError } from '../../errors.js';
-import { parseLocale } from '../../../src/core/locales/locales.js';
+import { localeParam } from './locale-params.js';
 import { GateFailure, problemResponses } from './schemas.js';
 import { PluralInput } from './push.js';
 
@@ -55,14 +54,6 @@ const QaRun = z
   })
   .openapi('QaRun');
 
-function canonical(tag: string): string {
-  try {
-    return parseLocale(tag);
-  } catch (error) {
-    throw new ApiError(422, 'locale_invalid', error instanceof Error ? error.message : String(error), { locale: tag });
-  }
-}
-
 export function qaRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(
@@ -80,8 +71,8 @@ export function qaRoutes(deps: AppDeps) {
       const body = c.req.valid('json');
       const result = await deps.qa.run(c.get('auth').project.id, {
         ...body,
-        ...(body.locales ? { locales: body.locales.map(canonical) } : {}),
-        ...(body.rows ? { rows: body.rows.map((r) => ({ ...r, locale: canonical(r.locale) })) } : {}),
+        ...(body.locales ? { locales: body.locales.map(localeParam) } : {}),
+        ...(body.rows ? { rows: body.rows.map((r) => ({ ...r, locale: localeParam(r.locale) })) } : {}),
       });
       return c.json(result, 200);
     },

@@ -3,8 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { REVIEW_STATES } from '../../services/quality/translations-service.js';
-import { parseLocale } from '../../../src/core/locales/locales.js';
-import { ApiError } from '../../errors.js';
+import { localeParam } from './locale-params.js';
 import { GateFailure, Pagination, notFoundResponse, problemResponses } from './schemas.js';
 import { PluralInput } from './push.js';
 
@@ -40,14 +39,6 @@ const Params = z.object({
 });
 const PathQuery = z.object({ path: z.string().optional().openapi({ description: 'The source file, when the same key exists in several.' }) });
 
-function locale(input: string): string {
-  try {
-    return parseLocale(input);
-  } catch (error) {
-    throw new ApiError(422, 'locale_invalid', error instanceof Error ? error.message : String(error), { locale: input });
-  }
-}
-
 export function translationsRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -67,7 +58,7 @@ export function translationsRoutes(deps: AppDeps) {
         limit: q.limit,
         ...(q.cursor ? { cursor: q.cursor } : {}),
         ...(q.state ? { state: q.state as (typeof REVIEW_STATES)[number] } : {}),
-        ...(q.locale ? { locale: locale(q.locale) } : {}),
+        ...(q.locale ? { locale: localeParam(q.locale) } : {}),
         ...(q.path !== undefined ? { path: q.path } : {}),
         ...(q.key !== undefined ? { key: q.key } : {}),
       });
@@ -106,7 +97,7 @@ export function translationsRoutes(deps: AppDeps) {
       const { path } = c.req.valid('query');
       const result = await deps.translations.put(c.get('auth').project.id, {
         key,
-        locale: locale(tag),
+        locale: localeParam(tag),
         ...(path !== undefined ? { path } : {}),
         ...(body.text !== undefined ? { text: body.text } : {}),
         ...(body.plurals ? { plurals: body.plurals } : {}),
@@ -137,7 +128,7 @@ export function translationsRoutes(deps: AppDeps) {
     async (c) => {
       const { key, locale: tag } = c.req.valid('param');
       const { path } = c.req.valid('query');
-      const result = await deps.translations.review(c.get('auth').project.id, { key, locale: locale(tag), decision: c.req.valid('json').decision, ...(path !== undefined ? { path } : {}) });
+      const result = await deps.translations.review(c.get('auth').project.id, { key, locale: localeParam(tag), decision: c.req.valid('json').decision, ...(path !== undefined ? { path } : {}) });
       return c.json(result, 200);
     },
   );

@@ -11,6 +11,7 @@ import { exactMatches, fuzzyMatches, rememberTranslations, sourceSha, usableMatc
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import { loadGlossary } from '../quality/glossary-service.js';
 import { lengthBudget } from '../quality/budget.js';
+import { holdCandidates, writeTranslations } from '../quality/translation-writes.js';
 
 export interface Providers {
   fast: TranslationProvider;
@@ -256,56 +257,26 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       }
       const plurals = (o: { value: { plurals: PluralForms | null } }) => (o.value.plurals ? JSON.stringify(o.value.plurals) : null);
       const held = outcomes.filter((o): o is Extract<ChunkOutcome, { kind: 'refused' }> => kind.get(o) === 'held' && won.has(String(o.row.id)));
-      if (held.length > 0) {
-        await trx
-          .insertInto('held_translations')
-          .values(held.map((o) => ({ key_id: o.row.key_id, locale: o.row.locale, text: o.value.text, plurals: plurals(o), source_hash: o.row.source_hash, failures: JSON.stringify(o.failures), origin: o.origin, batch_id: batchId, state: 'held' as const })))
-          .onConflict((oc) =>
-            oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
-              text: eb.ref('excluded.text'),
-              plurals: eb.ref('excluded.plurals'),
-              source_hash: eb.ref('excluded.source_hash'),
-              failures: eb.ref('excluded.failures'),
-              origin: eb.ref('excluded.origin'),
-              batch_id: eb.ref('excluded.batch_id'),
-              state: eb.ref('excluded.state'),
-              updated_at: sql`now()`,
-            })),
-          )
-          .execute();
-      }
+      await holdCandidates(
+        trx,
+        held.map((o) => ({ key_id: o.row.key_id, locale: o.row.locale, text: o.value.text, plurals: plurals(o), source_hash: o.row.source_hash, failures: JSON.stringify(o.failures), origin: o.origin, batch_id: batchId, state: 'held' as const })),
+      );
       const written = outcomes.filter((o): o is Extract<ChunkOutcome, { kind: 'written' }> => kind.get(o) === 'written' && won.has(String(o.row.id)));
       if (written.length > 0) {
-        await trx
-          .insertInto('translations')
-          .values(
-            written.map((o) => ({
-              key_id: o.row.key_id,
-              locale: o.row.locale,
-              text: o.value.text,
-              plurals: plurals(o),
-              source_hash: o.row.source_hash,
-              origin: o.origin,
-              batch_id: batchId,
-              state: o.gateOutcome === 'flagged' ? ('flagged' as const) : ('accepted' as const),
-              failures: json(o.failures.filter((f) => (f.attempt ?? 1) === (o.retries ? 2 : 1))),
-            })),
-          )
-          .onConflict((oc) =>
-            oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
-              text: eb.ref('excluded.text'),
-              plurals: eb.ref('excluded.plurals'),
-              source_hash: eb.ref('excluded.source_hash'),
-              origin: eb.ref('excluded.origin'),
-              batch_id: eb.ref('excluded.batch_id'),
-              state: eb.ref('excluded.state'),
-              failures: eb.ref('excluded.failures'),
-              stale: false,
-              reviewed_at: null,
-              updated_at: sql`now()`,
-            })),
-          )
-          .execute();
+        await writeTranslations(
+          trx,
+          written.map((o) => ({
+            key_id: o.row.key_id,
+            locale: o.row.locale,
+            text: o.value.text,
+            plurals: plurals(o),
+            source_hash: o.row.source_hash,
+            origin: o.origin,
+            batch_id: batchId,
+            state: o.gateOutcome === 'flagged' ? ('flagged' as const) : ('accepted' as const),
+            failures: json(o.failures.filter((f) => (f.attempt ?? 1) === (o.retries ? 2 : 1))),
+          })),
+        );
         // A newly written translation supersedes any candidate that was held for the same key and locale.
         const byLocale = new Map<string, string[]>();
         for (const o of written) byLocale.set(o.row.locale, [...(byLocale.get(o.row.locale) ?? []), o.row.key_id]);

@@ -12,6 +12,7 @@ import { loadGlossary } from './glossary-service.js';
 import { lengthBudget } from './budget.js';
 import { rememberTranslations } from './memory.js';
 import { gateRow } from './translate-rows.js';
+import { holdCandidates, writeTranslations } from './translation-writes.js';
 
 export type ReviewState = TranslationState | 'held' | 'rejected';
 export const REVIEW_STATES: readonly ReviewState[] = ['held', 'rejected', 'flagged', 'accepted', 'approved', 'human'];
@@ -170,24 +171,20 @@ export function createTranslationsService(deps: { db: Db }) {
     }
     const failures = report.failures.map((f) => ({ gate: f.gate, reason: f.reason }));
     await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('translations')
-        .values({ key_id: k.id, locale: input.locale, text, plurals: plurals ? JSON.stringify(plurals) : null, source_hash: k.source_hash, origin: 'human', batch_id: null, state: 'human', failures: failures.length ? JSON.stringify(failures) : null })
-        .onConflict((oc) =>
-          oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
-            text: eb.ref('excluded.text'),
-            plurals: eb.ref('excluded.plurals'),
-            source_hash: eb.ref('excluded.source_hash'),
-            origin: eb.ref('excluded.origin'),
-            batch_id: null,
-            state: eb.ref('excluded.state'),
-            failures: eb.ref('excluded.failures'),
-            stale: false,
-            reviewed_at: sql`now()`,
-            updated_at: sql`now()`,
-          })),
-        )
-        .execute();
+      await writeTranslations(trx, [
+        {
+          key_id: k.id,
+          locale: input.locale,
+          text,
+          plurals: plurals ? JSON.stringify(plurals) : null,
+          source_hash: k.source_hash,
+          origin: 'human',
+          batch_id: null,
+          state: 'human',
+          failures: failures.length ? JSON.stringify(failures) : null,
+          reviewed_at: new Date(),
+        },
+      ]);
       await trx.deleteFrom('held_translations').where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
       await rememberTranslations(trx, [{ organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, context: k.context, text, plurals, origin: 'human' }]);
     });
@@ -219,34 +216,17 @@ export function createTranslationsService(deps: { db: Db }) {
       const plurals = candidate.plurals ? JSON.stringify(candidate.plurals) : null;
 
       if (input.decision === 'reject') {
-        await trx
-          .insertInto('held_translations')
-          .values({ key_id: k.id, locale: input.locale, text: candidate.text, plurals, source_hash: candidate.source_hash, failures: JSON.stringify(candidate.failures ?? []), origin: candidate.origin, batch_id: candidate.batch_id, state: 'rejected' })
-          .onConflict((oc) => oc.columns(['key_id', 'locale']).doUpdateSet({ text: candidate.text, plurals, source_hash: candidate.source_hash, origin: candidate.origin, state: 'rejected', updated_at: sql`now()` }))
-          .execute();
+        await holdCandidates(trx, [
+          { key_id: k.id, locale: input.locale, text: candidate.text, plurals, source_hash: candidate.source_hash, failures: JSON.stringify(candidate.failures ?? []), origin: candidate.origin, batch_id: candidate.batch_id, state: 'rejected' },
+        ]);
         // A rejected written translation leaves the files; a rejected candidate never was in them.
         if (!held) await trx.deleteFrom('translations').where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
         return 'rejected';
       }
       if (held) {
-        await trx
-          .insertInto('translations')
-          .values({ key_id: k.id, locale: input.locale, text: held.text, plurals, source_hash: held.source_hash, origin: held.origin, batch_id: held.batch_id, state: 'approved', failures: JSON.stringify(held.failures), reviewed_at: sql`now()` })
-          .onConflict((oc) =>
-            oc.columns(['key_id', 'locale']).doUpdateSet((eb) => ({
-              text: eb.ref('excluded.text'),
-              plurals: eb.ref('excluded.plurals'),
-              source_hash: eb.ref('excluded.source_hash'),
-              origin: eb.ref('excluded.origin'),
-              batch_id: eb.ref('excluded.batch_id'),
-              state: 'approved',
-              failures: eb.ref('excluded.failures'),
-              stale: false,
-              reviewed_at: sql`now()`,
-              updated_at: sql`now()`,
-            })),
-          )
-          .execute();
+        await writeTranslations(trx, [
+          { key_id: k.id, locale: input.locale, text: held.text, plurals, source_hash: held.source_hash, origin: held.origin, batch_id: held.batch_id, state: 'approved', failures: JSON.stringify(held.failures), reviewed_at: new Date() },
+        ]);
         await trx.deleteFrom('held_translations').where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
       } else if (current && current.state !== 'human') {
         await trx.updateTable('translations').set({ state: 'approved', reviewed_at: sql`now()`, updated_at: sql`now()` }).where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
