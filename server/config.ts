@@ -50,9 +50,27 @@ export const envSchema = z.object({
   PROVIDER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   PARLANCE_DEMO: z.enum(['true', 'false']).default('true'),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .regex(/^\s*\d+(?:ms|s|m|h|d)\s*(?:,\s*\d+(?:ms|s|m|h|d)\s*)*$/, "expected comma-separated durations such as '5s,5m,30m,2h'")
+    .default('5s,5m,30m,2h,5h,10h,14h,20h,24h'),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(15_000),
+  WEBHOOK_CONCURRENCY: positiveInt.default(8),
+  WEBHOOK_POLL_MS: positiveInt.default(500),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(72),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s` → 90000; the schema has already checked the form. */
+export function durationMs(text: string): number {
+  const m = /^\s*(\d+)(ms|s|m|h|d)\s*$/.exec(text);
+  if (!m) throw new Error(`not a duration: '${text}'`);
+  return Number(m[1]) * (UNIT_MS[m[2]!] ?? 1);
+}
 
 /** Per-request timeout and retry count, the same for every remote provider. */
 export interface RemoteSettings {
@@ -88,6 +106,7 @@ export interface Config {
   providers: ProvidersConfig;
   logLevel: Env['LOG_LEVEL'];
   demo: boolean;
+  webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
 }
 
 /** A bad setting: names the variable, the value and what was expected, and stops start-up. */
@@ -189,5 +208,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     providers: providers.providers,
     logLevel: e.LOG_LEVEL,
     demo: e.PARLANCE_DEMO === 'true',
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
+      retryDelaysMs: e.WEBHOOK_RETRY_DELAYS.split(',').map(durationMs),
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      pollMs: e.WEBHOOK_POLL_MS,
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+    },
   };
 }

@@ -26,6 +26,8 @@ import { createGlossaryService } from './services/quality/glossary-service.js';
 import { createMemoryService } from './services/quality/memory-service.js';
 import { createQaService } from './services/quality/qa-service.js';
 import { createTranslationsService } from './services/quality/translations-service.js';
+import { createDispatcher, type Dispatcher } from './webhooks/dispatcher.js';
+import { createWebhooksService } from './webhooks/webhooks-service.js';
 
 export interface Roles {
   api: boolean;
@@ -112,12 +114,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     translations: createTranslationsService({ db }),
     qa: createQaService({ db }),
     memory: createMemoryService({ db }),
+    webhooks: createWebhooksService({ db, log, delivery: config.webhooks }),
     maxUploadBytes: config.maxUploadBytes,
   };
   const app = createApp(deps);
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const runner = createBatchRunner({ db, providers, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds });
 
+  const dispatcher: Dispatcher = createDispatcher({ db, log, workerId, ...config.webhooks });
   let server: Server | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -125,6 +129,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   async function start(): Promise<{ url: string | undefined }> {
     if (options.roles.worker) {
       await queue.startWorker(runner.run);
+      if (queue.kind === 'embedded') await dispatcher.releaseAll();
+      dispatcher.start();
       // A single process owns the embedded database, so every lease left behind is from a previous run.
       if (queue.kind === 'embedded') await batches.resumeAll();
       else await batches.sweep();
@@ -151,6 +157,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
       await closing;
     }
     await queue.close();
+    await dispatcher.stop();
     if (redis) await redis.quit().catch(() => undefined);
     await db.destroy();
     lock?.release();

@@ -196,7 +196,62 @@ export interface BatchRowsTable {
   gate_outcome: RowGateOutcome | null;
   failures: FailuresColumn;
   retries: Generated<number>;
+  repaired_drift: Generated<boolean>;
   updated_at: Generated<Date>;
+}
+
+export interface WebhooksTable {
+  id: string;
+  project_id: string;
+  url: string;
+  description: string | null;
+  events: ColumnType<string[], string[] | undefined, string[]>;
+  enabled: Generated<boolean>;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  disabled_reason: string | null;
+  disabled_at: NullableTimestamp;
+  failing_since: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface EventsTable {
+  id: string;
+  project_id: string;
+  type: string;
+  payload: string;
+  created_at: Generated<Date>;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: Generated<number>;
+  next_attempt_at: NullableTimestamp;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  finished_at: NullableTimestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  attempt: number;
+  started_at: Generated<Date>;
+  status: number | null;
+  latency_ms: number;
+  response: string | null;
+  error: string | null;
 }
 
 export interface IdempotencyRecordsTable {
@@ -224,6 +279,10 @@ export interface Database {
   glossary_terms: GlossaryTermsTable;
   memory_entries: MemoryEntriesTable;
   qa_runs: QaRunsTable;
+  webhooks: WebhooksTable;
+  events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;

@@ -5,6 +5,8 @@ import { ApiError } from '../errors.js';
 import { batchesRoutes } from '../routes/v1/batches.js';
 import { glossaryRoutes } from '../routes/v1/glossary.js';
 import { keysRoutes } from '../routes/v1/keys.js';
+import { webhookEventsRoutes } from '../routes/v1/webhook-events.js';
+import { webhooksRoutes } from '../routes/v1/webhooks.js';
 import { memoryRoutes } from '../routes/v1/memory.js';
 import { qaRoutes } from '../routes/v1/qa.js';
 import { translationsRoutes } from '../routes/v1/translations.js';
@@ -48,6 +50,9 @@ export function createApp(deps: AppDeps) {
   app.route('/v1/qa', qaRoutes(deps));
   app.route('/v1/memory', memoryRoutes(deps));
   app.route('/v1/keys', keysRoutes(deps));
+  // The catalog first: `/v1/webhooks/events` is not a webhook id.
+  app.route('/v1/webhooks', webhookEventsRoutes(deps));
+  app.route('/v1/webhooks', webhooksRoutes(deps));
   app.route('/v1', projectRoutes(deps));
 
   const document = () =>

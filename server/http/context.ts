@@ -13,6 +13,7 @@ import type { GlossaryService } from '../services/quality/glossary-service.js';
 import type { MemoryService } from '../services/quality/memory-service.js';
 import type { QaService } from '../services/quality/qa-service.js';
 import type { TranslationsService } from '../services/quality/translations-service.js';
+import type { WebhooksService } from '../webhooks/webhooks-service.js';
 
 export interface AppDeps {
   db: Db;
@@ -29,6 +30,7 @@ export interface AppDeps {
   translations: TranslationsService;
   qa: QaService;
   memory: MemoryService;
+  webhooks: WebhooksService;
   maxUploadBytes: number;
 }
 

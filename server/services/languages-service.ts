@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import { ApiError, notFound } from '../errors.js';
 import { checkLocale, localeDisplayName } from '../../src/core/locales/locales.js';
 import { PLANS } from './plans.js';
+import { emitEvent } from '../webhooks/outbox.js';
 
 export function publicLanguage(tag: string, role: 'source' | 'target', known: boolean, createdAt: Date | null) {
   return { tag, name: localeDisplayName(tag) ?? null, role, known, added_at: createdAt?.toISOString() ?? null };
@@ -43,6 +44,7 @@ export function createLanguagesService(deps: { db: Db }) {
         });
       }
       const row = await trx.insertInto('project_languages').values({ project_id: projectId, tag: check.tag }).returningAll().executeTakeFirstOrThrow();
+      await emitEvent(trx, projectId, 'language.added', { tag: row.tag, name: localeDisplayName(row.tag) ?? null });
       return publicLanguage(row.tag, 'target', check.known, row.created_at);
     });
   }
@@ -50,8 +52,12 @@ export function createLanguagesService(deps: { db: Db }) {
   async function remove(projectId: string, input: string) {
     const check = checkLocale(input);
     if (!check.ok) throw new ApiError(422, 'locale_invalid', check.message, { locale: input });
-    const removed = await db.deleteFrom('project_languages').where('project_id', '=', projectId).where('tag', '=', check.tag).returningAll().executeTakeFirst();
-    if (!removed) throw notFound('language_not_found', `'${check.tag}' is not a target language of this project.`);
+    const removed = await db.transaction().execute(async (trx) => {
+      const row = await trx.deleteFrom('project_languages').where('project_id', '=', projectId).where('tag', '=', check.tag).returningAll().executeTakeFirst();
+      if (!row) throw notFound('language_not_found', `'${check.tag}' is not a target language of this project.`);
+      await emitEvent(trx, projectId, 'language.removed', { tag: row.tag, name: localeDisplayName(row.tag) ?? null });
+      return row;
+    });
     return publicLanguage(removed.tag, 'target', isKnown(removed.tag), removed.created_at);
   }
 

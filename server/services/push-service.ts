@@ -10,7 +10,9 @@ import { countWords } from '../../src/core/words.js';
 import type { FormatId } from '../../src/core/formats/codec.js';
 import { reserveWords } from './allowance.js';
 import { publicBatch, type PublicBatch } from './batches/batch-service.js';
-import { chunk, computeDelta, type SourceEntry } from './push-fns.js';
+import { chunk, computeDelta, type Delta, type SourceEntry } from './push-fns.js';
+import { EVENT_LIST_LIMIT, emitEvent } from '../webhooks/outbox.js';
+import { emitBatchFinished } from '../webhooks/batch-events.js';
 import { exactMatches, sourceSha, usableMatch } from './quality/memory.js';
 
 export interface PushInput {
@@ -157,6 +159,8 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
       for (const part of chunk(rows, INSERT_CHUNK)) {
         await trx.insertInto('batch_rows').values(part.map((r) => ({ ...r, batch_id: batchId }))).execute();
       }
+      await emitKeyEvents(trx, project.id, input.path, batchId, delta);
+      if (empty) await emitBatchFinished(trx, batchId);
       return { batch, rowCount: rows.length };
     });
 
@@ -169,6 +173,19 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
   }
 
   return { push };
+}
+
+/** One event per kind for the whole push, summarising its keys (a push that creates 500 keys sends one key.created). */
+async function emitKeyEvents(trx: Pick<Db, 'selectFrom' | 'insertInto'>, projectId: string, path: string, batchId: string, delta: Delta): Promise<void> {
+  const kinds = [
+    ['key.created', delta.added.map((a) => ({ key: a.entry.key, source: a.entry.source }))],
+    ['key.updated', delta.changed.map((c) => ({ key: c.entry.key, source: c.entry.source }))],
+    ['key.deleted', delta.removed.map((r) => ({ key: r.key, source: null }))],
+  ] as const;
+  for (const [type, keys] of kinds) {
+    if (keys.length === 0) continue;
+    await emitEvent(trx, projectId, type, { path, batch_id: batchId, count: keys.length, keys: keys.slice(0, EVENT_LIST_LIMIT), truncated: keys.length > EVENT_LIST_LIMIT });
+  }
 }
 
 /** A plural key costs the words of each distinct source form, since each is translated. */

@@ -3,6 +3,7 @@
  * processes, a Redis restart under a running deployment, and graceful shutdown on SIGTERM.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -292,6 +293,41 @@ async function expectPulled(api: Api, path: string, keys: Record<string, string>
   for (const [key, source] of Object.entries(keys)) expect(pulled[key], key).toBe(mockTranslate(source, locale));
 }
 
+/** A webhook receiver on a port chosen beforehand, so it can be down first and come up later at the same URL. */
+async function webhookReceiver(port: number) {
+  const received: { id: string; body: string }[] = [];
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      received.push({ id: String(req.headers['webhook-id']), body });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_DELAYS: Array(30).fill('300ms').join(',') };
+
+/** Subscribes to language.added at a port where nothing listens yet, and adds a language: the delivery is pending. */
+async function pendingDelivery(api: Api, hookPort: number, tag: string) {
+  const res = await api('/v1/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `http://127.0.0.1:${hookPort}/hook`, events: ['language.added'] }) });
+  if (res.status !== 201) throw new Error(`POST /v1/webhooks: ${res.status} ${await res.text()}`);
+  const hook = (await res.json()) as { id: string };
+  const added = await api('/v1/languages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tag }) });
+  if (added.status !== 201) throw new Error(`POST /v1/languages: ${added.status} ${await added.text()}`);
+  // At least one failed attempt, so the delivery is known to wait in the database for its retry.
+  await waitFor('a failed delivery attempt', async () => {
+    const log = await getJson<{ items: { status: string; attempts: unknown[] }[] }>(api, `/v1/webhooks/${hook.id}/deliveries`);
+    return log.items[0] && log.items[0].attempts.length > 0 ? log.items[0] : undefined;
+  });
+  return hook;
+}
+
 function serviceEnv(extra: Record<string, string> = {}, mock?: MockOpenAI): Record<string, string> {
   return backendEnv({
     LOG_LEVEL: 'info',
@@ -363,6 +399,27 @@ describe.runIf(BACKEND === 'embedded')('parlance start (embedded)', () => {
     const done = await waitCompleted(api2, pushed.id, [second]);
     await expectExactlyOnce(api2, done, 300, before);
     await expectPulled(api2, 'en.json', keys);
+  });
+
+  it('kill the process with a webhook delivery pending: the restarted process delivers it', async () => {
+    const hookPort = await freePort();
+    const port = await freePort();
+    const first = parlance('start#hooks', 'start', { ...env, ...WEBHOOK_ENV, PORT: String(port) });
+    await waitHealthy(`http://127.0.0.1:${port}`, first);
+    await pendingDelivery(client(`http://127.0.0.1:${port}`, token), hookPort, 'nl');
+    first.proc.kill('SIGKILL');
+    await first.exited;
+
+    const receiver = await webhookReceiver(hookPort);
+    try {
+      const port2 = await freePort();
+      const second = parlance('start#hooks2', 'start', { ...env, ...WEBHOOK_ENV, PORT: String(port2) });
+      await waitHealthy(`http://127.0.0.1:${port2}`, second);
+      const got = await waitFor('the delivery after the restart', async () => receiver.received[0], { alive: [second] });
+      expect(JSON.parse(got.body)).toMatchObject({ type: 'language.added', data: { tag: 'nl' } });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('SIGTERM on parlance start exits with code 0 within a few seconds', async () => {
@@ -441,6 +498,29 @@ describe.runIf(BACKEND === 'postgres')('parlance serve + parlance worker (Postgr
     const done = await waitCompleted(api, pushed.id, [serve, worker2]);
     await expectExactlyOnce(api, done, 300, before);
     await expectPulled(api, 'second.json', keys);
+  });
+
+  it('kill the worker with a webhook delivery pending: a new worker delivers it', async () => {
+    const hookPort = await freePort();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    serve = parlance('serve', 'serve', { ...env, ...WEBHOOK_ENV, PORT: String(port) });
+    const worker = parlance('worker#hooks', 'worker', { ...env, ...WEBHOOK_ENV });
+    await waitHealthy(base, serve);
+    api = client(base, token);
+    await pendingDelivery(api, hookPort, 'nl');
+    worker.proc.kill('SIGKILL');
+    await worker.exited;
+
+    const receiver = await webhookReceiver(hookPort);
+    try {
+      const worker2 = parlance('worker#hooks2', 'worker', { ...env, ...WEBHOOK_ENV });
+      const got = await waitFor('the delivery by the new worker', async () => receiver.received[0], { alive: [serve, worker2] });
+      expect(JSON.parse(got.body)).toMatchObject({ type: 'language.added', data: { tag: 'nl' } });
+      expect(new Set(receiver.received.map((r) => r.id)).size).toBe(1);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('SIGTERM on parlance serve and parlance worker exits with code 0 within a few seconds', async () => {

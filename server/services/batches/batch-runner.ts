@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { MemoryOrigin, PassName, RowGateOutcome, StoredFailure } from '../../db/schema.js';
 import type { TranslationProvider } from '../../providers/provider.js';
 import { refundWords } from '../allowance.js';
+import { batchTally } from './batch-tally.js';
 import type { Logger } from '../../logger.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { GlossaryTerm } from '../../../src/core/gates/types.js';
@@ -12,6 +13,7 @@ import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-
 import { loadGlossary } from '../quality/glossary-service.js';
 import { lengthBudget } from '../quality/budget.js';
 import { holdCandidates, writeTranslations } from '../quality/translation-writes.js';
+import { emitBatchFinished } from '../../webhooks/batch-events.js';
 
 export interface Providers {
   fast: TranslationProvider;
@@ -211,8 +213,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       const keyIds = [...new Set(outcomes.map((o) => o.row.key_id))];
       const current = await trx.selectFrom('keys').select(['id', 'source_hash']).where('id', 'in', keyIds).execute();
       const currentHash = new Map(current.map((k) => [k.id, k.source_hash]));
-      const human = await trx.selectFrom('translations').select(['key_id', 'locale', 'source_hash']).where('key_id', 'in', keyIds).where('state', '=', 'human').execute();
-      const humanDone = new Set(human.map((h) => `${h.key_id}\u0000${h.locale}\u0000${h.source_hash}`));
+      const existing = await trx.selectFrom('translations').select(['key_id', 'locale', 'source_hash', 'state', 'stale']).where('key_id', 'in', keyIds).execute();
+      const humanDone = new Set(existing.filter((t) => t.state === 'human').map((h) => `${h.key_id}\u0000${h.locale}\u0000${h.source_hash}`));
+      // A translation of an older source (or one a glossary change marked stale) that this row replaces: drift repaired.
+      const drifted = new Set(existing.filter((t) => t.stale || t.source_hash !== currentHash.get(t.key_id)).map((t) => `${t.key_id}\u0000${t.locale}`));
 
       // Each row's new batch_rows values; rows with identical values (the common case: passed) share one statement.
       const rowValues = new Map<ChunkOutcome, Record<string, unknown>>();
@@ -234,7 +238,16 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           kind.set(o, 'held');
         } else {
           const reason = o.gateOutcome === 'flagged' ? `written and flagged for review: ${o.failures.filter((f) => f.gate === 'length').map((f) => f.reason).join('; ')}` : null;
-          rowValues.set(o, { status: 'done', outcome: o.fromMemory ? 'memory' : 'translated', reason, provider: o.origin, gate_outcome: o.gateOutcome, failures: json(o.failures), retries: o.retries });
+          rowValues.set(o, {
+            status: 'done',
+            outcome: o.fromMemory ? 'memory' : 'translated',
+            reason,
+            provider: o.origin,
+            gate_outcome: o.gateOutcome,
+            failures: json(o.failures),
+            retries: o.retries,
+            repaired_drift: drifted.has(`${o.row.key_id}\u0000${o.row.locale}`),
+          });
           kind.set(o, 'written');
         }
       }
@@ -329,6 +342,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         })
         .where('id', '=', batchId)
         .execute();
+      await emitBatchFinished(trx, batchId);
       log.info('batch finished', { batch: batchId, failed: tally.failed, words_spent: tally.wordsSpent });
     });
   }
@@ -367,34 +381,4 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   return { run };
-}
-
-const SPENDING_OUTCOMES: ReadonlySet<string> = new Set(['translated', 'refused', 'kept_human']);
-
-export interface BatchTally {
-  queued: number;
-  done: number;
-  failed: number;
-  cancelled: number;
-  wordsSpent: number;
-  outcomes: Record<string, number>;
-}
-
-/** Counts a batch's rows by status and outcome; derived on read rather than kept in counters that could drift. */
-export async function batchTally(db: Pick<Db, 'selectFrom'>, batchId: string): Promise<BatchTally> {
-  const groups = await db
-    .selectFrom('batch_rows')
-    .select((eb) => ['status', 'outcome', eb.fn.countAll<string>().as('rows'), eb.fn.sum<string>('words').as('words')])
-    .where('batch_id', '=', batchId)
-    .groupBy(['status', 'outcome'])
-    .execute();
-  const tally: BatchTally = { queued: 0, done: 0, failed: 0, cancelled: 0, wordsSpent: 0, outcomes: {} };
-  for (const group of groups) {
-    const rows = Number(group.rows);
-    tally[group.status] += rows;
-    if (group.outcome) tally.outcomes[group.outcome] = (tally.outcomes[group.outcome] ?? 0) + rows;
-    // Words pay for provider work: written and refused rows used it; memory reuse, superseded-before-commit and failures did not.
-    if (group.outcome && SPENDING_OUTCOMES.has(group.outcome)) tally.wordsSpent += Number(group.words ?? 0);
-  }
-  return tally;
 }

@@ -5,7 +5,7 @@ import type { BatchRecord } from '../../db/schema.js';
 import { ApiError, notFound } from '../../errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { refundWords, reserveWords } from '../allowance.js';
-import { batchTally, type BatchTally } from './batch-runner.js';
+import { batchTally, type BatchTally } from './batch-tally.js';
 
 export function publicBatch(batch: BatchRecord, tally: BatchTally) {
   return {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { ApiError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { emitEvent } from '../../webhooks/outbox.js';
 import { checkLocale } from '../../../src/core/locales/locales.js';
 import { containsTerm } from '../../../src/core/gates/glossary.js';
 import type { GlossaryTerm } from '../../../src/core/gates/types.js';
@@ -54,6 +55,11 @@ function canonicalTranslations(input: Record<string, string>): Record<string, st
     out[check.tag] = text.trim();
   }
   return out;
+}
+
+async function emitGlossaryUpdated(trx: Db, projectId: string, action: 'created' | 'updated' | 'deleted', row: Row, marked: number) {
+  const { id, term, translations, case_sensitive, forbidden, notes } = row;
+  await emitEvent(trx, projectId, 'glossary.updated', { action, term: { id, term, translations, case_sensitive, forbidden, notes }, translations_marked_stale: marked });
 }
 
 export function createGlossaryService(deps: { db: Db }) {
@@ -115,6 +121,7 @@ export function createGlossaryService(deps: { db: Db }) {
         .returningAll()
         .executeTakeFirstOrThrow();
       const marked = await markAffected(trx, projectId, [row]);
+      await emitGlossaryUpdated(trx, projectId, 'created', row, marked);
       return { ...publicTerm(row), translations_marked_stale: marked };
     });
   }
@@ -153,6 +160,7 @@ export function createGlossaryService(deps: { db: Db }) {
         .executeTakeFirstOrThrow();
       // Both the old and the new wording: strings that matched either may now translate differently.
       const marked = await markAffected(trx, projectId, [before, row]);
+      await emitGlossaryUpdated(trx, projectId, 'updated', row, marked);
       return { ...publicTerm(row), translations_marked_stale: marked };
     });
   }
@@ -162,6 +170,7 @@ export function createGlossaryService(deps: { db: Db }) {
       const before = await load(projectId, id, trx);
       await trx.deleteFrom('glossary_terms').where('id', '=', id).execute();
       const marked = await markAffected(trx, projectId, [before]);
+      await emitGlossaryUpdated(trx, projectId, 'deleted', before, marked);
       return { ...publicTerm(before), translations_marked_stale: marked };
     });
   }

@@ -5,6 +5,7 @@
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { emitEvent } from '../../webhooks/outbox.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { GateFailure, GateOutcome } from '../../../src/core/gates/types.js';
 import { loadGlossary } from './glossary-service.js';
@@ -113,11 +114,15 @@ export function createQaService(deps: { db: Db }) {
     }
     const id = newId('qa');
     const scope = input.rows ? { rows: input.rows.length } : { locales: input.locales ?? targets, ...(input.keys ? { keys: input.keys.length } : {}), ...(input.path !== undefined ? { path: input.path } : {}) };
-    const record = await db
-      .insertInto('qa_runs')
-      .values({ id, project_id: projectId, scope: JSON.stringify(scope), checked: candidates.length, ...counts })
-      .returning(['created_at'])
-      .executeTakeFirstOrThrow();
+    const record = await db.transaction().execute(async (trx) => {
+      const run = await trx
+        .insertInto('qa_runs')
+        .values({ id, project_id: projectId, scope: JSON.stringify(scope), checked: candidates.length, ...counts })
+        .returning(['created_at'])
+        .executeTakeFirstOrThrow();
+      await emitEvent(trx, projectId, 'qa.completed', { qa_run_id: id, checked: candidates.length, ...counts, scope });
+      return run;
+    });
     return { id, checked: candidates.length, ...counts, not_checked: missing, items, created_at: record.created_at.toISOString() };
   }
 

@@ -13,6 +13,7 @@ import { lengthBudget } from './budget.js';
 import { rememberTranslations } from './memory.js';
 import { gateRow } from './translate-rows.js';
 import { holdCandidates, writeTranslations } from './translation-writes.js';
+import { emitEvent } from '../../webhooks/outbox.js';
 
 export type ReviewState = TranslationState | 'held' | 'rejected';
 export const REVIEW_STATES: readonly ReviewState[] = ['held', 'rejected', 'flagged', 'accepted', 'approved', 'human'];
@@ -187,6 +188,14 @@ export function createTranslationsService(deps: { db: Db }) {
       ]);
       await trx.deleteFrom('held_translations').where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
       await rememberTranslations(trx, [{ organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, context: k.context, text, plurals, origin: 'human' }]);
+      await emitEvent(trx, projectId, 'translation.updated', {
+        origin: 'human',
+        batch_id: null,
+        count: 1,
+        locales: [input.locale],
+        translations: [{ key: k.key, path: k.path, locale: input.locale, state: 'human' }],
+        truncated: false,
+      });
     });
     return { translation: await one(projectId, k.id, input.locale), gate_outcome: report.outcome, gate_failures: failures };
   }
@@ -221,6 +230,7 @@ export function createTranslationsService(deps: { db: Db }) {
         ]);
         // A rejected written translation leaves the files; a rejected candidate never was in them.
         if (!held) await trx.deleteFrom('translations').where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
+        await emitEvent(trx, projectId, 'translation.reviewed', { key: k.key, path: k.path, locale: input.locale, decision: 'reject', state: 'rejected', text: candidate.text, plurals: candidate.plurals });
         return 'rejected';
       }
       if (held) {
@@ -238,7 +248,20 @@ export function createTranslationsService(deps: { db: Db }) {
           { organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, context: k.context, text: candidate.text, plurals: candidate.plurals, origin: 'human' },
         ]);
       }
-      return current?.state === 'human' && !held ? 'human' : 'approved';
+      const state = current?.state === 'human' && !held ? 'human' : 'approved';
+      await emitEvent(trx, projectId, 'translation.reviewed', { key: k.key, path: k.path, locale: input.locale, decision: 'approve', state, text: candidate.text, plurals: candidate.plurals });
+      if (held) {
+        // The approved candidate is now in the files.
+        await emitEvent(trx, projectId, 'translation.updated', {
+          origin: 'review',
+          batch_id: held.batch_id,
+          count: 1,
+          locales: [input.locale],
+          translations: [{ key: k.key, path: k.path, locale: input.locale, state: 'approved' }],
+          truncated: false,
+        });
+      }
+      return state;
     });
     return { decision: input.decision, translation: await one(projectId, k.id, input.locale, state) };
   }

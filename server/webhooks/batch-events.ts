@@ -1,0 +1,76 @@
+/** The events a finished batch sends: batch.completed or batch.failed, and the translation and drift summaries. */
+import type { Db } from '../db/database.js';
+import { batchTally } from '../services/batches/batch-tally.js';
+import type { GateName } from '../../src/core/gates/types.js';
+import { EVENT_LIST_LIMIT, emitEvent } from './outbox.js';
+
+type Executor = Pick<Db, 'selectFrom' | 'insertInto'>;
+
+/** Emits the events of a batch that has just finished (in the transaction that finished it). */
+export async function emitBatchFinished(db: Executor, batchId: string): Promise<void> {
+  const batch = await db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
+  if (batch.status !== 'completed' && batch.status !== 'failed') return;
+  const tally = await batchTally(db, batchId);
+  const refused = await db
+    .selectFrom('batch_rows as r')
+    .innerJoin('keys as k', 'k.id', 'r.key_id')
+    .select(['k.key', 'k.path', 'r.locale', 'r.failures', 'r.reason'])
+    .where('r.batch_id', '=', batchId)
+    .where('r.outcome', '=', 'refused')
+    .orderBy('r.id')
+    .limit(EVENT_LIST_LIMIT)
+    .execute();
+  await emitEvent(db, batch.project_id, batch.status === 'completed' ? 'batch.completed' : 'batch.failed', {
+    batch: {
+      id: batch.id,
+      status: batch.status,
+      path: batch.path,
+      format: batch.format,
+      created_at: batch.created_at.toISOString(),
+      finished_at: (batch.finished_at ?? new Date()).toISOString(),
+      error: batch.error,
+    },
+    rows: { total: tally.queued + tally.done + tally.failed + tally.cancelled, outcomes: tally.outcomes },
+    words: { reserved: batch.words_reserved, spent: tally.wordsSpent, refunded: batch.words_refunded },
+    refused: refused.map((r) => {
+      // The failures of the last attempt are why the row was refused.
+      const failures = r.failures ?? [];
+      const last = Math.max(1, ...failures.map((f) => f.attempt ?? 1));
+      const first = failures.find((f) => (f.attempt ?? 1) === last);
+      return { key: r.key, path: r.path, locale: r.locale, gate: (first?.gate ?? null) as GateName | null, reason: first?.reason ?? r.reason ?? 'refused' };
+    }),
+    refused_count: tally.outcomes.refused ?? 0,
+    files: batch.path !== null ? [{ path: batch.path, format: batch.format }] : [],
+    pull: batch.path !== null ? { path: batch.path, url: `/v1/pull?path=${encodeURIComponent(batch.path)}` } : null,
+  });
+
+  const written = await db
+    .selectFrom('batch_rows as r')
+    .innerJoin('keys as k', 'k.id', 'r.key_id')
+    .leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'r.key_id').onRef('t.locale', '=', 'r.locale'))
+    .select(['k.key', 'k.path', 'r.locale', 't.state', 'r.repaired_drift'])
+    .where('r.batch_id', '=', batchId)
+    .where('r.outcome', 'in', ['translated', 'memory'])
+    .orderBy('r.id')
+    .execute();
+  if (written.length > 0) {
+    await emitEvent(db, batch.project_id, 'translation.updated', {
+      origin: 'batch',
+      batch_id: batch.id,
+      count: written.length,
+      locales: [...new Set(written.map((w) => w.locale))].sort(),
+      translations: written.slice(0, EVENT_LIST_LIMIT).map((w) => ({ key: w.key, path: w.path, locale: w.locale, state: w.state ?? 'accepted' })),
+      truncated: written.length > EVENT_LIST_LIMIT,
+    });
+  }
+  const repaired = written.filter((w) => w.repaired_drift);
+  if (repaired.length > 0) {
+    await emitEvent(db, batch.project_id, 'source_drift.repaired', {
+      batch_id: batch.id,
+      count: repaired.length,
+      locales: [...new Set(repaired.map((w) => w.locale))].sort(),
+      keys: repaired.slice(0, EVENT_LIST_LIMIT).map((w) => ({ key: w.key, path: w.path, locale: w.locale })),
+      truncated: repaired.length > EVENT_LIST_LIMIT,
+    });
+  }
+}
