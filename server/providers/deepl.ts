@@ -1,6 +1,6 @@
 /** Machine translation through the DeepL API (`/v2/translate`), with `<ph/>` tokens kept as XML tags DeepL leaves alone. */
-import type { Logger } from '../logger.js';
-import { createHttpClient, errorDetail, isRecord, parseJson, type BodyReader } from './http.js';
+import { createHttpClient, errorDetail, isRecord, type RemoteOptions } from './http.js';
+import { answersReader, decodeXmlEntities, translateAsMarkup, type MarkupJob } from './mt-text.js';
 import type { ProviderRow, RowResult, TranslateRequest, TranslationProvider } from './provider.js';
 
 export const DEEPL_PRO_URL = 'https://api.deepl.com';
@@ -65,7 +65,7 @@ export function deeplBaseUrl(apiKey: string): string {
   return apiKey.endsWith(':fx') ? DEEPL_FREE_URL : DEEPL_PRO_URL;
 }
 
-export interface DeepLProviderOptions {
+export interface DeepLProviderOptions extends RemoteOptions {
   apiKey: string;
   /** Default: {@link deeplBaseUrl} of the key. */
   baseUrl?: string;
@@ -76,47 +76,6 @@ export interface DeepLProviderOptions {
   sendContext?: boolean;
   /** Texts per request, at most 50 (DeepL's limit). Default 50. */
   batchSize?: number;
-  /** Per HTTP request, not per translate() call. Default 60 000. */
-  timeoutMs?: number;
-  /** Retries after the first attempt, for 429, 5xx, timeouts and network errors. Default 3. */
-  maxRetries?: number;
-  fetch?: typeof fetch;
-  /** First backoff delay, doubled per retry. Default 500. */
-  baseDelayMs?: number;
-  /** Cap on any single wait, Retry-After included. Default 30 000. */
-  maxDelayMs?: number;
-  /** Receives a warning per retried request. */
-  log?: Logger;
-}
-
-const TOKEN_SPLIT = /(<ph id="\d+"\/>)/;
-const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const PH_TOKEN = /<ph\s[^>]*>/g;
-const LETTER = /\p{L}/u;
-
-/**
- * The row text as well-formed XML: literal `&`, `<`, `>` escaped, `<ph/>` tokens kept as tags. Entities of the
- * source are tokens already, so every entity in DeepL's answer is its own XML escaping and can be decoded.
- */
-function toXml(masked: string): string {
-  return masked
-    .split(TOKEN_SPLIT)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/[&<>]/g, (ch) => XML_ESCAPES[ch] as string)))
-    .join('');
-}
-
-function fromXml(text: string): string {
-  return text.replace(/&(?:#(\d+)|#x([0-9a-fA-F]+)|(amp|lt|gt|quot|apos));/g, (_m, dec?: string, hex?: string, name?: string) =>
-    dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : (XML_ENTITIES[name as string] as string),
-  );
-}
-
-/** Leading and trailing whitespace of a text: MT engines drop it, UI strings depend on it, so it is kept aside and put back. */
-function outerWhitespace(text: string): { lead: string; core: string; trail: string } {
-  const lead = /^\s*/u.exec(text)?.[0] ?? '';
-  const trail = /\s*$/u.exec(text.slice(lead.length))?.[0] ?? '';
-  return { lead, core: text.slice(lead.length, text.length - trail.length), trail };
 }
 
 /** The DeepL `context` for a row: its file context and translator notes, neither of which is translated or billed. */
@@ -124,28 +83,27 @@ function contextOf(row: ProviderRow): string {
   return [row.context, row.notes].filter((s): s is string => typeof s === 'string' && s.trim() !== '').join('\n');
 }
 
-interface Job {
-  row: ProviderRow;
-  lead: string;
-  xml: string;
-  trail: string;
+/** One `/v2/translate` request: texts that share a context. */
+interface DeepLRequest {
+  context: string;
+  jobs: MarkupJob[];
 }
 
 /** Requests for the jobs: grouped by context (DeepL takes one per request), each within the text and byte limits. */
-function requestsOf(jobs: readonly Job[], contextFor: (row: ProviderRow) => string, maxTexts: number): { context: string; jobs: Job[] }[] {
-  const groups = new Map<string, Job[]>();
+function requestsOf(jobs: readonly MarkupJob[], contextFor: (row: ProviderRow) => string, maxTexts: number): DeepLRequest[] {
+  const groups = new Map<string, MarkupJob[]>();
   for (const job of jobs) {
     const context = contextFor(job.row);
     const group = groups.get(context);
     if (group) group.push(job);
     else groups.set(context, [job]);
   }
-  const requests: { context: string; jobs: Job[] }[] = [];
+  const requests: DeepLRequest[] = [];
   for (const [context, group] of groups) {
-    let current: Job[] = [];
+    let current: MarkupJob[] = [];
     let bytes = 0;
     for (const job of group) {
-      const size = Buffer.byteLength(job.xml);
+      const size = Buffer.byteLength(job.markup);
       if (current.length > 0 && (current.length >= maxTexts || bytes + size > MAX_TEXT_BYTES)) {
         requests.push({ context, jobs: current });
         current = [];
@@ -159,18 +117,8 @@ function requestsOf(jobs: readonly Job[], contextFor: (row: ProviderRow) => stri
   return requests;
 }
 
-/** Reads `{translations:[{text}]}` with exactly one translation per sent text. */
-function translationsReader(count: number): BodyReader<string[]> {
-  return {
-    expected: `translations for ${count} texts`,
-    read(body) {
-      const parsed = parseJson(body);
-      if (!isRecord(parsed) || !Array.isArray(parsed.translations) || parsed.translations.length !== count) return undefined;
-      const texts = parsed.translations.map((t: unknown) => (isRecord(t) && typeof t.text === 'string' ? t.text : undefined));
-      return texts.every((t): t is string => t !== undefined) ? texts : undefined;
-    },
-  };
-}
+/** The text of one item of DeepL's `translations`, `{detected_source_language, text}`. */
+const translationText = (item: unknown): string | undefined => (isRecord(item) && typeof item.text === 'string' ? item.text : undefined);
 
 /** DeepL's status codes say more than its terse bodies; 456 and 403 get an explanation an operator can act on. */
 function describeDeepLError(status: number, body: string): string {
@@ -189,21 +137,11 @@ export function createDeepLProvider(options: DeepLProviderOptions): TranslationP
   const maxTexts = Math.min(MAX_TEXTS, Math.max(1, Math.floor(options.batchSize ?? MAX_TEXTS)));
   const contextFor = options.sendContext === false ? () => '' : contextOf;
   const headers = { authorization: `DeepL-Auth-Key ${options.apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
-  const http = createHttpClient({
-    name: 'deepl',
-    secrets: [options.apiKey],
-    fetch: options.fetch,
-    timeoutMs: options.timeoutMs,
-    maxRetries: options.maxRetries,
-    baseDelayMs: options.baseDelayMs,
-    maxDelayMs: options.maxDelayMs,
-    describeError: describeDeepLError,
-    log: options.log,
-  });
+  const http = createHttpClient({ name: 'deepl', secrets: [options.apiKey], describeError: describeDeepLError }, options);
 
-  async function send(jobs: readonly Job[], context: string, sourceLang: string, targetLang: string, request: TranslateRequest): Promise<string[]> {
+  async function send({ context, jobs }: DeepLRequest, sourceLang: string, targetLang: string, request: TranslateRequest): Promise<string[]> {
     const body = JSON.stringify({
-      text: jobs.map((job) => job.xml),
+      text: jobs.map((job) => job.markup),
       source_lang: sourceLang,
       target_lang: targetLang,
       tag_handling: 'xml',
@@ -212,7 +150,7 @@ export function createDeepLProvider(options: DeepLProviderOptions): TranslationP
       preserve_formatting: true,
       ...(context ? { context } : {}),
     });
-    return http.send({ method: 'POST', url, headers, body, signal: request.signal }, translationsReader(jobs.length));
+    return http.send({ method: 'POST', url, headers, body, signal: request.signal }, answersReader('translations', jobs.length, translationText));
   }
 
   return {
@@ -225,23 +163,11 @@ export function createDeepLProvider(options: DeepLProviderOptions): TranslationP
       const targetLang = deeplTargetLanguage(request.targetLocale);
       if (!targetLang) return failAll(`DeepL does not translate into target locale '${request.targetLocale}' (not among DeepL's target languages)`);
 
-      const results = new Map<ProviderRow, RowResult>();
-      const jobs: Job[] = [];
-      for (const row of request.rows) {
-        const { lead, core, trail } = outerWhitespace(row.text);
-        // Nothing to translate (empty, only tokens, numbers or punctuation): the source is the translation, and no characters are billed.
-        if (!LETTER.test(core.replace(PH_TOKEN, ''))) results.set(row, { id: row.id, ok: true, text: row.text });
-        else jobs.push({ row, lead, xml: toXml(core), trail });
-      }
-      // Sequential requests: a rate-limited key gains nothing from parallel ones, and order stays predictable.
-      for (const { context, jobs: batch } of requestsOf(jobs, contextFor, maxTexts)) {
-        const texts = await send(batch, context, sourceLang, targetLang, request);
-        batch.forEach((job, i) => {
-          const text = fromXml((texts[i] as string).trim());
-          results.set(job.row, { id: job.row.id, ok: true, text: job.lead + text + job.trail });
-        });
-      }
-      return request.rows.map((row) => results.get(row) as RowResult);
+      return translateAsMarkup(request.rows, {
+        batchesOf: (jobs) => requestsOf(jobs, contextFor, maxTexts),
+        send: (batch) => send(batch, sourceLang, targetLang, request),
+        decode: decodeXmlEntities,
+      });
     },
   };
 }

@@ -2,26 +2,32 @@
 import type { Logger } from '../logger.js';
 import { ProviderError } from './provider.js';
 
+/** How a remote provider's HTTP calls run: every provider's options extend these, and they pass through to {@link createHttpClient}. */
+export interface RemoteOptions {
+  /** Per HTTP request, not per translate() call. Default 60 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for 408, 429, 5xx (Anthropic's 529 included), timeouts and network errors. Default 3. */
+  maxRetries?: number;
+  /** Default: the global fetch; tests pass a recording one. */
+  fetch?: typeof fetch;
+  /** First backoff delay, doubled per retry. Default 500. */
+  baseDelayMs?: number;
+  /** Cap on any single wait, Retry-After included. Default 30 000. */
+  maxDelayMs?: number;
+  /** Receives a warning per retried request, so throttling shows in the logs before it becomes a failure. */
+  log?: Logger;
+}
+
+/** What the client knows of the API it calls: its name in messages, the secrets to redact, and how to read its errors. */
 export interface HttpClientOptions {
   /** Provider name that starts every message, e.g. 'deepl' or 'openai:gpt-4o-mini'. */
   name: string;
   /** Values that must never appear in a message (API keys): some servers echo the key back in their error text. */
   secrets: readonly (string | undefined)[];
-  fetch?: typeof fetch;
-  /** Per HTTP request, not per translate() call. Default 60 000. */
-  timeoutMs?: number;
-  /** Retries after the first attempt, for 408, 429, 5xx (Anthropic's 529 included), timeouts and network errors. Default 3. */
-  maxRetries?: number;
-  /** First backoff delay, doubled per retry. Default 500. */
-  baseDelayMs?: number;
-  /** Cap on any single wait, Retry-After included. Default 30 000. */
-  maxDelayMs?: number;
   /** The provider's explanation from an error body; defaults to {@link errorDetail}. */
   describeError?: (status: number, body: string) => string;
   /** Overrides the status-based retry decision for one error response (a spend cap answered as 429, say); undefined keeps it. */
   isRetryable?: (status: number, body: string) => boolean | undefined;
-  /** Told about every retry, so throttling shows in the logs before it becomes a failure. */
-  log?: Logger;
 }
 
 export interface HttpRequest {
@@ -132,15 +138,17 @@ function networkCause(err: unknown): string {
   return err.cause instanceof Error ? err.cause.message : err.message;
 }
 
-export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const { name, log } = options;
-  const doFetch = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const maxRetries = Math.max(0, options.maxRetries ?? 3);
-  const baseDelayMs = options.baseDelayMs ?? 500;
-  const maxDelayMs = options.maxDelayMs ?? 30_000;
-  const describe = options.describeError ?? ((_status: number, body: string) => errorDetail(body));
-  const secrets = options.secrets.filter((s): s is string => typeof s === 'string' && s !== '');
+/** A client for one API; `remote` is the provider's own options object, of which only the {@link RemoteOptions} fields are read. */
+export function createHttpClient(api: HttpClientOptions, remote: RemoteOptions): HttpClient {
+  const { name } = api;
+  const { log } = remote;
+  const doFetch = remote.fetch ?? globalThis.fetch;
+  const timeoutMs = remote.timeoutMs ?? 60_000;
+  const maxRetries = Math.max(0, remote.maxRetries ?? 3);
+  const baseDelayMs = remote.baseDelayMs ?? 500;
+  const maxDelayMs = remote.maxDelayMs ?? 30_000;
+  const describe = api.describeError ?? ((_status: number, body: string) => errorDetail(body));
+  const secrets = api.secrets.filter((s): s is string => typeof s === 'string' && s !== '');
 
   const redact = (s: string): string => secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), s);
 
@@ -165,7 +173,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     const detail = describe(res.status, text);
     const message = redact(`${name}: HTTP ${res.status}${detail ? `: ${detail}` : ''}`);
-    const retryable = options.isRetryable?.(res.status, text) ?? isRetryableStatus(res.status);
+    const retryable = api.isRetryable?.(res.status, text) ?? isRetryableStatus(res.status);
     if (!retryable) throw new ProviderError(message, false);
     return { ok: false, message, retryAfterMs: retryAfterOf(res.headers) };
   }

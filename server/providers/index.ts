@@ -1,12 +1,18 @@
 /** Builds the translation providers of the fast and careful passes from their settings. */
-import type { ProviderSettings, ProvidersConfig } from '../config.js';
+import type { ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { createDeepLProvider } from './deepl.js';
+import type { RemoteOptions } from './http.js';
 import { createLibreTranslateProvider } from './libretranslate.js';
 import { createOpenAIProvider } from './openai.js';
 import type { TranslationProvider } from './provider.js';
 import { createPseudoProvider } from './pseudo.js';
+
+/** A remote provider's HTTP options from its settings; `log` hears of every retry. */
+function remoteOptions(settings: RemoteSettings, log: Logger | undefined): RemoteOptions {
+  return { timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, ...(log ? { log } : {}) };
+}
 
 /** One provider from its settings; `log` receives a warning per retried request. */
 export function createProvider(settings: ProviderSettings, log?: Logger): TranslationProvider {
@@ -15,39 +21,31 @@ export function createProvider(settings: ProviderSettings, log?: Logger): Transl
       return createPseudoProvider();
     case 'openai':
       return createOpenAIProvider({
+        ...remoteOptions(settings, log),
         baseUrl: settings.baseUrl,
         model: settings.model,
         ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
         ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
-        timeoutMs: settings.timeoutMs,
-        maxRetries: settings.maxRetries,
-        ...(log ? { log } : {}),
       });
     case 'anthropic':
       return createAnthropicProvider({
+        ...remoteOptions(settings, log),
         baseUrl: settings.baseUrl,
         apiKey: settings.apiKey,
         model: settings.model,
         ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
-        timeoutMs: settings.timeoutMs,
-        maxRetries: settings.maxRetries,
-        ...(log ? { log } : {}),
       });
     case 'deepl':
       return createDeepLProvider({
+        ...remoteOptions(settings, log),
         apiKey: settings.apiKey,
         ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-        timeoutMs: settings.timeoutMs,
-        maxRetries: settings.maxRetries,
-        ...(log ? { log } : {}),
       });
     case 'libretranslate':
       return createLibreTranslateProvider({
+        ...remoteOptions(settings, log),
         baseUrl: settings.baseUrl,
         ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-        timeoutMs: settings.timeoutMs,
-        maxRetries: settings.maxRetries,
-        ...(log ? { log } : {}),
       });
     default: {
       const unknown: never = settings;

@@ -1,6 +1,16 @@
-/** Prompt building and answer parsing shared by the LLM providers (OpenAI-compatible, Anthropic). */
-import { isRecord, parseJson } from './http.js';
-import type { Pass, ProviderRow, RowResult, TranslateRequest } from './provider.js';
+/** What the LLM providers (OpenAI-compatible, Anthropic) share: their options, the prompt, reading the answer, and the chunked translate loop. */
+import { isRecord, parseJson, type RemoteOptions } from './http.js';
+import { hasTranslatableText } from './mt-text.js';
+import type { Pass, ProviderRow, RowResult, TranslateRequest, TranslationProvider } from './provider.js';
+
+/** The options both LLM providers take beside their API's own. */
+export interface LlmOptions extends RemoteOptions {
+  model: string;
+  /** Model for the careful pass; defaults to `model`. */
+  carefulModel?: string;
+  /** Rows per request. Default 40. */
+  batchSize?: number;
+}
 
 const INSTRUCTIONS = [
   'You are a professional software localization translator.',
@@ -67,14 +77,6 @@ function promptRow(row: ProviderRow, index: number) {
 /** The user message: locales and the chunk's rows under positional ids. */
 export function userMessage(request: Pick<TranslateRequest, 'sourceLocale' | 'targetLocale'>, rows: readonly ProviderRow[]): string {
   return JSON.stringify({ source_locale: request.sourceLocale, target_locale: request.targetLocale, rows: rows.map(promptRow) });
-}
-
-const PH_TOKEN = /<ph\s[^>]*>/g;
-const LETTER = /\p{L}/u;
-
-/** False for a source with no letters outside its tokens (empty, only placeholders, numbers or punctuation): the source is its own translation. */
-export function hasTranslatableText(maskedText: string): boolean {
-  return LETTER.test(maskedText.replace(PH_TOKEN, ''));
 }
 
 const FENCE = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i;
@@ -162,4 +164,32 @@ export async function translateInChunks(
     chunk.forEach((row, j) => results.set(row, chunkResultList[j] as RowResult));
   }
   return rows.map((row) => results.get(row) as RowResult);
+}
+
+/** One chunk's prompt, for the provider's API to carry: the pass's model, the system prompt and the user message. */
+export interface ChunkPrompt {
+  model: string;
+  system: string;
+  user: string;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * An instructable provider over an LLM API: each chunk of rows becomes a {@link ChunkPrompt}, `complete` sends it
+ * and reads the reply as a {@link Completion}, and the chunk's results are read from that.
+ */
+export function createLlmProvider(name: string, options: LlmOptions, complete: (prompt: ChunkPrompt) => Promise<Completion>): TranslationProvider {
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 40));
+  const modelFor = (pass: Pass): string => (pass === 'careful' ? (options.carefulModel ?? options.model) : options.model);
+
+  async function translateChunk(chunk: readonly ProviderRow[], request: TranslateRequest): Promise<RowResult[]> {
+    const prompt = { model: modelFor(request.pass), system: systemPrompt(request.pass, chunk), user: userMessage(request, chunk), signal: request.signal };
+    return chunkResults(chunk, await complete(prompt));
+  }
+
+  return {
+    name,
+    instructable: true,
+    translate: (request) => translateInChunks(request.rows, batchSize, (chunk) => translateChunk(chunk, request)),
+  };
 }

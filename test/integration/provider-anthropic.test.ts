@@ -1,47 +1,17 @@
 /** The Anthropic provider against a local server speaking the Messages API wire format. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider, type AnthropicProviderOptions } from '../../server/providers/anthropic.js';
-import { ProviderError, type ProviderRow, type TranslateRequest } from '../../server/providers/provider.js';
-import { startMockAnthropic, type AnthropicRecorded, type MockServer } from '../helpers/mock-providers.js';
+import type { ProviderRow } from '../../server/providers/provider.js';
+import { anthropicError, startMockAnthropic, type AnthropicRecorded } from '../helpers/mock-providers.js';
+import { commonCases, HELLO_ROW, providerError, requestsIn, startForFile } from '../helpers/provider-test-kit.js';
 
 const API_KEY = 'sk-ant-api03-test-0123456789';
 
-let mock: MockServer<AnthropicRecorded>;
-
-beforeAll(async () => {
-  mock = await startMockAnthropic({ apiKey: API_KEY });
-});
-
-afterEach(() => {
-  mock.requests.length = 0;
-  mock.script.length = 0;
-});
-
-afterAll(async () => {
-  await mock.close();
-});
-
+const mock = await startForFile(() => startMockAnthropic({ apiKey: API_KEY }));
 const provider = (opts: Partial<AnthropicProviderOptions> = {}) =>
   createAnthropicProvider({ baseUrl: mock.url, apiKey: API_KEY, model: 'claude-test', baseDelayMs: 5, ...opts });
-
-const request = (rows: ProviderRow[], extra: Partial<TranslateRequest> = {}): TranslateRequest => ({
-  sourceLocale: 'en',
-  targetLocale: 'de',
-  pass: 'fast',
-  rows,
-  ...extra,
-});
-
-const anthropicError = (type: string, message: string) => JSON.stringify({ type: 'error', error: { type, message } });
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
+const request = requestsIn({ sourceLocale: 'en', targetLocale: 'de' });
+const common = commonCases({ mock, provider, request });
 
 describe('anthropic provider', () => {
   it('calls /v1/messages with the key, version and JSON body, and returns the text with tokens untouched', async () => {
@@ -80,19 +50,15 @@ describe('anthropic provider', () => {
   });
 
   it('waits for retry-after on a 429 rate_limit_error, then succeeds', async () => {
-    mock.script.push({ status: 429, headers: { 'retry-after': '1' }, body: anthropicError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit') });
-    const started = Date.now();
-    const results = await provider({ baseDelayMs: 1 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(results).toEqual([{ id: 'a', ok: true, text: 'de: HELLO' }]);
-    expect(mock.requests).toHaveLength(2);
+    const body = anthropicError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit');
+    await common.expectWaitsOutRetryAfter(body, 'de: HELLO');
   });
 
   it('retries 529 overloaded_error and 500 with growing backoff, then succeeds', async () => {
     mock.script.push({ status: 529, body: anthropicError('overloaded_error', 'Overloaded') });
     mock.script.push({ status: 500, body: anthropicError('api_error', 'Internal server error') });
     const started = Date.now();
-    const results = await provider({ baseDelayMs: 100 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
+    const results = await provider({ baseDelayMs: 100 }).translate(request([HELLO_ROW]));
     // Jittered backoff waits at least half of 100 ms, then half of 200 ms.
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     expect(results).toEqual([{ id: 'a', ok: true, text: 'de: HELLO' }]);
@@ -100,25 +66,18 @@ describe('anthropic provider', () => {
   });
 
   it('gives up after maxRetries with a retryable ProviderError naming the status and message', async () => {
-    for (let i = 0; i < 4; i++) mock.script.push({ status: 529, body: anthropicError('overloaded_error', 'Overloaded') });
-    const err = await rejection(provider({ maxRetries: 2 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
-    expect(err.retryable).toBe(true);
+    const err = await common.expectGivesUpAfterTwoRetries(529, anthropicError('overloaded_error', 'Overloaded'));
     expect(err.message).toBe('anthropic:claude-test: HTTP 529: overloaded_error: Overloaded (gave up after 3 attempts)');
-    expect(mock.requests).toHaveLength(3);
   });
 
   it('fails fast on a 400 with the API message, never showing the key', async () => {
-    mock.script.push({ status: 400, body: anthropicError('invalid_request_error', `prompt is too long: 250000 tokens > 200000 maximum (key ${API_KEY})`) });
-    const err = await rejection(provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
-    expect(err.retryable).toBe(false);
+    const body = anthropicError('invalid_request_error', `prompt is too long: 250000 tokens > 200000 maximum (key ${API_KEY})`);
+    const err = await common.expectEchoedKeyRedacted(body, API_KEY);
     expect(err.message).toMatch(/HTTP 400: invalid_request_error: prompt is too long/);
-    expect(err.message).toContain('[redacted]');
-    expect(err.message).not.toContain(API_KEY);
-    expect(mock.requests).toHaveLength(1);
   });
 
   it('fails fast on a wrong key (401)', async () => {
-    const err = await rejection(provider({ apiKey: 'sk-ant-wrong' }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
+    const err = await providerError(provider({ apiKey: 'sk-ant-wrong' }).translate(request([HELLO_ROW])));
     expect(err.retryable).toBe(false);
     expect(err.message).toContain('HTTP 401: authentication_error: invalid x-api-key');
     expect(err.message).not.toContain('sk-ant-wrong');
@@ -130,7 +89,7 @@ describe('anthropic provider', () => {
       status: 429,
       body: JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'Spend limit reached', details: { error_code: 'enforced_spend_limit_reached' } } }),
     });
-    const err = await rejection(provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
+    const err = await providerError(provider().translate(request([HELLO_ROW])));
     expect(err.retryable).toBe(false);
     expect(err.message).toContain('monthly spend limit reached');
     expect(mock.requests).toHaveLength(1);
@@ -138,7 +97,7 @@ describe('anthropic provider', () => {
 
   it('fails the rows of an answer cut off at max_tokens', async () => {
     mock.script.push({ text: '{"translations":[{"id":"1","text":"HAL', stopReason: 'max_tokens' });
-    const results = await provider({ maxTokens: 16 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
+    const results = await provider({ maxTokens: 16 }).translate(request([HELLO_ROW]));
     expect(mock.requests[0]?.body.max_tokens).toBe(16);
     expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining('cut off (stop_reason: max_tokens)') }]);
   });
@@ -183,11 +142,6 @@ describe('anthropic provider', () => {
   });
 
   it('stops when the caller aborts', async () => {
-    mock.script.push({ delayMs: 2000 });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('cancelled by caller')), 50);
-    const started = Date.now();
-    await expect(provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }], { signal: controller.signal }))).rejects.toThrow('cancelled by caller');
-    expect(Date.now() - started).toBeLessThan(1000);
+    await common.expectStopsWhenCallerAborts();
   });
 });

@@ -1,5 +1,5 @@
 /** The DeepL provider against a local server speaking the /v2/translate wire format. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createDeepLProvider,
   deeplBaseUrl,
@@ -7,44 +7,16 @@ import {
   deeplTargetLanguage,
   type DeepLProviderOptions,
 } from '../../server/providers/deepl.js';
-import { ProviderError, type ProviderRow, type TranslateRequest } from '../../server/providers/provider.js';
-import { startMockDeepL, type DeepLRecorded, type MockServer } from '../helpers/mock-providers.js';
+import type { ProviderRow } from '../../server/providers/provider.js';
+import { deeplError, startMockDeepL, type DeepLRecorded } from '../helpers/mock-providers.js';
+import { commonCases, HELLO_ROW, providerError, requestsIn, startForFile } from '../helpers/provider-test-kit.js';
 
 const API_KEY = '0f3c1a2b-1111-2222-3333-444455556666';
 
-let mock: MockServer<DeepLRecorded>;
-
-beforeAll(async () => {
-  mock = await startMockDeepL({ apiKey: API_KEY });
-});
-
-afterEach(() => {
-  mock.requests.length = 0;
-  mock.script.length = 0;
-});
-
-afterAll(async () => {
-  await mock.close();
-});
-
+const mock = await startForFile(() => startMockDeepL({ apiKey: API_KEY }));
 const provider = (opts: Partial<DeepLProviderOptions> = {}) => createDeepLProvider({ baseUrl: mock.url, apiKey: API_KEY, baseDelayMs: 5, ...opts });
-
-const request = (rows: ProviderRow[], extra: Partial<TranslateRequest> = {}): TranslateRequest => ({
-  sourceLocale: 'en-US',
-  targetLocale: 'de',
-  pass: 'fast',
-  rows,
-  ...extra,
-});
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
+const request = requestsIn({ sourceLocale: 'en-US', targetLocale: 'de' });
+const common = commonCases({ mock, provider, request });
 
 describe('deepl provider', () => {
   it('sends the key, XML tag handling and the mapped languages, and returns tokens, escapes and outer whitespace intact', async () => {
@@ -105,27 +77,17 @@ describe('deepl provider', () => {
   });
 
   it('waits for Retry-After on 429, then succeeds', async () => {
-    mock.script.push({ status: 429, headers: { 'retry-after': '1' }, body: JSON.stringify({ message: 'Too many requests' }) });
-    const started = Date.now();
-    const results = await provider({ baseDelayMs: 1 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(results).toEqual([{ id: 'a', ok: true, text: 'DE: HELLO' }]);
-    expect(mock.requests).toHaveLength(2);
+    await common.expectWaitsOutRetryAfter(deeplError('Too many requests'), 'DE: HELLO');
   });
 
   it('retries 5xx with backoff and gives up with a retryable ProviderError', async () => {
-    for (let i = 0; i < 3; i++) mock.script.push({ status: 503, body: JSON.stringify({ message: 'Service unavailable' }) });
-    const started = Date.now();
-    const err = await rejection(provider({ maxRetries: 2, baseDelayMs: 60 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
-    expect(err.retryable).toBe(true);
+    const err = await common.expectGivesUpAfterTwoRetries(503, deeplError('Service unavailable'));
     expect(err.message).toBe('deepl: HTTP 503: Service unavailable (gave up after 3 attempts)');
-    expect(mock.requests).toHaveLength(3);
   });
 
   it('does not retry 456 (quota exceeded) and says so', async () => {
-    mock.script.push({ status: 456, body: JSON.stringify({ message: 'Quota exceeded' }) });
-    const err = await rejection(provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
+    mock.script.push({ status: 456, body: deeplError('Quota exceeded') });
+    const err = await providerError(provider().translate(request([HELLO_ROW])));
     expect(err.retryable).toBe(false);
     expect(err.message).toBe('deepl: HTTP 456: quota exceeded: the character limit of the DeepL plan is reached (Quota exceeded)');
     expect(mock.requests).toHaveLength(1);
@@ -133,20 +95,26 @@ describe('deepl provider', () => {
 
   it('does not retry 403 (bad key), explains the Free/Pro endpoints and never shows the key', async () => {
     const wrongKey = 'aaaabbbb-cccc-dddd-eeee-ffff00001111:fx';
-    const err = await rejection(provider({ apiKey: wrongKey }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
+    const err = await providerError(provider({ apiKey: wrongKey }).translate(request([HELLO_ROW])));
     expect(err.retryable).toBe(false);
     expect(err.message).toContain('HTTP 403: authorization failed');
     expect(err.message).toContain('Authorization failure, check auth_key');
     expect(err.message).toContain('https://api-free.deepl.com');
+    expect(err.message).not.toContain(wrongKey);
     expect(mock.requests[0]?.headers.authorization).toBe(`DeepL-Auth-Key ${wrongKey}`);
+  });
 
-    mock.script.push({ status: 400, body: JSON.stringify({ message: `Invalid auth_key ${API_KEY}` }) });
-    const echoed = await rejection(provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
-    expect(echoed.message).toBe('deepl: HTTP 400: Invalid auth_key [redacted]');
+  it('shows [redacted] for a key the server echoes', async () => {
+    const err = await common.expectEchoedKeyRedacted(deeplError(`Invalid auth_key ${API_KEY}`), API_KEY);
+    expect(err.message).toBe('deepl: HTTP 400: Invalid auth_key [redacted]');
+  });
+
+  it('stops when the caller aborts', async () => {
+    await common.expectStopsWhenCallerAborts();
   });
 
   it('fails every row, without a request, for a locale DeepL does not support', async () => {
-    const rows = [{ id: 'a', key: 'k', text: 'Hello' }, { id: 'b', key: 'k2', text: 'Bye' }];
+    const rows = [HELLO_ROW, { id: 'b', key: 'k2', text: 'Bye' }];
     expect(await provider().translate(request(rows, { targetLocale: 'ga-IE' }))).toEqual([
       { id: 'a', ok: false, reason: expect.stringContaining("target locale 'ga-IE'") },
       { id: 'b', ok: false, reason: expect.stringContaining("target locale 'ga-IE'") },
@@ -166,8 +134,8 @@ describe('deepl provider', () => {
       urls.push(String(input));
       return new Response(JSON.stringify({ translations: [{ detected_source_language: 'EN', text: 'Hallo' }] }), { status: 200 });
     };
-    await createDeepLProvider({ apiKey: 'k:fx', fetch: recordingFetch }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
-    await createDeepLProvider({ apiKey: 'k', fetch: recordingFetch }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
+    await createDeepLProvider({ apiKey: 'k:fx', fetch: recordingFetch }).translate(request([HELLO_ROW]));
+    await createDeepLProvider({ apiKey: 'k', fetch: recordingFetch }).translate(request([HELLO_ROW]));
     expect(urls).toEqual(['https://api-free.deepl.com/v2/translate', 'https://api.deepl.com/v2/translate']);
   });
 });

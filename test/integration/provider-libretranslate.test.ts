@@ -1,46 +1,17 @@
 /** The LibreTranslate provider against a local server speaking its /translate and /languages wire format. */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLibreTranslateProvider, libreTranslateCodes, type LibreTranslateProviderOptions } from '../../server/providers/libretranslate.js';
-import { ProviderError, type ProviderRow, type TranslateRequest } from '../../server/providers/provider.js';
-import { startMockLibreTranslate, type LibreTranslateRecorded, type MockServer } from '../helpers/mock-providers.js';
+import type { ProviderRow } from '../../server/providers/provider.js';
+import { libreTranslateError, startMockLibreTranslate, type LibreTranslateRecorded } from '../helpers/mock-providers.js';
+import { commonCases, HELLO_ROW, providerError, requestsIn, startForFile } from '../helpers/provider-test-kit.js';
 
 const API_KEY = 'lt-key-6f1e2d3c-aaaa-bbbb';
 
-let mock: MockServer<LibreTranslateRecorded> & { languageRequests: number };
-
-beforeAll(async () => {
-  mock = await startMockLibreTranslate({ apiKey: API_KEY });
-});
-
-afterEach(() => {
-  mock.requests.length = 0;
-  mock.script.length = 0;
-  mock.languageRequests = 0;
-});
-
-afterAll(async () => {
-  await mock.close();
-});
-
+const mock = await startForFile(() => startMockLibreTranslate({ apiKey: API_KEY }));
 const provider = (opts: Partial<LibreTranslateProviderOptions> = {}) =>
   createLibreTranslateProvider({ baseUrl: mock.url, apiKey: API_KEY, baseDelayMs: 5, ...opts });
-
-const request = (rows: ProviderRow[], extra: Partial<TranslateRequest> = {}): TranslateRequest => ({
-  sourceLocale: 'en-US',
-  targetLocale: 'de-DE',
-  pass: 'fast',
-  rows,
-  ...extra,
-});
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
+const request = requestsIn({ sourceLocale: 'en-US', targetLocale: 'de-DE' });
+const common = commonCases({ mock, provider, request });
 
 describe('libretranslate provider', () => {
   it('sends HTML with the api_key, asks for the languages once, and returns the server text', async () => {
@@ -93,38 +64,33 @@ describe('libretranslate provider', () => {
   });
 
   it('waits for Retry-After on 429 ("Slowdown"), then succeeds', async () => {
-    mock.script.push({ status: 429, headers: { 'retry-after': '1' }, body: JSON.stringify({ error: 'Slowdown: 20 per 1 minute' }) });
-    const started = Date.now();
-    const results = await provider({ baseDelayMs: 1 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }]));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(results).toEqual([{ id: 'a', ok: true, text: 'de: HELLO' }]);
-    expect(mock.requests).toHaveLength(2);
+    await common.expectWaitsOutRetryAfter(libreTranslateError('Slowdown: 20 per 1 minute'), 'de: HELLO');
   });
 
   it('retries 500 with backoff and gives up with a retryable ProviderError', async () => {
-    for (let i = 0; i < 3; i++) mock.script.push({ status: 500, body: JSON.stringify({ error: 'Cannot translate text: model crashed' }) });
-    const started = Date.now();
-    const err = await rejection(provider({ maxRetries: 2, baseDelayMs: 60 }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
-    expect(err.retryable).toBe(true);
+    const err = await common.expectGivesUpAfterTwoRetries(500, libreTranslateError('Cannot translate text: model crashed'));
     expect(err.message).toBe('libretranslate: HTTP 500: Cannot translate text: model crashed (gave up after 3 attempts)');
-    expect(mock.requests).toHaveLength(3);
   });
 
-  it('does not retry 403 (invalid key) and never shows the key', async () => {
-    const err = await rejection(provider({ apiKey: 'lt-wrong-key' }).translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
+  it('does not retry 403 (invalid key)', async () => {
+    const err = await providerError(provider({ apiKey: 'lt-wrong-key' }).translate(request([HELLO_ROW])));
     expect(err.retryable).toBe(false);
     expect(err.message).toBe('libretranslate: HTTP 403: Invalid API key');
     expect(mock.requests).toHaveLength(1);
+  });
 
-    mock.script.push({ status: 400, body: JSON.stringify({ error: `Invalid request: api_key ${API_KEY} exceeds its character limit` }) });
-    const echoed = await rejection(provider().translate(request([{ id: 'a', key: 'k', text: 'Hello' }])));
-    expect(echoed.retryable).toBe(false);
-    expect(echoed.message).toBe('libretranslate: HTTP 400: Invalid request: api_key [redacted] exceeds its character limit');
+  it('shows [redacted] for a key the server echoes', async () => {
+    const body = libreTranslateError(`Invalid request: api_key ${API_KEY} exceeds its character limit`);
+    const err = await common.expectEchoedKeyRedacted(body, API_KEY);
+    expect(err.message).toBe('libretranslate: HTTP 400: Invalid request: api_key [redacted] exceeds its character limit');
+  });
+
+  it('stops when the caller aborts', async () => {
+    await common.expectStopsWhenCallerAborts();
   });
 
   it('fails every row, without a translate request, for a locale the server has no model for', async () => {
-    const rows = [{ id: 'a', key: 'k', text: 'Hello' }, { id: 'b', key: 'k2', text: 'Bye' }];
+    const rows = [HELLO_ROW, { id: 'b', key: 'k2', text: 'Bye' }];
     expect(await provider().translate(request(rows, { targetLocale: 'ko' }))).toEqual([
       { id: 'a', ok: false, reason: expect.stringContaining("into target locale 'ko'") },
       { id: 'b', ok: false, reason: expect.stringContaining("into target locale 'ko'") },
