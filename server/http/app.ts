@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors.js';
 import { batchesRoutes } from '../routes/v1/batches.js';
 import { glossaryRoutes } from '../routes/v1/glossary.js';
+import { filesRoutes } from '../routes/v1/files.js';
 import { keysRoutes } from '../routes/v1/keys.js';
 import { webhookEventsRoutes } from '../routes/v1/webhook-events.js';
 import { webhooksRoutes } from '../routes/v1/webhooks.js';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps) {
   app.route('/v1/qa', qaRoutes(deps));
   app.route('/v1/memory', memoryRoutes(deps));
   app.route('/v1/keys', keysRoutes(deps));
+  app.route('/v1/files', filesRoutes(deps));
   // The catalog first: `/v1/webhooks/events` is not a webhook id.
   app.route('/v1/webhooks', webhookEventsRoutes(deps));
   app.route('/v1/webhooks', webhooksRoutes(deps));

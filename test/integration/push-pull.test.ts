@@ -84,6 +84,16 @@ describe('multipart push and pull', () => {
     expect(res.headers.get('x-parlance-format')).toBe('json_nested');
   });
 
+  it('lists pushed files with the SHA-256 of their bytes, and reports the source line of each batch row', async () => {
+    const { createHash } = await import('node:crypto');
+    const files = (await (await service.api('/v1/files')).json()) as { items: { path: string; format: string; sha256: string; keys: number }[] };
+    expect(files.items.find((f) => f.path === 'web/locales/en.json')).toEqual(
+      expect.objectContaining({ format: 'json', keys: 3, sha256: createHash('sha256').update(SOURCE).digest('hex') }),
+    );
+    const batch = (await (await service.api(`/v1/batches/${first.id}?limit=500`)).json()) as { row_outcomes: { items: { key: string; line: number | null }[] } };
+    expect(batch.row_outcomes.items.find((r) => r.key === 'cart.count')?.line).toBe(3);
+  });
+
   it('re-pushing the same file queues nothing and charges nothing', async () => {
     const before = (await project()).allowance.words_remaining;
     const res = await pushFile(SOURCE, { format: 'json', path: 'web/locales/en.json' });

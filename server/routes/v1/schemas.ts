@@ -67,6 +67,7 @@ export const BatchRow = z
   .object({
     key: z.string(),
     path: z.string(),
+    line: z.number().int().nullable().openapi({ description: 'Line of the key in the pushed source file, when the format has lines.' }),
     locale: z.string(),
     status: z.enum(['queued', 'done', 'failed', 'cancelled']),
     outcome: z.string().openapi({

@@ -72,7 +72,7 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
     let query = db
       .selectFrom('batch_rows as r')
       .innerJoin('keys as k', 'k.id', 'r.key_id')
-      .select(['r.id', 'k.key', 'k.path', 'r.locale', 'r.status', 'r.outcome', 'r.reason', 'r.words', 'r.pass', 'r.attempts', 'r.gate_outcome', 'r.failures', 'r.retries', 'r.provider'])
+      .select(['r.id', 'k.key', 'k.path', 'r.locale', 'r.status', 'r.outcome', 'r.reason', 'r.words', 'r.pass', 'r.attempts', 'r.gate_outcome', 'r.failures', 'r.retries', 'r.provider', 'k.line'])
       .where('r.batch_id', '=', batchId)
       .orderBy('r.id')
       .limit(options.limit + 1);
@@ -84,6 +84,7 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
       items: page.map((row) => ({
         key: row.key,
         path: row.path,
+        line: row.line,
         locale: row.locale,
         status: row.status,
         outcome: row.outcome ?? 'pending',

@@ -1,0 +1,52 @@
+/** GET /v1/files: the source files the service holds, with the SHA-256 of the bytes last pushed, so clients push only what changed. */
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv } from '../../http/context.js';
+import { requireAbility } from '../../http/middleware/require-ability.js';
+import { problemResponses } from './schemas.js';
+
+const SourceFile = z
+  .object({
+    path: z.string(),
+    format: z.string(),
+    sha256: z.string().openapi({ description: 'SHA-256 (hex) of the file as last pushed.' }),
+    keys: z.number().int().openapi({ description: 'Active keys of the file.' }),
+    updated_at: z.string(),
+  })
+  .openapi('SourceFile');
+
+export function filesRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      summary: 'Source files pushed to this project',
+      description: 'Ability: `read`. One entry per pushed file path, ordered by path; a client compares `sha256` with its local file to skip unchanged files.',
+      middleware: [requireAbility('read')] as const,
+      responses: { 200: { description: 'The files', content: { 'application/json': { schema: z.object({ items: z.array(SourceFile) }) } } }, ...problemResponses },
+    }),
+    async (c) => {
+      const projectId = c.get('auth').project.id;
+      const rows = await deps.db
+        .selectFrom('source_files as f')
+        .select((eb) => [
+          'f.path',
+          'f.format',
+          'f.content_sha256',
+          'f.updated_at',
+          eb
+            .selectFrom('keys as k')
+            .select((k) => k.fn.countAll<string>().as('n'))
+            .whereRef('k.project_id', '=', 'f.project_id')
+            .whereRef('k.path', '=', 'f.path')
+            .where('k.state', '=', 'active')
+            .as('keys'),
+        ])
+        .where('f.project_id', '=', projectId)
+        .orderBy('f.path')
+        .execute();
+      return c.json({ items: rows.map((r) => ({ path: r.path, format: r.format, sha256: r.content_sha256, keys: Number(r.keys ?? 0), updated_at: r.updated_at.toISOString() })) }, 200);
+    },
+  );
+  return app;
+}
