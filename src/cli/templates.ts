@@ -1,0 +1,106 @@
+/** Translation path templates of parlance.yml: where the file of one locale goes, given the source file it translates. */
+import { posix } from 'node:path';
+import { checkLocale } from '../core/locales/locales.js';
+
+export const TEMPLATE_VARIABLES: readonly { name: string; example: string; meaning: string }[] = [
+  { name: 'locale', example: 'pt-BR', meaning: 'the BCP-47 tag (zh-Hans, sr-Latn, es-419)' },
+  { name: 'locale_underscore', example: 'pt_BR', meaning: 'the tag with underscores (gettext, Java, Flutter ARB)' },
+  { name: 'android_locale', example: 'pt-rBR', meaning: 'the Android resource qualifier (b+sr+Latn for a script or a numeric region)' },
+  { name: 'apple_locale', example: 'pt-BR', meaning: 'the Xcode language ID (.lproj folders; zh-CN becomes zh-Hans)' },
+  { name: 'two_letters', example: 'pt', meaning: 'the language subtag alone' },
+  { name: 'name', example: 'messages', meaning: 'the source file name without its extension' },
+  { name: 'ext', example: 'json', meaning: 'the source file extension, without the dot' },
+  { name: 'dir', example: 'locales/en', meaning: "the source file's directory relative to the config file ('.' at the top)" },
+];
+
+/** The variables that vary with the locale; a template needs one, or every locale would be written to the same file. */
+export const LOCALE_VARIABLES: ReadonlySet<string> = new Set(['locale', 'locale_underscore', 'android_locale', 'apple_locale', 'two_letters']);
+
+const KNOWN_VARIABLES: ReadonlySet<string> = new Set(TEMPLATE_VARIABLES.map((v) => v.name));
+const VARIABLE = /\{([^{}]*)\}/g;
+
+/** The variable names a template uses, in order of appearance, without braces. */
+export function variablesIn(template: string): string[] {
+  return [...template.matchAll(VARIABLE)].map((m) => m[1] ?? '');
+}
+
+/** The variables of a template that are not known, each with its braces (`{lang}`), for error messages. */
+export function unknownVariables(template: string): string[] {
+  return [...new Set(variablesIn(template).filter((name) => !KNOWN_VARIABLES.has(name)))].map((name) => `{${name}}`);
+}
+
+/**
+ * Fills a translation path template for one source file and one locale. Variables: {locale} (pt-BR), {locale_underscore} (pt_BR),
+ * {android_locale} (pt-rBR; b+sr+Latn for a script), {apple_locale} (pt-BR; zh-Hans), {two_letters} (pt), {name} (source file name without extension),
+ * {ext} (without dot), {dir} (the source file's directory, posix, relative). Unknown variables: throws naming them.
+ */
+export function translationPath(template: string, sourcePath: string, locale: string): string {
+  const unknown = unknownVariables(template);
+  if (unknown.length > 0) {
+    throw new Error(`Unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in translation template '${template}'. Known: ${[...KNOWN_VARIABLES].map((n) => `{${n}}`).join(', ')}.`);
+  }
+  const values = variableValues(sourcePath, locale);
+  const filled = template.replace(VARIABLE, (_, name: string) => values[name] ?? '');
+  // `{dir}` is '.' for a file at the top, and templates may climb with '..'; normalising gives the path a user would write.
+  return posix.normalize(filled);
+}
+
+/** The value of every variable for one source file and locale. */
+export function variableValues(sourcePath: string, locale: string): Record<string, string> {
+  const parts = localeParts(locale);
+  const base = posix.basename(sourcePath);
+  const dot = base.lastIndexOf('.');
+  return {
+    locale: parts.tag,
+    locale_underscore: parts.tag.replaceAll('-', '_'),
+    android_locale: androidLocale(parts),
+    apple_locale: appleLocale(parts),
+    two_letters: parts.language,
+    // A leading dot (`.env`) starts a name, not an extension.
+    name: dot > 0 ? base.slice(0, dot) : base,
+    ext: dot > 0 ? base.slice(dot + 1) : '',
+    dir: posix.dirname(sourcePath),
+  };
+}
+
+interface LocaleParts {
+  tag: string;
+  language: string;
+  script: string | undefined;
+  region: string | undefined;
+  /** Subtags after language, script and region (variants); Android can only name them in its b+ form. */
+  rest: string[];
+}
+
+function localeParts(input: string): LocaleParts {
+  const check = checkLocale(input);
+  if (!check.ok) throw new Error(check.message);
+  const locale = new Intl.Locale(check.tag);
+  const main = [locale.language, locale.script, locale.region].filter((s): s is string => s !== undefined);
+  const rest = check.tag.split('-').slice(main.length);
+  return { tag: check.tag, language: locale.language, script: locale.script, region: locale.region, rest };
+}
+
+/** Android resource qualifiers: `pt-rBR` only covers a language with a two-letter region; anything else needs the `b+` form (API 24+). */
+function androidLocale(parts: LocaleParts): string {
+  if (parts.script === undefined && parts.rest.length === 0) {
+    if (parts.region === undefined) return parts.language;
+    if (/^[A-Z]{2}$/.test(parts.region)) return `${parts.language}-r${parts.region}`;
+  }
+  return `b+${parts.tag.split('-').join('+')}`;
+}
+
+/** Xcode names Chinese localizations by script (zh-Hans.lproj, zh-Hant.lproj), not by the region tags many projects use. */
+const APPLE_LANGUAGE_IDS: Readonly<Record<string, string>> = { 'zh-CN': 'zh-Hans', 'zh-TW': 'zh-Hant' };
+
+function appleLocale(parts: LocaleParts): string {
+  return APPLE_LANGUAGE_IDS[parts.tag] ?? parts.tag;
+}
+
+/** Reads an Android resource qualifier (`pt-rBR`, `b+sr+Latn`, `de`) back into a locale tag; undefined when it is not one. */
+export function localeFromAndroid(qualifier: string): string | undefined {
+  const tag = qualifier.startsWith('b+') ? qualifier.slice(2).split('+').join('-') : qualifier.replace(/^([a-z]{2,3})-r([A-Z]{2})$/, '$1-$2');
+  const check = checkLocale(tag);
+  if (!check.ok) return undefined;
+  return androidLocale(localeParts(check.tag)) === qualifier ? check.tag : undefined;
+}

@@ -1,0 +1,371 @@
+/** The one typed /v1 client (fetch-based, no dependencies): retries what is safe to retry, and turns problem+json answers into ApiError. */
+import { randomUUID } from 'node:crypto';
+import packageJson from '../../package.json' with { type: 'json' };
+import type {
+  Batch,
+  BatchRow,
+  BatchWithRows,
+  GlossaryTerm,
+  Language,
+  Page,
+  Project,
+  PulledFile,
+  QaRun,
+  ReviewState,
+  SourceFile,
+  Token,
+  TranslationRow,
+} from './types.js';
+
+export interface ClientOptions {
+  /** e.g. 'http://127.0.0.1:8787' (no /v1). */
+  baseUrl: string;
+  token: string;
+  fetch?: typeof fetch;
+  /** Default 4: for 429 (waits Retry-After, capped by maxWaitMs), 502/503/504 and network errors (exponential backoff). */
+  maxRetries?: number;
+  /** Default 60_000: a Retry-After longer than this is not waited; the 429 is thrown. */
+  maxWaitMs?: number;
+  onRetry?: (info: { reason: 'rate_limited' | 'unavailable' | 'network'; waitMs: number; attempt: number; detail: string }) => void;
+  /** Default 'parlance-cli/<version>'. */
+  userAgent?: string;
+  /** Default 120_000: one request taking longer counts as a network error. */
+  requestTimeoutMs?: number;
+}
+
+/** An answer of the service other than 2xx; `code` and `detail` come from its problem+json body. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly body: unknown,
+    /** `GET /v1/batches/b_1`: which request got the answer. */
+    readonly request: string,
+    /** Seconds the service asked to wait (429, 503), when it said. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(`${request}: ${status} ${code}: ${detail}`);
+  }
+}
+
+/** Could not reach the service after retries. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+}
+
+/** A batch did not reach a final status within the wait the caller allowed. */
+export class BatchWaitTimeoutError extends Error {
+  override readonly name = 'BatchWaitTimeoutError';
+
+  constructor(
+    readonly batch: Batch,
+    readonly timeoutMs: number,
+  ) {
+    super(`Batch ${batch.id} is still ${batch.status} after ${Math.round(timeoutMs / 1000)} s (${batch.rows.done} of ${batch.rows.total} rows done).`);
+  }
+}
+
+export const EXIT = { ok: 0, usage: 1, auth: 2, service: 3, refused: 4, allowance: 5 } as const;
+
+/** 0 ok, 1 usage/config/validation (other 4xx), 2 auth or ability (401, 403), 3 service or network (5xx, network, 429 after retries), 5 allowance exhausted (402). 4 is decided by callers (refused rows). */
+export function exitCodeFor(error: unknown): 1 | 2 | 3 | 5 {
+  if (error instanceof NetworkError || error instanceof BatchWaitTimeoutError) return EXIT.service;
+  if (!(error instanceof ApiError)) return EXIT.usage;
+  if (error.status === 401 || error.status === 403) return EXIT.auth;
+  if (error.status === 402) return EXIT.allowance;
+  if (error.status === 429 || error.status >= 500 || error.status < 400) return EXIT.service;
+  return EXIT.usage;
+}
+
+export interface ParlanceClient {
+  project(): Promise<Project>;
+  languages(): Promise<Language[]>;
+  addLanguage(tag: string): Promise<Language>;
+  removeLanguage(tag: string): Promise<Language>;
+  /** GET /v1/files */
+  files(): Promise<SourceFile[]>;
+  pushFile(input: { path: string; content: Uint8Array; format?: string; locales?: string[]; careful?: string[]; idempotencyKey?: string }): Promise<Batch>;
+  /** The batch with the first page of rows (limit 500). */
+  batch(id: string): Promise<BatchWithRows>;
+  /** Every page of the batch's rows. */
+  batchRows(id: string, options?: { outcome?: string }): Promise<BatchRow[]>;
+  batches(options?: { limit?: number; status?: string }): Promise<Batch[]>;
+  waitForBatch(id: string, options?: { intervalMs?: number; timeoutMs?: number; onProgress?: (batch: Batch) => void }): Promise<Batch>;
+  pull(input: { path: string; locale: string; format?: string; missing?: 'omit' | 'source' }): Promise<PulledFile>;
+  qaRun(body: { locales?: string[]; keys?: string[]; path?: string; include_passed?: boolean }): Promise<QaRun>;
+  /** Every page. */
+  glossary(): Promise<GlossaryTerm[]>;
+  addGlossaryTerm(input: { term: string; translations?: Record<string, string>; forbidden?: boolean; case_sensitive?: boolean; notes?: string }): Promise<GlossaryTerm>;
+  removeGlossaryTerm(id: string): Promise<GlossaryTerm>;
+  /** Pages until `limit` rows (default: every row). */
+  translations(options: { state?: ReviewState; locale?: string; path?: string; limit?: number }): Promise<TranslationRow[]>;
+  review(input: { key: string; locale: string; decision: 'approve' | 'reject'; path?: string }): Promise<{ decision: string; translation: TranslationRow }>;
+  tokens(): Promise<Token[]>;
+  createToken(input: { name: string; abilities?: string[]; expires_in_days?: number }): Promise<Token & { secret: string }>;
+  revokeToken(id: string): Promise<Token>;
+}
+
+const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+/** The service's largest page. */
+const PAGE_LIMIT = 500;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+interface RequestSpec {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  json?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+}
+
+export function createClient(options: ClientOptions): ParlanceClient {
+  const send = createTransport(options);
+  const json = async <T>(spec: RequestSpec): Promise<T> => readJson<T>(await send(spec), describe(spec));
+
+  /** Follows `next_cursor` until the last page, or until `limit` items. */
+  async function allPages<T>(path: string, query: Query, limit = Number.POSITIVE_INFINITY): Promise<T[]> {
+    const items: T[] = [];
+    if (limit <= 0) return items;
+    let cursor: string | undefined;
+    do {
+      const page = await json<Page<T>>({ method: 'GET', path, query: { ...query, limit: Math.min(PAGE_LIMIT, limit - items.length), cursor } });
+      items.push(...page.items);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined && items.length < limit);
+    return items.slice(0, limit);
+  }
+
+  const client: ParlanceClient = {
+    project: () => json<Project>({ method: 'GET', path: '/v1/project' }),
+    languages: async () => (await json<{ items: Language[] }>({ method: 'GET', path: '/v1/languages' })).items,
+    addLanguage: (tag) => json<Language>({ method: 'POST', path: '/v1/languages', json: { tag } }),
+    removeLanguage: (tag) => json<Language>({ method: 'DELETE', path: `/v1/languages/${encodeURIComponent(tag)}` }),
+    files: async () => (await json<{ items: SourceFile[] }>({ method: 'GET', path: '/v1/files' })).items,
+
+    pushFile(input) {
+      const form = new FormData();
+      const name = input.path.split('/').pop() || input.path;
+      form.set('file', new Blob([input.content as Uint8Array<ArrayBuffer>]), name);
+      form.set('path', input.path);
+      if (input.format) form.set('format', input.format);
+      if (input.locales?.length) form.set('locales', input.locales.join(','));
+      if (input.careful?.length) form.set('careful', input.careful.join(','));
+      // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
+      const idempotencyKey = input.idempotencyKey ?? randomUUID();
+      return json<Batch>({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
+    },
+
+    batch: (id) => json<BatchWithRows>({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT } }),
+    batchRows: async (id, o = {}) => {
+      const rows: BatchRow[] = [];
+      let cursor: string | undefined;
+      do {
+        const batch = await json<BatchWithRows>({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT, cursor, outcome: o.outcome } });
+        rows.push(...batch.row_outcomes.items);
+        cursor = batch.row_outcomes.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      return rows;
+    },
+    batches: async (o = {}) => (await json<Page<Batch>>({ method: 'GET', path: '/v1/batches', query: { limit: o.limit, status: o.status } })).items,
+
+    async waitForBatch(id, o = {}) {
+      const intervalMs = o.intervalMs ?? 1_000;
+      const timeoutMs = o.timeoutMs ?? 30 * 60_000;
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        // One row is the smallest page; only the batch's status and counts are wanted here.
+        const { row_outcomes: _rows, ...batch } = await json<BatchWithRows>({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: 1 } });
+        o.onProgress?.(batch);
+        if (FINAL_STATUSES.has(batch.status)) return batch;
+        if (Date.now() + intervalMs > deadline) throw new BatchWaitTimeoutError(batch, timeoutMs);
+        await sleep(intervalMs);
+      }
+    },
+
+    async pull(input) {
+      const spec: RequestSpec = { method: 'GET', path: '/v1/pull', query: { path: input.path, locale: input.locale, format: input.format, missing: input.missing } };
+      const res = await send(spec);
+      const body = new Uint8Array(await res.arrayBuffer());
+      return { body, format: res.headers.get('x-parlance-format') ?? input.format ?? '', refused: refusedFrom(res.headers) };
+    },
+
+    qaRun: (body) => json<QaRun>({ method: 'POST', path: '/v1/qa/run', json: body }),
+    glossary: () => allPages<GlossaryTerm>('/v1/glossary', {}),
+    addGlossaryTerm: (input) => json<GlossaryTerm>({ method: 'POST', path: '/v1/glossary', json: input }),
+    removeGlossaryTerm: (id) => json<GlossaryTerm>({ method: 'DELETE', path: `/v1/glossary/${encodeURIComponent(id)}` }),
+    translations: (o) => allPages<TranslationRow>('/v1/translations', { state: o.state, locale: o.locale, path: o.path }, o.limit),
+    review: (input) =>
+      json<{ decision: string; translation: TranslationRow }>({
+        method: 'POST',
+        // Keys may hold '/', which the route expects as %2F.
+        path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}/review`,
+        query: { path: input.path },
+        json: { decision: input.decision },
+      }),
+    tokens: async () => (await json<{ items: Token[] }>({ method: 'GET', path: '/v1/tokens' })).items,
+    createToken: (input) => json<Token & { secret: string }>({ method: 'POST', path: '/v1/tokens', json: input }),
+    revokeToken: (id) => json<Token>({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),
+  };
+  return client;
+}
+
+/** Sends one request with retries; resolves with a 2xx response, throws ApiError or NetworkError otherwise. */
+function createTransport(options: ClientOptions) {
+  const doFetch = options.fetch ?? fetch;
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const maxRetries = options.maxRetries ?? 4;
+  const maxWaitMs = options.maxWaitMs ?? 60_000;
+  const timeoutMs = options.requestTimeoutMs ?? 120_000;
+  const userAgent = options.userAgent ?? `parlance-cli/${packageJson.version}`;
+  // The token must never leave through an error or a log line, even if a server or a proxy echoes it back.
+  const redact = (text: string) => (options.token ? text.replaceAll(options.token, '[token]') : text);
+
+  return async function send(spec: RequestSpec): Promise<Response> {
+    const url = `${baseUrl}${spec.path}${queryString(spec.query)}`;
+    const request = describe(spec);
+    const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
+    if (spec.json !== undefined) headers['content-type'] = 'application/json';
+    const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : undefined);
+    const replaySafe = spec.method === 'GET' || headers['idempotency-key'] !== undefined;
+
+    for (let attempt = 1; ; attempt++) {
+      const retriesLeft = attempt <= maxRetries;
+      let res: Response;
+      try {
+        res = await doFetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+      } catch (error) {
+        const detail = redact(networkDetail(error, timeoutMs));
+        // A refused or unresolved connection never reached the service, so even a non-idempotent request may go again.
+        if (retriesLeft && (replaySafe || neverSent(error))) {
+          const waitMs = backoff(attempt);
+          options.onRetry?.({ reason: 'network', waitMs, attempt, detail });
+          await sleep(waitMs);
+          continue;
+        }
+        throw new NetworkError(`${request}: could not reach ${baseUrl} after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${detail}`, { cause: error });
+      }
+      if (res.ok) return res;
+
+      const failure = await apiErrorFrom(res, request, redact);
+      if (res.status === 429 && retriesLeft) {
+        // A 429 changes nothing on the service, so any request may be sent again once the window allows it.
+        const waitMs = (failure.retryAfterSeconds ?? 1) * 1000;
+        if (waitMs <= maxWaitMs) {
+          options.onRetry?.({ reason: 'rate_limited', waitMs, attempt, detail: failure.detail });
+          await sleep(waitMs);
+          continue;
+        }
+      }
+      if ((res.status === 502 || res.status === 503 || res.status === 504) && retriesLeft && replaySafe) {
+        const waitMs = Math.min(maxWaitMs, failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoff(attempt));
+        options.onRetry?.({ reason: 'unavailable', waitMs, attempt, detail: `${res.status} ${failure.detail}` });
+        await sleep(waitMs);
+        continue;
+      }
+      throw failure;
+    }
+  };
+}
+
+/** `GET /v1/pull?locale=de`: names the request in errors (never with headers, so never with the token). */
+function describe(spec: RequestSpec): string {
+  return `${spec.method} ${spec.path}${queryString(spec.query)}`;
+}
+
+function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+async function readJson<T>(res: Response, request: string): Promise<T> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ApiError(res.status, 'unreadable_response', `the answer is not JSON: ${snippet(text)}`, text, request);
+  }
+}
+
+async function apiErrorFrom(res: Response, request: string, redact: (text: string) => string): Promise<ApiError> {
+  const text = redact(await res.text().catch(() => ''));
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not problem+json (a proxy's HTML page, say): the status and the start of the text are all there is.
+  }
+  const problem = typeof body === 'object' && body !== null ? (body as { code?: unknown; detail?: unknown }) : {};
+  const code = typeof problem.code === 'string' ? problem.code : `http_${res.status}`;
+  const detail = typeof problem.detail === 'string' ? problem.detail : snippet(text) || res.statusText || 'no details';
+  return new ApiError(res.status, code, detail, body, request, retryAfterSeconds(res.headers.get('retry-after')));
+}
+
+/** Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110). */
+export function retryAfterSeconds(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function refusedFrom(headers: Headers): PulledFile['refused'] {
+  const list = (name: string) =>
+    (headers.get(name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const keys = list('x-parlance-refused-keys').map((key) => {
+    try {
+      return decodeURIComponent(key);
+    } catch {
+      return key;
+    }
+  });
+  const count = Number(headers.get('x-parlance-refused-count') ?? keys.length);
+  return { count: Number.isFinite(count) ? count : keys.length, keys, reasons: list('x-parlance-refused-reason') };
+}
+
+const CONNECT_FAILURES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function errorCode(error: unknown): string | undefined {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = cause?.code ?? (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function neverSent(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && CONNECT_FAILURES.has(code);
+}
+
+function networkDetail(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  const code = errorCode(error);
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  const message = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  return code && !message.includes(code) ? `${code} ${message}` : message;
+}
+
+/** 0.5 s, 1 s, 2 s, 4 s, 8 s. */
+function backoff(attempt: number): number {
+  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,308 @@
+/** parlance.yml: valid files, each error at its exact line and column, both file locations, and the glob matcher over a real tree. */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigFileError, ConfigNotFoundError, compileGlob, loadConfig, matchSources, sampleOfGlob, type ParlanceConfig } from '../../src/cli/config.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary repository holding `files` (path → content). */
+function repo(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'parlance-config-'));
+  dirs.push(root);
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+function configError(text: string, name = 'parlance.yml'): ConfigFileError {
+  const root = repo({ [name]: text });
+  try {
+    loadConfig(root);
+  } catch (error) {
+    if (error instanceof ConfigFileError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${name} to be refused:\n${text}`);
+}
+
+const lines = (...l: string[]) => `${l.join('\n')}\n`;
+
+describe('loadConfig: valid files', () => {
+  it('reads the documented example, canonicalising locales and normalising paths', () => {
+    const root = repo({
+      'parlance.yml': lines(
+        '# parlance.yml',
+        'service: https://parlance.example.com/   # trailing slash',
+        'source_locale: en',
+        'locales: [de, fr, pt-br]',
+        'files:',
+        '  - source: ./locales/en/*.json',
+        '    translation: locales/{locale}/{name}.json',
+        '    format: json',
+        '    careful: ["onboarding.*"]',
+      ),
+    });
+    const { config, path, root: configRoot } = loadConfig(root);
+    expect(config).toEqual<ParlanceConfig>({
+      service: 'https://parlance.example.com',
+      source_locale: 'en',
+      locales: ['de', 'fr', 'pt-BR'],
+      files: [{ source: 'locales/en/*.json', translation: 'locales/{locale}/{name}.json', format: 'json', careful: ['onboarding.*'] }],
+    });
+    expect(path).toBe(join(root, 'parlance.yml'));
+    expect(configRoot).toBe(root);
+  });
+
+  it('needs only files; a rule that maps the source locale onto its own file is the usual case', () => {
+    const root = repo({ 'parlance.yml': lines('files:', '  - source: res/values/strings.xml', '    translation: res/values-{android_locale}/strings.xml') });
+    expect(loadConfig(root).config).toEqual({ files: [{ source: 'res/values/strings.xml', translation: 'res/values-{android_locale}/strings.xml' }] });
+    const same = repo({ 'parlance.yml': lines('source_locale: en', 'locales: [de]', 'files:', '  - source: locales/en.json', '    translation: locales/{locale}.json') });
+    expect(loadConfig(same).config.files).toHaveLength(1);
+  });
+
+  it('finds .github/parlance.yml, whose globs are relative to the repository above .github', () => {
+    const root = repo({ '.github/parlance.yml': lines('files:', '  - source: locales/en.json', '    translation: locales/{locale}.json'), 'locales/en.json': '{}' });
+    const loaded = loadConfig(root);
+    expect(loaded.path).toBe(join(root, '.github', 'parlance.yml'));
+    expect(loaded.root).toBe(root);
+    expect(matchSources(loaded.config, loaded.root).map((m) => m.path)).toEqual(['locales/en.json']);
+  });
+
+  it('prefers parlance.yml over .github/parlance.yml, and loads an explicit file relative to cwd', () => {
+    const rule = (source: string) => lines('files:', `  - source: ${source}`, '    translation: "{locale}.json"');
+    const root = repo({ 'parlance.yml': rule('top.json'), '.github/parlance.yml': rule('github.json'), 'config/other.yml': rule('other.json') });
+    expect(loadConfig(root).config.files[0]?.source).toBe('top.json');
+    const explicit = loadConfig(root, 'config/other.yml');
+    expect(explicit.config.files[0]?.source).toBe('other.json');
+    expect(explicit.root).toBe(join(root, 'config'));
+    expect(loadConfig(root, '.github/parlance.yml').root).toBe(root);
+  });
+
+  it('says where it looked when there is no config', () => {
+    const root = repo({ 'README.md': '# hi' });
+    expect(() => loadConfig(root)).toThrow(ConfigNotFoundError);
+    expect(() => loadConfig(root)).toThrow(`No parlance.yml or .github/parlance.yml in ${root}; run 'parlance init'`);
+    expect(() => loadConfig(root, 'missing.yml')).toThrow('Config file missing.yml does not exist.');
+  });
+});
+
+describe('loadConfig: errors name the file, line and column', () => {
+  it('reports YAML syntax errors where the parser stopped', () => {
+    const error = configError(lines('files:', '  - source: [locales/en.json', '    translation: x'));
+    expect(error.message).toMatch(/^parlance\.yml:3:5: .*\(YAML [A-Z_]+\)$/m);
+    expect(error.file).toMatch(/parlance\.yml$/);
+  });
+
+  it('refuses duplicate keys', () => {
+    const error = configError(lines('files: []', 'files:', '  - source: a.json'));
+    expect([error.line, error.column]).toEqual([2, 1]);
+    expect(error.message).toBe('parlance.yml:2:1: Map keys must be unique (YAML DUPLICATE_KEY)');
+  });
+
+  it('refuses unknown keys at the key itself, with a did-you-mean hint', () => {
+    const error = configError(lines('servce: https://x.example', 'files:', '  - source: locales/en.json', '    translatoin: locales/{locale}.json', '    translation: locales/{locale}.json'));
+    expect(error.message).toBe(
+      [
+        "parlance.yml:1:1: servce: unknown key 'servce' (did you mean 'service'?); allowed: service, source_locale, locales, files",
+        "parlance.yml:4:5: files[0].translatoin: unknown key 'translatoin' (did you mean 'translation'?); allowed: source, translation, format, careful",
+      ].join('\n'),
+    );
+    expect([error.line, error.column]).toEqual([1, 1]);
+    expect(error.issues).toHaveLength(2);
+  });
+
+  it("suggests our name for another tool's key, and nothing for a key close to none", () => {
+    expect(configError(lines('target_locales: [de]', 'files: []')).message).toContain("parlance.yml:1:1: target_locales: unknown key 'target_locales' (did you mean 'locales'?)");
+    expect(configError(lines('files:', '  - source: a.json', '    translation: "{locale}.json"', '    banana: 1')).message).toBe(
+      "parlance.yml:4:5: files[0].banana: unknown key 'banana'; allowed: source, translation, format, careful",
+    );
+  });
+
+  it('requires a locale variable in the translation template', () => {
+    const error = configError(lines('files:', '  - source: locales/en.json', '    translation: locales/all.json'));
+    expect(error.message).toBe(
+      "parlance.yml:3:18: files[0].translation: 'locales/all.json' must contain {locale} or another locale variable ({locale_underscore}, {android_locale}, {apple_locale}, {two_letters}), or every locale is written to the same file",
+    );
+  });
+
+  it('names unknown template variables', () => {
+    const error = configError(lines('files:', '  - source: locales/en.json', "    translation: 'locales/{lang}.json'"));
+    expect(error.message).toMatch(/^parlance\.yml:3:18: files\[0\]\.translation: unknown variable \{lang\} in 'locales\/\{lang\}\.json'; known: \{locale\}, \{locale_underscore\}/);
+  });
+
+  it('refuses a template that writes a target locale where the source glob looks, which would push translations as sources', () => {
+    const error = configError(lines('locales: [de, fr]', 'files:', "  - source: 'locales/*.json'", "    translation: 'locales/{locale}.json'"));
+    expect(error.message).toBe(
+      "parlance.yml:4:18: files[0].translation: for locale 'de' it gives 'locales/de.json', which the source glob 'locales/*.json' matches too, so translations would be pushed as source files; make 'source' match only the source locale's files",
+    );
+    // Without `locales`, a stand-in target still shows it.
+    expect(configError(lines('files:', "  - source: '**/*.json'", "    translation: 'i18n/{locale}/{name}.json'")).message).toContain(
+      "parlance.yml:3:18: files[0].translation: for a target locale such as 'de' it gives 'i18n/de/x.json'",
+    );
+  });
+
+  it('reports a missing key at the mapping that lacks it', () => {
+    const error = configError(lines('files:', '  - source: locales/en.json', '    format: json'));
+    expect(error.message).toBe("parlance.yml:2:5: files[0].translation: is missing; expected a path template such as 'locales/{locale}/{name}.json'");
+  });
+
+  it('needs at least one rule, and reports an empty file at its start', () => {
+    expect(configError(lines('source_locale: en', 'files: []')).message).toBe(
+      "parlance.yml:2:8: files: must list at least one rule; expected a list of file rules, each with 'source' and 'translation'",
+    );
+    expect(configError('').message).toBe("parlance.yml:1:1: expected a mapping with at least 'files', got an empty value");
+    expect(configError(lines('source_locale: en')).message).toBe(
+      "parlance.yml:1:1: files: is missing; expected a list of file rules, each with 'source' and 'translation'",
+    );
+  });
+
+  it('names a bad locale with the BCP-47 hint, a locale listed twice, and the source locale listed as a target', () => {
+    expect(configError(lines('locales:', '  - de', '  - pt_BR', 'files:', '  - source: a.json', '    translation: "{locale}.json"')).message).toBe(
+      "parlance.yml:3:5: locales[1]: Invalid locale 'pt_BR'. Expected a BCP-47 tag such as 'en-US' (did you mean 'pt-BR'?).",
+    );
+    expect(configError(lines('source_locale: english', 'files:', '  - source: a.json', '    translation: "{locale}.json"')).message).toMatch(
+      /^parlance\.yml:1:16: source_locale: Invalid locale 'english'\./,
+    );
+    expect(configError(lines('source_locale: en', 'locales: [de, fr, de, en]', 'files:', '  - source: a.json', '    translation: "{locale}.json"')).message).toBe(
+      ["parlance.yml:2:19: locales[2]: 'de' is listed twice (also locales[0])", "parlance.yml:2:23: locales[3]: 'en' is the source locale; list only target locales"].join('\n'),
+    );
+  });
+
+  it('quotes the wrong value and the expected form for type errors', () => {
+    expect(configError(lines('locales: de', 'files:', '  - source: a.json', '    translation: "{locale}.json"')).message).toBe(
+      "parlance.yml:1:10: locales: expected a list of BCP-47 tags such as [de, fr, pt-BR], got the text 'de'",
+    );
+    expect(configError(lines('files:', '  - source: a.json', '    translation: "{locale}.json"', '    careful: onboarding.*')).message).toBe(
+      'parlance.yml:4:14: files[0].careful: expected a list of key patterns such as ["onboarding.*"], got the text \'onboarding.*\'',
+    );
+    expect(configError(lines('files:', '  - locales/en.json')).message).toBe(
+      "parlance.yml:2:5: files[0]: expected a mapping with 'source' and 'translation', got the text 'locales/en.json'",
+    );
+    expect(configError(lines('- files')).message).toBe("parlance.yml:1:1: expected a mapping with at least 'files', got a list");
+  });
+
+  it('names an unknown format and lists the known ones', () => {
+    expect(configError(lines('files:', '  - source: a.json', '    translation: "{locale}.json"', '    format: jsonn')).message).toMatch(
+      /^parlance\.yml:4:13: files\[0\]\.format: unknown format 'jsonn'; expected one of: json, json_nested, /,
+    );
+  });
+
+  it('refuses a service that is not an http(s) base URL', () => {
+    const rule = ['files:', '  - source: a.json', '    translation: "{locale}.json"'];
+    expect(configError(lines('service: parlance.example.com', ...rule)).message).toBe(
+      "parlance.yml:1:10: service: 'parlance.example.com' is not an http(s) URL such as 'https://parlance.example.com'",
+    );
+    expect(configError(lines('service: https://parlance.example.com/v1', ...rule)).message).toBe(
+      "parlance.yml:1:10: service: 'https://parlance.example.com/v1' ends in /v1; give the service's base URL without it (the client adds /v1)",
+    );
+  });
+
+  it('refuses source globs that are absolute, climb out, use backslashes or leave a brace open', () => {
+    const withSource = (source: string) => configError(lines('files:', `  - source: '${source}'`, "    translation: 'out/{locale}.json'")).message;
+    expect(withSource('/etc/en.json')).toBe("parlance.yml:2:13: files[0].source: '/etc/en.json' is absolute; write it relative to the config file's directory");
+    expect(withSource('../other/en.json')).toBe("parlance.yml:2:13: files[0].source: '../other/en.json' climbs out with '..'; source files must be under the config file's directory");
+    expect(withSource('locales\\en.json')).toContain("files[0].source: 'locales\\en.json' contains '\\'; write paths with '/'");
+    expect(withSource('locales/{en,de.json')).toBe("parlance.yml:2:13: files[0].source: 'locales/{en,de.json' has a '{' without its '}'");
+    expect(withSource('')).toBe("parlance.yml:2:13: files[0].source: must not be empty; expected a glob such as 'locales/en/*.json'");
+  });
+
+  it('names .github/parlance.yml as the file when it is the one loaded', () => {
+    const error = configError(lines('files:', '  - source: a.json', '    translation: b.json'), '.github/parlance.yml');
+    expect(error.message).toMatch(/^\.github\/parlance\.yml:3:18: files\[0\]\.translation: 'b\.json' must contain \{locale\}/);
+    expect(error.file).toMatch(/\.github[/\\]parlance\.yml$/);
+  });
+
+  it('lists every problem in file order; line and column are the first', () => {
+    const error = configError(lines('locales: [xx-!!]', 'files:', '  - source: a.json', '    translation: b.json', 'extra: 1'));
+    expect(error.issues.map((i) => `${i.line}:${i.column} ${i.at}`)).toEqual(['1:11 locales[0]', '4:18 files[0].translation', '5:1 extra']);
+    expect([error.line, error.column]).toEqual([1, 11]);
+  });
+});
+
+describe('globs', () => {
+  const matches = (glob: string, path: string) => compileGlob(glob).test(path);
+
+  it('* stays within one folder, ** spans any depth, ? is one character, {a,b} picks', () => {
+    expect(matches('locales/*.json', 'locales/en.json')).toBe(true);
+    expect(matches('locales/*.json', 'locales/en/app.json')).toBe(false);
+    expect(matches('locales/**/*.json', 'locales/en.json')).toBe(true);
+    expect(matches('locales/**/*.json', 'locales/en/sub/app.json')).toBe(true);
+    expect(matches('**/*.strings', 'Localizable.strings')).toBe(true);
+    expect(matches('**/*.strings', 'App/en.lproj/Localizable.strings')).toBe(true);
+    expect(matches('locales/**', 'locales/a/b/c.txt')).toBe(true);
+    expect(matches('locales/**', 'other/a.txt')).toBe(false);
+    expect(matches('app_??.arb', 'app_en.arb')).toBe(true);
+    expect(matches('app_??.arb', 'app_pt_BR.arb')).toBe(false);
+    expect(matches('?.json', '/.json')).toBe(false);
+    expect(matches('res/values/{strings,plurals}.xml', 'res/values/plurals.xml')).toBe(true);
+    expect(matches('res/values/{strings,plurals}.xml', 'res/values/colors.xml')).toBe(false);
+    expect(matches('{src/*,lib/{a,b}}/en.json', 'lib/b/en.json')).toBe(true);
+    expect(matches('{src/*,lib/{a,b}}/en.json', 'src/x/y/en.json')).toBe(false);
+  });
+
+  it('treats everything else literally', () => {
+    expect(matches('locales/en.json', 'locales/enxjson')).toBe(false);
+    expect(matches('a+b/(x)[1].json', 'a+b/(x)[1].json')).toBe(true);
+    expect(matches('a$/^b.json', 'a$/^b.json')).toBe(true);
+  });
+
+  it('samples a path the glob matches', () => {
+    for (const glob of ['locales/*.json', 'locales/**/*.json', '**/en.lproj/*.strings', 'app_??.arb', 'res/values/{strings,plurals}.xml']) {
+      expect(matches(glob, sampleOfGlob(glob))).toBe(true);
+    }
+    expect(sampleOfGlob('locales/**/*.json')).toBe('locales/x.json');
+  });
+});
+
+describe('matchSources', () => {
+  it('walks the tree under each rule, skipping node_modules and .git, sorted, each rule on its own', () => {
+    const root = repo({
+      'locales/en/b.json': '{}',
+      'locales/en/a.json': '{}',
+      'locales/en/nested/c.json': '{}',
+      'locales/de/a.json': '{}',
+      'locales/en/node_modules/x.json': '{}',
+      'node_modules/pkg/locales/en/a.json': '{}',
+      '.git/locales/en/a.json': '{}',
+      'res/values/strings.xml': '<resources/>',
+      'res/values/colors.xml': '<resources/>',
+      'App/en.lproj/Localizable.strings': '',
+      'Sub/App/en.lproj/InfoPlist.strings': '',
+    });
+    const config: ParlanceConfig = {
+      files: [
+        { source: 'locales/en/**/*.json', translation: 'locales/{locale}/{name}.json' },
+        { source: 'res/values/{strings,plurals}.xml', translation: 'res/values-{android_locale}/{name}.xml' },
+        { source: '**/en.lproj/*.strings', translation: '{dir}/../{apple_locale}.lproj/{name}.strings' },
+        { source: 'locales/en/a.json', translation: 'out/{locale}.json' },
+        { source: 'missing/*.json', translation: 'missing/{locale}.json' },
+      ],
+    };
+    const found = matchSources(config, root).map((m) => [config.files.indexOf(m.rule), m.path]);
+    expect(found).toEqual([
+      [0, 'locales/en/a.json'],
+      [0, 'locales/en/b.json'],
+      [0, 'locales/en/nested/c.json'],
+      [1, 'res/values/strings.xml'],
+      [2, 'App/en.lproj/Localizable.strings'],
+      [2, 'Sub/App/en.lproj/InfoPlist.strings'],
+      [3, 'locales/en/a.json'],
+    ]);
+    expect(matchSources(config, root)[0]?.absolute).toBe(join(root, 'locales', 'en', 'a.json'));
+  });
+
+  it('includes symlinked files but does not follow symlinked folders (no cycles)', () => {
+    const root = repo({ 'locales/en/a.json': '{}' });
+    symlinkSync(join(root, 'locales', 'en', 'a.json'), join(root, 'locales', 'en', 'link.json'));
+    symlinkSync(join(root, 'locales'), join(root, 'locales', 'en', 'loop'));
+    const config: ParlanceConfig = { files: [{ source: 'locales/**/*.json', translation: 'out/{locale}/{name}.json' }] };
+    expect(matchSources(config, root).map((m) => m.path)).toEqual(['locales/en/a.json', 'locales/en/link.json']);
+  });
+});
