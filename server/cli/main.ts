@@ -1,22 +1,9 @@
-/** The `parlance` command: run the service (start, serve, worker), migrate, and operator administration. */
+/** The `parlance` command: run the service (start, serve, worker), migrate, and operator administration; every other command (and help) is a user command of src/cli. */
 import { ConfigError, loadConfig } from '../config.js';
-import { bootstrapDemo, nextSteps } from '../bootstrap.js';
-import { createRuntime, type Roles } from '../runtime.js';
-import { runAdmin } from './admin.js';
+import type { Roles } from '../runtime.js';
 
-const HELP = `Usage: parlance <command> [options]
-
-Service:
-  start            API and workers in one process (the embedded default; creates a demo project on first start)
-  serve            API only (needs DATABASE_URL and REDIS_URL; run workers with 'parlance worker')
-  worker           Job workers only (needs DATABASE_URL and REDIS_URL)
-  migrate          Apply database migrations and exit
-
-Operators:
-  admin ...        Organisations, projects and tokens; run 'parlance admin help'
-
-Configuration comes from environment variables; see the README.
-`;
+// The service modules (database, queue, providers) take over a second to load, so each command imports what it
+// needs when it runs: `parlance push` never loads the service, and a problem in the user CLI never stops `parlance start`.
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -29,22 +16,21 @@ export async function main(argv: string[]): Promise<number> {
       case 'worker':
         return await runService({ api: false, worker: true }, false);
       case 'migrate': {
+        const { createRuntime } = await import('../runtime.js');
         const runtime = await createRuntime(loadConfig(), { roles: { api: true, worker: true } });
         await runtime.stop();
         console.log('Migrations are up to date.');
         return 0;
       }
-      case 'admin':
+      case 'admin': {
+        const { runAdmin } = await import('./admin.js');
         return await runAdmin(rest);
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        process.stdout.write(HELP);
-        return command === undefined ? 1 : 0;
-      default:
-        process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
-        return 1;
+      }
+      default: {
+        // One binary, two groups: the user commands, the combined help and the unknown-command message live with the user CLI.
+        const { runCli } = await import('../../src/cli/main.js');
+        return await runCli(argv);
+      }
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -57,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function runService(roles: Roles, demo: boolean): Promise<number> {
+  const [{ createRuntime }, { bootstrapDemo, nextSteps }] = await Promise.all([import('../runtime.js'), import('../bootstrap.js')]);
   const config = loadConfig();
   const runtime = await createRuntime(config, { roles });
   // Signals are handled from the start, so a stop during start-up is graceful too.
