@@ -35268,6 +35268,9 @@ function createClient(options) {
         tokens: async () => (await json({ method: 'GET', path: '/v1/tokens' })).items,
         createToken: (input) => json({ method: 'POST', path: '/v1/tokens', json: input }),
         revokeToken: (id) => json({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),
+        githubLinks: async () => (await json({ method: 'GET', path: '/v1/integrations/github' })).items,
+        linkGithub: (input) => json({ method: 'POST', path: '/v1/integrations/github', json: input }),
+        unlinkGithub: (id) => json({ method: 'DELETE', path: `/v1/integrations/github/${encodeURIComponent(id)}` }),
     };
     return client;
 }

@@ -1,6 +1,7 @@
 /** The one environment schema: every setting the service reads, validated once at start-up. */
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseSecretKey } from './github-app/crypto.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -59,6 +60,9 @@ export const envSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.default(8),
   WEBHOOK_POLL_MS: positiveInt.default(500),
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(72),
+  // Checked by secretKeyFromEnv, not here: a schema issue would print the value, and this one must stay out of logs.
+  PARLANCE_SECRET_KEY: optionalString,
+  GITHUB_APP_EVENTS_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -107,6 +111,10 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   demo: boolean;
   webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
+  /** PARLANCE_SECRET_KEY: encrypts secrets kept at rest (the GitHub App's tokens); unset, features that need it answer 503. */
+  secretKey: Buffer | undefined;
+  /** Where the service sends the GitHub App its events; unset, linking a repository answers 503. */
+  githubApp: { eventsUrl: string | undefined };
 }
 
 /** A bad setting: names the variable, the value and what was expected, and stops start-up. */
@@ -174,6 +182,13 @@ export function providersFromEnv(e: Env): { ok: true; providers: ProvidersConfig
   return { ok: true, providers: { fast: fast.settings, careful: careful.settings } };
 }
 
+/** PARLANCE_SECRET_KEY decoded, or the problem that stops start-up; the message describes the value without quoting it. */
+export function secretKeyFromEnv(text: string | undefined): { ok: true; key: Buffer | undefined } | { ok: false; problem: string } {
+  if (text === undefined) return { ok: true, key: undefined };
+  const parsed = parseSecretKey(text);
+  return parsed.ok ? parsed : { ok: false, problem: `PARLANCE_SECRET_KEY=(hidden): ${parsed.problem}` };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -188,6 +203,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const providers = providersFromEnv(e);
   if (!providers.ok) throw new ConfigError(providers.problems);
+  const secretKey = secretKeyFromEnv(e.PARLANCE_SECRET_KEY);
+  if (!secretKey.ok) throw new ConfigError([secretKey.problem]);
   return {
     host: e.PARLANCE_HOST,
     port: e.PORT,
@@ -216,5 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.WEBHOOK_POLL_MS,
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
     },
+    secretKey: secretKey.key,
+    githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL },
   };
 }

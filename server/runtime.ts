@@ -9,6 +9,7 @@ import { migrate, openDatabase, type Db } from './db/database.js';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
 import { createApp } from './http/app.js';
 import { createBullQueue, createEmbeddedQueue, type JobQueue } from './jobs/queue.js';
+import { createLinksService } from './github-app/links.js';
 import { createLogger, type Logger } from './logger.js';
 import { createProviders } from './providers/index.js';
 import type { TranslationProvider } from './providers/provider.js';
@@ -99,6 +100,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   const tokens = createTokenService({ db });
   const batches = createBatchService({ db, queue, leaseSeconds: config.worker.leaseSeconds });
   const organisations = createOrganisationService({ db });
+  const webhooks = createWebhooksService({ db, log, delivery: config.webhooks });
+  const githubLinks = createLinksService({ db, tokens, webhooks, appEventsUrl: config.githubApp.eventsUrl, secretKey: config.secretKey });
   const deps = {
     db,
     queue,
@@ -114,7 +117,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     translations: createTranslationsService({ db }),
     qa: createQaService({ db }),
     memory: createMemoryService({ db }),
-    webhooks: createWebhooksService({ db, log, delivery: config.webhooks }),
+    webhooks,
+    githubLinks,
     maxUploadBytes: config.maxUploadBytes,
   };
   const app = createApp(deps);
@@ -163,5 +167,5 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     lock?.release();
   }
 
-  return { config, log, db, app, queue, tokens, organisations, batches, runner, start, stop };
+  return { config, log, db, app, queue, tokens, organisations, batches, runner, githubLinks, start, stop };
 }

@@ -264,6 +264,24 @@ export interface IdempotencyRecordsTable {
   created_at: Generated<Date>;
 }
 
+export interface GithubLinksTable {
+  id: string;
+  project_id: string;
+  /** bigint: PGlite reads it as a number, node-postgres as text; read it through Number(). */
+  installation_id: ColumnType<number | string, number, number>;
+  repository: string;
+  base_branch: string;
+  config_path: Generated<string>;
+  token_id: string;
+  token_ciphertext: string;
+  webhook_id: string | null;
+  webhook_secret_ciphertext: string;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   projects: ProjectsTable;
@@ -283,6 +301,7 @@ export interface Database {
   events: EventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  github_links: GithubLinksTable;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;
@@ -290,3 +309,4 @@ export type Project = Selectable<ProjectsTable>;
 export type TokenRecord = Selectable<TokensTable>;
 export type KeyRecord = Selectable<KeysTable>;
 export type BatchRecord = Selectable<BatchesTable>;
+export type GithubLinkRow = Selectable<GithubLinksTable>;

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors.js';
 import { batchesRoutes } from '../routes/v1/batches.js';
 import { glossaryRoutes } from '../routes/v1/glossary.js';
+import { integrationsRoutes } from '../routes/v1/integrations.js';
 import { filesRoutes } from '../routes/v1/files.js';
 import { keysRoutes } from '../routes/v1/keys.js';
 import { webhookEventsRoutes } from '../routes/v1/webhook-events.js';
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
   // The catalog first: `/v1/webhooks/events` is not a webhook id.
   app.route('/v1/webhooks', webhookEventsRoutes(deps));
   app.route('/v1/webhooks', webhooksRoutes(deps));
+  app.route('/v1/integrations', integrationsRoutes(deps));
   app.route('/v1', projectRoutes(deps));
 
   const document = () =>

@@ -1,5 +1,6 @@
 /** What the HTTP layer needs from the rest of the service, and the variables middleware sets per request. */
 import type { Db } from '../db/database.js';
+import type { LinksService } from '../github-app/links.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Logger } from '../logger.js';
 import type { RateLimiter, RateLimitResult } from '../rate-limit/rate-limiter.js';
@@ -31,6 +32,7 @@ export interface AppDeps {
   qa: QaService;
   memory: MemoryService;
   webhooks: WebhooksService;
+  githubLinks: LinksService;
   maxUploadBytes: number;
 }
 

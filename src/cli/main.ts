@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ApiError, EXIT, exitCodeFor } from '../client/client.js';
 import { ConfigFileError } from './config.js';
 import { CliError, createContext, GLOBAL_OPTIONS, SubjectError, type Command } from './commands/command.js';
+import { githubCommand } from './commands/github.js';
 import { glossaryCommand } from './commands/glossary.js';
 import { initCommand } from './commands/init.js';
 import { languagesCommand } from './commands/languages.js';
@@ -15,7 +16,7 @@ import { syncCommand } from './commands/sync.js';
 import { tokensCommand } from './commands/tokens.js';
 import { createOutput, type CliIo } from './output.js';
 
-const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand];
+const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, githubCommand];
 
 const GLOBAL_HELP = `Options for every command:
   --token <token>     project token (default: $PARLANCE_TOKEN); never printed

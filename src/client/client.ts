@@ -17,6 +17,21 @@ import type {
   TranslationRow,
 } from './types.js';
 
+/** A repository linked to the project for the GitHub App (GET /v1/integrations/github); the App's token and secret are never returned. */
+export interface GithubLink {
+  id: string;
+  installation_id: number;
+  repository: string;
+  base_branch: string;
+  config_path: string;
+  token_id: string;
+  webhook_id: string | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface ClientOptions {
   /** e.g. 'http://127.0.0.1:8787' (no /v1). */
   baseUrl: string;
@@ -106,6 +121,10 @@ export interface ParlanceClient {
   tokens(): Promise<Token[]>;
   createToken(input: { name: string; abilities?: string[]; expires_in_days?: number }): Promise<Token & { secret: string }>;
   revokeToken(id: string): Promise<Token>;
+  /** GET /v1/integrations/github */
+  githubLinks(): Promise<GithubLink[]>;
+  linkGithub(input: { installation_id: number; repository: string; base_branch?: string; config_path?: string }): Promise<GithubLink>;
+  unlinkGithub(id: string): Promise<GithubLink>;
 }
 
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -212,6 +231,9 @@ export function createClient(options: ClientOptions): ParlanceClient {
     tokens: async () => (await json<{ items: Token[] }>({ method: 'GET', path: '/v1/tokens' })).items,
     createToken: (input) => json<Token & { secret: string }>({ method: 'POST', path: '/v1/tokens', json: input }),
     revokeToken: (id) => json<Token>({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),
+    githubLinks: async () => (await json<{ items: GithubLink[] }>({ method: 'GET', path: '/v1/integrations/github' })).items,
+    linkGithub: (input) => json<GithubLink>({ method: 'POST', path: '/v1/integrations/github', json: input }),
+    unlinkGithub: (id) => json<GithubLink>({ method: 'DELETE', path: `/v1/integrations/github/${encodeURIComponent(id)}` }),
   };
   return client;
 }

@@ -1,0 +1,154 @@
+/** /v1/integrations/github: link a GitHub App installation's repository to this project, list, show and unlink. Ability `manage`. */
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv } from '../../http/context.js';
+import { requireAbility } from '../../http/middleware/require-ability.js';
+import { Problem, notFoundResponse, problemResponses } from './schemas.js';
+
+/** GitHub's rules: an owner of up to 39 letters, digits and hyphens (not first); a name of up to 100 letters, digits, '.', '_' and '-'. */
+const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
+/** Characters git refuses in a ref name (git check-ref-format), besides control characters. */
+const REF_FORBIDDEN = /[\s~^:?*[\\]/;
+
+/** Control characters (U+0000 to U+001F and DEL), which neither git refs nor repository paths may hold. */
+function hasControlCharacter(value: string): boolean {
+  return [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+}
+
+/** Why `value` is not a repository `owner/name`, or undefined when it is one. */
+export function repositoryProblem(value: string): string | undefined {
+  const name = value.split('/')[1];
+  if (!REPOSITORY.test(value) || name === '.' || name === '..') return `Invalid repository '${value}'. Expected 'owner/name' as on GitHub, such as 'acme/web'.`;
+  return undefined;
+}
+
+/** git check-ref-format's rules for a branch, each with the reason a name breaking it is refused. */
+const BRANCH_RULES: readonly (readonly [breaks: (name: string) => boolean, reason: string])[] = [
+  [(name) => name.length === 0 || name.length > 255, 'it must have 1 to 255 characters'],
+  [(name) => REF_FORBIDDEN.test(name) || hasControlCharacter(name), 'it contains a space, a control character or one of ~ ^ : ? * [ \\'],
+  [(name) => name.includes('..') || name.includes('@{') || name.includes('//') || name === '@', "it contains '..', '@{' or '//', or is '@'"],
+  [(name) => name.startsWith('/') || name.startsWith('-') || name.endsWith('/') || name.endsWith('.'), "it starts with '/' or '-', or ends with '/' or '.'"],
+  [(name) => name.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock')), "a part starts with '.' or ends with '.lock'"],
+];
+
+/** Why `value` is not a branch name git would accept, or undefined when it is one. */
+export function branchProblem(value: string): string | undefined {
+  const broken = BRANCH_RULES.find(([breaks]) => breaks(value));
+  return broken && `Invalid base_branch '${value}': ${broken[1]}. Expected a branch name such as 'main'.`;
+}
+
+/** Why `value` is not a relative path inside the repository, or undefined when it is one. */
+export function configPathProblem(value: string): string | undefined {
+  const segments = value.split('/');
+  const bad = value.length === 0 || value.length > 500 || value.startsWith('/') || value.includes('\\') || hasControlCharacter(value) || segments.some((s) => s === '' || s === '.' || s === '..');
+  return bad ? `Invalid config_path '${value}'. Expected a path relative to the repository root, with '/' between parts and no '.' or '..' parts, such as 'parlance.yml' or '.github/parlance.yml'.` : undefined;
+}
+
+/** A string schema whose one check is `problem`, reported with its own message. */
+function checkedString(problem: (value: string) => string | undefined) {
+  return z.string().superRefine((value, ctx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
+}
+
+const installationError = (issue: { input?: unknown }) => `Invalid installation_id ${JSON.stringify(issue.input)}. Expected the GitHub App installation's numeric id, such as 12345678.`;
+
+const LinkRequest = z
+  .object({
+    installation_id: z.int({ error: installationError }).positive({ error: installationError }).openapi({ description: "The GitHub App installation's id (in the installation's settings URL)." }),
+    repository: checkedString(repositoryProblem).openapi({ example: 'acme/web', description: '`owner/name`; the installation must have access to it.' }),
+    base_branch: checkedString(branchProblem).default('main').openapi({ description: 'Branch the App watches and opens translation pull requests against. Default `main`.' }),
+    config_path: checkedString(configPathProblem).default('parlance.yml').openapi({ description: 'Where the App reads `parlance.yml` in the repository. Default `parlance.yml`.' }),
+  })
+  .strict()
+  .openapi('GithubLinkRequest');
+
+const GithubLink = z
+  .object({
+    id: z.string(),
+    installation_id: z.number().int(),
+    repository: z.string(),
+    base_branch: z.string(),
+    config_path: z.string(),
+    token_id: z.string().openapi({ description: 'The project token minted for the App (`github-app <repository>`, abilities push, pull, read, write). Its secret is never returned.' }),
+    webhook_id: z.string().nullable().openapi({ description: "The subscription that sends the App `batch.completed` and `source_drift.repaired`; null if it was deleted through /v1/webhooks." }),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable().openapi({ description: 'Why the link was disabled: the App was uninstalled, or lost access to the repository.' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('GithubLink');
+
+const Params = z.object({ id: z.string().min(1) });
+const conflict = { 409: { description: 'This repository and branch are already linked', content: { 'application/problem+json': { schema: Problem } } } } as const;
+const unavailable = {
+  503: { description: 'The operator has not set PARLANCE_SECRET_KEY (`secret_key_missing`) or GITHUB_APP_EVENTS_URL (`github_app_not_configured`)', content: { 'application/problem+json': { schema: Problem } } },
+} as const;
+
+export function integrationsRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+  const projectId = (c: { get(key: 'auth'): { project: { id: string } } }) => c.get('auth').project.id;
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/github',
+      summary: 'Link a GitHub repository to this project',
+      description:
+        'Ability: `manage`. Mints a project token for the GitHub App (abilities push, pull, read and write: the App pushes source files, pulls translations, and imports translations edited by hand in the repository as human translations, which later machine translation does not overwrite), and subscribes the App to `batch.completed` and `source_drift.repaired`. Both secrets are stored encrypted with PARLANCE_SECRET_KEY and never returned.',
+      middleware: [requireAbility('manage')] as const,
+      request: { body: { required: true, content: { 'application/json': { schema: LinkRequest } } } },
+      responses: { 201: { description: 'Linked', content: { 'application/json': { schema: GithubLink } } }, ...conflict, ...unavailable, ...problemResponses },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const link = await deps.githubLinks.link(projectId(c), {
+        installationId: body.installation_id,
+        repository: body.repository,
+        baseBranch: body.base_branch,
+        configPath: body.config_path,
+      });
+      return c.json(link, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/github',
+      summary: "List this project's GitHub links, newest first",
+      description: 'Ability: `manage`.',
+      middleware: [requireAbility('manage')] as const,
+      responses: { 200: { description: 'Links', content: { 'application/json': { schema: z.object({ items: z.array(GithubLink) }) } } }, ...problemResponses },
+    }),
+    async (c) => c.json({ items: await deps.githubLinks.list(projectId(c)) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/github/{id}',
+      summary: 'One GitHub link',
+      description: 'Ability: `manage`.',
+      middleware: [requireAbility('manage')] as const,
+      request: { params: Params },
+      responses: { 200: { description: 'The link', content: { 'application/json': { schema: GithubLink } } }, ...notFoundResponse, ...problemResponses },
+    }),
+    async (c) => c.json(await deps.githubLinks.get(projectId(c), c.req.valid('param').id), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/github/{id}',
+      summary: 'Unlink a GitHub repository',
+      description: "Ability: `manage`. Revokes the App's token and deletes its webhook; the App stops acting on the repository.",
+      middleware: [requireAbility('manage')] as const,
+      request: { params: Params },
+      responses: { 200: { description: 'Unlinked; the link as it was', content: { 'application/json': { schema: GithubLink } } }, ...notFoundResponse, ...problemResponses },
+    }),
+    async (c) => c.json(await deps.githubLinks.unlink(projectId(c), c.req.valid('param').id), 200),
+  );
+
+  return app;
+}
