@@ -35265,6 +35265,12 @@ function createClient(options) {
             query: { path: input.path },
             json: { decision: input.decision },
         }),
+        putTranslation: (input) => json({
+            method: 'PUT',
+            path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}`,
+            query: { path: input.path },
+            json: { ...(input.plurals ? { plurals: input.plurals } : { text: input.text }), ...(input.drift ? { drift: true } : {}) },
+        }),
         tokens: async () => (await json({ method: 'GET', path: '/v1/tokens' })).items,
         createToken: (input) => json({ method: 'POST', path: '/v1/tokens', json: input }),
         revokeToken: (id) => json({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),

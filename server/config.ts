@@ -1,4 +1,5 @@
 /** The one environment schema: every setting the service reads, validated once at start-up. */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseSecretKey } from './github-app/crypto.js';
@@ -63,6 +64,12 @@ export const envSchema = z.object({
   // Checked by secretKeyFromEnv, not here: a schema issue would print the value, and this one must stay out of logs.
   PARLANCE_SECRET_KEY: optionalString,
   GITHUB_APP_EVENTS_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  GITHUB_APP_ID: z.preprocess(emptyAsUndefined, z.string().regex(/^\d+$/, "expected the App's numeric id such as '123456'").optional()),
+  // Checked by githubAppFromEnv, not here: like the secret key, the private key and webhook secret must stay out of logs.
+  GITHUB_APP_PRIVATE_KEY: optionalString,
+  GITHUB_APP_PRIVATE_KEY_PATH: optionalString,
+  GITHUB_APP_WEBHOOK_SECRET: optionalString,
+  GITHUB_APP_PORT: port.default(8788),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -113,8 +120,11 @@ export interface Config {
   webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
   /** PARLANCE_SECRET_KEY: encrypts secrets kept at rest (the GitHub App's tokens); unset, features that need it answer 503. */
   secretKey: Buffer | undefined;
-  /** Where the service sends the GitHub App its events; unset, linking a repository answers 503. */
-  githubApp: { eventsUrl: string | undefined };
+  /**
+   * Where the service sends the GitHub App its events (unset: linking a repository answers 503), and the App itself:
+   * `app` is set when GITHUB_APP_ID and a private key are, and `parlance start` then runs the App next to the service.
+   */
+  githubApp: { eventsUrl: string | undefined; port: number; app: { id: string; privateKey: string; webhookSecret: string } | undefined };
 }
 
 /** A bad setting: names the variable, the value and what was expected, and stops start-up. */
@@ -189,6 +199,31 @@ export function secretKeyFromEnv(text: string | undefined): { ok: true; key: Buf
   return parsed.ok ? parsed : { ok: false, problem: `PARLANCE_SECRET_KEY=(hidden): ${parsed.problem}` };
 }
 
+/** The GitHub App's credentials, or the problem that stops start-up; messages name the variables, never their values. */
+export function githubAppFromEnv(
+  e: Pick<Env, 'GITHUB_APP_ID' | 'GITHUB_APP_PRIVATE_KEY' | 'GITHUB_APP_PRIVATE_KEY_PATH' | 'GITHUB_APP_WEBHOOK_SECRET'>,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): { ok: true; app: NonNullable<Config['githubApp']['app']> | undefined } | { ok: false; problems: string[] } {
+  let privateKey = e.GITHUB_APP_PRIVATE_KEY;
+  if (privateKey === undefined && e.GITHUB_APP_PRIVATE_KEY_PATH !== undefined) {
+    try {
+      privateKey = readFile(e.GITHUB_APP_PRIVATE_KEY_PATH);
+    } catch (error) {
+      return { ok: false, problems: [`GITHUB_APP_PRIVATE_KEY_PATH='${e.GITHUB_APP_PRIVATE_KEY_PATH}': cannot read it (${(error as Error).message}); expected the PEM file GitHub gave for the App`] };
+    }
+  }
+  if (e.GITHUB_APP_ID === undefined && privateKey === undefined) return { ok: true, app: undefined };
+  const problems: string[] = [];
+  if (e.GITHUB_APP_ID === undefined) problems.push("GITHUB_APP_ID=(unset): required because a private key is set; expected the App's numeric id");
+  // Env files often carry a PEM on one line with literal \n.
+  const pem = privateKey?.replace(/\\n/g, '\n');
+  if (pem === undefined) problems.push('GITHUB_APP_PRIVATE_KEY=(unset): required because GITHUB_APP_ID is set; expected the PEM text, or set GITHUB_APP_PRIVATE_KEY_PATH to the .pem file');
+  else if (!/-----BEGIN (RSA )?PRIVATE KEY-----/.test(pem)) problems.push("GITHUB_APP_PRIVATE_KEY=(hidden): not a PEM private key; expected text starting '-----BEGIN RSA PRIVATE KEY-----'");
+  if (e.GITHUB_APP_WEBHOOK_SECRET === undefined) problems.push("GITHUB_APP_WEBHOOK_SECRET=(unset): required when the App is enabled; expected the webhook secret set in the App's settings");
+  if (problems.length > 0 || e.GITHUB_APP_ID === undefined || pem === undefined || e.GITHUB_APP_WEBHOOK_SECRET === undefined) return { ok: false, problems };
+  return { ok: true, app: { id: e.GITHUB_APP_ID, privateKey: pem, webhookSecret: e.GITHUB_APP_WEBHOOK_SECRET } };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -205,6 +240,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!providers.ok) throw new ConfigError(providers.problems);
   const secretKey = secretKeyFromEnv(e.PARLANCE_SECRET_KEY);
   if (!secretKey.ok) throw new ConfigError([secretKey.problem]);
+  const githubApp = githubAppFromEnv(e);
+  if (!githubApp.ok) throw new ConfigError(githubApp.problems);
   return {
     host: e.PARLANCE_HOST,
     port: e.PORT,
@@ -234,6 +271,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
     },
     secretKey: secretKey.key,
-    githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL },
+    githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL, port: e.GITHUB_APP_PORT, app: githubApp.app },
   };
 }

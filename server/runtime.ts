@@ -10,6 +10,7 @@ import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
 import { createApp } from './http/app.js';
 import { createBullQueue, createEmbeddedQueue, type JobQueue } from './jobs/queue.js';
 import { createLinksService } from './github-app/links.js';
+import type { GithubAppServer } from './github-app/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createProviders } from './providers/index.js';
 import type { TranslationProvider } from './providers/provider.js';
@@ -127,6 +128,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
 
   const dispatcher: Dispatcher = createDispatcher({ db, log, workerId, ...config.webhooks });
   let server: Server | undefined;
+  let githubApp: GithubAppServer | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -147,7 +149,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     const listening = await new Promise<{ port: number }>((resolve) => {
       server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => resolve(info)) as Server;
     });
-    return { url: `http://${config.host}:${listening.port}` };
+    const url = `http://${config.host}:${listening.port}`;
+    // The App talks to the service only through /v1, so it starts once the API listens; it needs no worker of its own.
+    if (config.githubApp.app) {
+      const { startGithubAppServer } = await import('./github-app/server.js');
+      const { id, privateKey, webhookSecret } = config.githubApp.app;
+      githubApp = await startGithubAppServer({ db, links: githubLinks, serviceUrl: url, log, logLevel: config.logLevel, appId: id, privateKey, webhookSecret, host: config.host, port: config.githubApp.port });
+      log.info('GitHub App listening', { url: githubApp.url });
+    }
+    return { url };
   }
 
   /** Graceful stop: no new requests, running batches finish their chunk and release their lease, connections close. */
@@ -155,6 +165,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     if (stopped) return;
     stopped = true;
     if (sweeper) clearInterval(sweeper);
+    if (githubApp) await githubApp.close();
     if (server) {
       const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
       server.closeIdleConnections?.();

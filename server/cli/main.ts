@@ -22,6 +22,9 @@ export async function main(argv: string[]): Promise<number> {
         console.log('Migrations are up to date.');
         return 0;
       }
+      case 'github-app': {
+        return await runGithubApp();
+      }
       case 'admin': {
         const { runAdmin } = await import('./admin.js');
         return await runAdmin(rest);
@@ -74,4 +77,28 @@ async function runService(roles: Roles, demo: boolean): Promise<number> {
     process.stdout.write(nextSteps(url, token));
   }
   return exited;
+}
+
+/** `parlance github-app`: the App alone, for operators who run it apart from the API (shared PostgreSQL and Redis). */
+async function runGithubApp(): Promise<number> {
+  const config = loadConfig();
+  const app = config.githubApp.app;
+  if (!app) throw new Error('The GitHub App is not configured: set GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY (or GITHUB_APP_PRIVATE_KEY_PATH) and GITHUB_APP_WEBHOOK_SECRET.');
+  const [{ createRuntime }, { startGithubAppServer }] = await Promise.all([import('../runtime.js'), import('../github-app/server.js')]);
+  // Neither role: the runtime only opens the database the links live in; the App reaches the API over HTTP.
+  const runtime = await createRuntime(config, { roles: { api: false, worker: false } });
+  const serviceUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
+  const server = await startGithubAppServer({
+    db: runtime.db, links: runtime.githubLinks, serviceUrl, log: runtime.log, logLevel: config.logLevel,
+    appId: app.id, privateKey: app.privateKey, webhookSecret: app.webhookSecret, host: config.host, port: config.githubApp.port,
+  });
+  runtime.log.info('parlance GitHub App started', { url: server.url, service: serviceUrl });
+  const signal = await new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  runtime.log.info(`${signal} received: stopping the GitHub App`);
+  await server.close();
+  await runtime.stop();
+  return 0;
 }

@@ -66,6 +66,7 @@ export async function emitBatchFinished(db: Executor, batchId: string): Promise<
   const repaired = written.filter((w) => w.repaired_drift);
   if (repaired.length > 0) {
     await emitEvent(db, batch.project_id, 'source_drift.repaired', {
+      origin: 'batch',
       batch_id: batch.id,
       count: repaired.length,
       locales: [...new Set(repaired.map((w) => w.locale))].sort(),

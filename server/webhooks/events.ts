@@ -151,7 +151,10 @@ const QaCompletedData = z
 
 const SourceDriftRepairedData = z
   .object({
-    batch_id: prefixedId('bat'),
+    origin: z
+      .enum(['batch', 'import'])
+      .describe("'batch': a batch translated drifted rows again; 'import': a hand edit of a managed translation file was imported as a human translation."),
+    batch_id: prefixedId('bat').nullable().describe("The batch that repaired the rows; null for an import."),
     count: Count,
     locales: z.array(z.string()),
     keys: capped(z.object({ key: z.string(), path: z.string(), locale: z.string() }).strict()),
@@ -199,7 +202,7 @@ export const EVENT_DESCRIPTIONS: { readonly [T in EventType]: string } = {
   'glossary.updated': 'A glossary term was created, changed or deleted.',
   'qa.completed': 'A QA run of the quality gates over stored or proposed translations finished.',
   'source_drift.repaired':
-    'A batch brought translations whose source had changed, or that a glossary change marked stale, back in line with the current source.',
+    'Translations were brought back in line: a batch translated rows whose source had changed (or that a glossary change marked stale), or a hand edit of a managed translation file was imported as a human translation.',
 };
 
 const ProjectRef = z.object({ id: prefixedId('prj'), name: z.string() }).strict();
@@ -387,6 +390,7 @@ export const EXAMPLES: { readonly [T in EventType]: Envelope<T> } = {
     created_at: '2026-03-12T09:43:18.215Z',
     project,
     data: {
+      origin: 'batch',
       batch_id: batchId,
       count: 3,
       locales: ['de', 'ja'],

@@ -47,6 +47,7 @@ Service commands (run where the service runs):
   worker      job workers only (needs DATABASE_URL and REDIS_URL)
   migrate     apply database migrations and exit
   admin ...   organisations, projects and tokens, directly in the database; run 'parlance admin help'
+  github-app  the GitHub App alone (needs DATABASE_URL and GITHUB_APP_* settings; 'start' runs it when they are set)
 
 ${GLOBAL_HELP}
 

@@ -32,6 +32,13 @@ export interface GithubLink {
   updated_at: string;
 }
 
+/** The answer to PUT /v1/translations/:key/:locale: the saved row and what the gates said (a refusal is a 422 instead). */
+export interface TranslationPut {
+  translation: TranslationRow;
+  gate_outcome: 'passed' | 'flagged';
+  gate_failures: { gate: string; reason: string; attempt?: number }[];
+}
+
 export interface ClientOptions {
   /** e.g. 'http://127.0.0.1:8787' (no /v1). */
   baseUrl: string;
@@ -110,7 +117,7 @@ export interface ParlanceClient {
   batches(options?: { limit?: number; status?: string }): Promise<Batch[]>;
   waitForBatch(id: string, options?: { intervalMs?: number; timeoutMs?: number; onProgress?: (batch: Batch) => void }): Promise<Batch>;
   pull(input: { path: string; locale: string; format?: string; missing?: 'omit' | 'source' }): Promise<PulledFile>;
-  qaRun(body: { locales?: string[]; keys?: string[]; path?: string; include_passed?: boolean }): Promise<QaRun>;
+  qaRun(body: { locales?: string[]; keys?: string[]; path?: string; rows?: { key: string; locale: string; path?: string }[]; include_passed?: boolean }): Promise<QaRun>;
   /** Every page. */
   glossary(): Promise<GlossaryTerm[]>;
   addGlossaryTerm(input: { term: string; translations?: Record<string, string>; forbidden?: boolean; case_sensitive?: boolean; notes?: string }): Promise<GlossaryTerm>;
@@ -118,6 +125,9 @@ export interface ParlanceClient {
   /** Pages until `limit` rows (default: every row). */
   translations(options: { state?: ReviewState; locale?: string; path?: string; limit?: number }): Promise<TranslationRow[]>;
   review(input: { key: string; locale: string; decision: 'approve' | 'reject'; path?: string }): Promise<{ decision: string; translation: TranslationRow }>;
+  /** PUT /v1/translations/:key/:locale: a human translation, which later machine passes do not overwrite. */
+  /** `drift: true` marks an imported hand edit of a managed translation file (the service then sends source_drift.repaired). */
+  putTranslation(input: { key: string; locale: string; path?: string; text?: string; plurals?: Record<string, string>; drift?: boolean }): Promise<TranslationPut>;
   tokens(): Promise<Token[]>;
   createToken(input: { name: string; abilities?: string[]; expires_in_days?: number }): Promise<Token & { secret: string }>;
   revokeToken(id: string): Promise<Token>;
@@ -136,7 +146,7 @@ const BACKOFF_CAP_MS = 8_000;
 type Query = Record<string, string | number | boolean | undefined>;
 
 interface RequestSpec {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Query;
   json?: unknown;
@@ -227,6 +237,13 @@ export function createClient(options: ClientOptions): ParlanceClient {
         path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}/review`,
         query: { path: input.path },
         json: { decision: input.decision },
+      }),
+    putTranslation: (input) =>
+      json<TranslationPut>({
+        method: 'PUT',
+        path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}`,
+        query: { path: input.path },
+        json: { ...(input.plurals ? { plurals: input.plurals } : { text: input.text }), ...(input.drift ? { drift: true } : {}) },
       }),
     tokens: async () => (await json<{ items: Token[] }>({ method: 'GET', path: '/v1/tokens' })).items,
     createToken: (input) => json<Token & { secret: string }>({ method: 'POST', path: '/v1/tokens', json: input }),

@@ -170,7 +170,20 @@ describe('the 12 events, each from its operation', () => {
     const since = receiver.received.length;
     await push([{ key: 'w.a', source: 'Alpha, changed' }]);
     expect((await expectEvent('key.updated', since)).data).toMatchObject({ count: 1, keys: [{ key: 'w.a', source: 'Alpha, changed' }] });
-    expect((await expectEvent('source_drift.repaired', since)).data).toMatchObject({ count: 1, keys: [{ key: 'w.a', path: 'hooks', locale: 'de' }] });
+    expect((await expectEvent('source_drift.repaired', since)).data).toMatchObject({ origin: 'batch', count: 1, keys: [{ key: 'w.a', path: 'hooks', locale: 'de' }] });
+  });
+
+  it('source_drift.repaired when a hand edit of a translation file is imported', async () => {
+    const since = receiver.received.length;
+    await json(await service.api('/v1/translations/w.a/de?path=hooks', { method: 'PUT', json: { text: 'Alpha, von Hand', drift: true } }));
+    expect((await expectEvent('source_drift.repaired', since)).data).toEqual({
+      origin: 'import',
+      batch_id: null,
+      count: 1,
+      locales: ['de'],
+      keys: [{ key: 'w.a', path: 'hooks', locale: 'de' }],
+      truncated: false,
+    });
   });
 
   it('one key.created summarising a 500-key push, and key.deleted for keys a file no longer has', async () => {

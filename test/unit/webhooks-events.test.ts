@@ -101,7 +101,7 @@ const wrongTypes: [EventType, Path, unknown][] = [
   ['language.removed', ['data', 'name'], false],
   ['glossary.updated', ['data', 'term', 'translations'], ['Pro-Tarif']],
   ['qa.completed', ['data', 'scope'], 'all'],
-  ['source_drift.repaired', ['data', 'batch_id'], null],
+  ['source_drift.repaired', ['data', 'origin'], 'manual'],
 ];
 
 describe('a wrong field type fails both validators', () => {

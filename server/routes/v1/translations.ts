@@ -79,7 +79,17 @@ export function translationsRoutes(deps: AppDeps) {
         query: PathQuery,
         body: {
           required: true,
-          content: { 'application/json': { schema: z.object({ text: z.string().max(100_000).optional(), plurals: PluralInput.optional() }).strict().openapi('TranslationInput') } },
+          content: { 'application/json': { schema: z
+                .object({
+                  text: z.string().max(100_000).optional(),
+                  plurals: PluralInput.optional(),
+                  drift: z
+                    .boolean()
+                    .optional()
+                    .openapi({ description: 'The text is a hand edit of a managed translation file being imported (the GitHub App sets this); the import also sends `source_drift.repaired`.' }),
+                })
+                .strict()
+                .openapi('TranslationInput') } },
         },
       },
       responses: {
@@ -101,6 +111,7 @@ export function translationsRoutes(deps: AppDeps) {
         ...(path !== undefined ? { path } : {}),
         ...(body.text !== undefined ? { text: body.text } : {}),
         ...(body.plurals ? { plurals: body.plurals } : {}),
+        ...(body.drift ? { drift: true } : {}),
       });
       return c.json({ ...result, gate_outcome: result.gate_outcome as 'passed' | 'flagged' }, 200);
     },

@@ -146,7 +146,8 @@ export function createTranslationsService(deps: { db: Db }) {
   }
 
   /** A person's translation: gated like a machine's, refused with the failures if it would break the app. */
-  async function put(projectId: string, input: { key: string; locale: string; path?: string; text?: string; plurals?: PluralForms }) {
+  /** `drift`: the text is a hand edit of a managed translation file, imported (the GitHub App does this); it also sends source_drift.repaired. */
+  async function put(projectId: string, input: { key: string; locale: string; path?: string; text?: string; plurals?: PluralForms; drift?: boolean }) {
     await assertTarget(projectId, input.locale);
     const k = await findKey(projectId, input.key, input.path);
     const p = await project(projectId);
@@ -196,6 +197,16 @@ export function createTranslationsService(deps: { db: Db }) {
         translations: [{ key: k.key, path: k.path, locale: input.locale, state: 'human' }],
         truncated: false,
       });
+      if (input.drift) {
+        await emitEvent(trx, projectId, 'source_drift.repaired', {
+          origin: 'import',
+          batch_id: null,
+          count: 1,
+          locales: [input.locale],
+          keys: [{ key: k.key, path: k.path, locale: input.locale }],
+          truncated: false,
+        });
+      }
     });
     return { translation: await one(projectId, k.id, input.locale), gate_outcome: report.outcome, gate_failures: failures };
   }

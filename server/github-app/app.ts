@@ -1,0 +1,195 @@
+/** The Parlance GitHub App: Probot wiring for GitHub's events and the receiver for Parlance's own (signed) events; the work lives in ./handlers. */
+import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
+import { z } from 'zod';
+import { createClient, type ParlanceClient } from '../../src/client/client.js';
+import type { Db } from '../db/database.js';
+import type { Logger, LogLevel } from '../logger.js';
+import { eventSchema } from '../webhooks/events.js';
+import { verifyWebhook, WebhookVerificationError } from '../webhooks/signing.js';
+import { CHECK_RUN_NAME } from './check-run.js';
+import { createAppMemory } from './handlers/app-memory.js';
+import { handleBatchCompleted } from './handlers/batch-completed.js';
+import { handleCheckRerun } from './handlers/check-rerun.js';
+import { handlePush, ownPushReason } from './handlers/push.js';
+import { splitRepository } from './handlers/repository.js';
+import type { GithubLink, LinksService } from './links.js';
+import type { GitHubClient } from './translation-pr.js';
+
+/** Where Probot serves GitHub's webhooks, as in Probot's own server. */
+export const GITHUB_WEBHOOKS_PATH = '/api/github/webhooks';
+/** A Parlance delivery older or newer than this is refused as a possible replay. */
+const EVENT_TOLERANCE_SECONDS = 300;
+
+export interface GithubAppOptions {
+  db: Db;
+  links: Pick<LinksService, 'linksForRepository' | 'decryptToken' | 'decryptWebhookSecret' | 'disableForInstallation'>;
+  /** The service's base URL (no /v1), which the App calls with each link's token. */
+  serviceUrl: string;
+  log: Logger;
+  /** The level of Probot's own (pino) log lines. */
+  logLevel?: LogLevel;
+  appId: number | string;
+  privateKey: string;
+  /** Secret of GitHub's webhook deliveries to the App. */
+  webhookSecret: string;
+  Octokit?: typeof ProbotOctokit;
+  /** The App's bot login (`<slug>[bot]`); asked of GitHub (GET /app) when first needed if not given. */
+  appLogin?: string;
+  /** Replaces fetch for calls to the service (tests). */
+  fetch?: typeof fetch;
+}
+
+/** A Parlance delivery as the HTTP layer hands it over: headers, the raw body exactly as signed, and the query. */
+export interface ParlanceEventRequest {
+  headers: Record<string, string | undefined>;
+  body: string;
+  query: Record<string, string | undefined>;
+}
+
+export interface ParlanceEventResponse {
+  status: number;
+  body: { ok: true; handled: string } | { error: string };
+}
+
+const Envelope = z.object({ type: z.string(), project: z.object({ id: z.string() }) }).loose();
+
+export async function createGithubApp(options: GithubAppOptions) {
+  const { db, links, log } = options;
+  const memory = createAppMemory();
+  const probot = new Probot({
+    appId: options.appId,
+    privateKey: options.privateKey,
+    secret: options.webhookSecret,
+    logLevel: probotLevel(options.logLevel ?? 'info'),
+    ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+  });
+  let appLogin = options.appLogin;
+
+  function clientFor(link: GithubLink): ParlanceClient {
+    return createClient({ baseUrl: options.serviceUrl, token: links.decryptToken(link), userAgent: 'parlance-github-app', ...(options.fetch ? { fetch: options.fetch } : {}) });
+  }
+
+  async function installationOctokit(installationId: number): Promise<GitHubClient> {
+    return (await probot.auth(installationId)) as unknown as GitHubClient;
+  }
+
+  /** The App's own login, for the loop guard: GitHub knows the slug, the configuration only the id. */
+  async function ownLogin(): Promise<string> {
+    if (appLogin) return appLogin;
+    const octokit = await probot.auth();
+    const { data } = await octokit.request('GET /app');
+    if (!data?.slug) throw new Error('GET /app returned no slug; cannot tell the App\'s own pushes apart.');
+    appLogin = `${data.slug}[bot]`;
+    return appLogin;
+  }
+
+  /** A link by the id in the receiver URL, read straight from the table (the App has no project to scope it by yet). */
+  async function findLink(id: string): Promise<GithubLink | undefined> {
+    const row = await db.selectFrom('github_links').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? { ...row, installation_id: Number(row.installation_id) } : undefined;
+  }
+
+  const appFn = (app: Probot) => {
+    app.on('push', async (context) => {
+      const { payload } = context;
+      if (!payload.installation) return void context.log.warn('push without an installation: ignored');
+      const branch = payload.ref.startsWith('refs/heads/') ? payload.ref.slice('refs/heads/'.length) : null;
+      if (branch === null || payload.deleted) return;
+      const linked = (await links.linksForRepository(payload.installation.id, payload.repository.full_name)).filter((l) => l.base_branch === branch);
+      if (linked.length === 0) return;
+      const facts = { ref: payload.ref, after: payload.after, deleted: payload.deleted, sender: payload.sender ? { login: payload.sender.login, type: payload.sender.type } : null, commits: payload.commits };
+      const own = ownPushReason(facts, facts.sender?.type === 'Bot' ? await ownLogin() : undefined);
+      if (own) return void context.log.info(`push to ${payload.repository.full_name}@${branch} ignored: ${own}`);
+      for (const link of linked) {
+        await handlePush({ octokit: context.octokit as unknown as GitHubClient, client: clientFor(link), link, push: facts, memory, log });
+      }
+    });
+
+    app.on('check_run.rerequested', async (context) => {
+      const { check_run: run, repository, installation } = context.payload;
+      if (run.name !== CHECK_RUN_NAME || !installation) return;
+      if (!run.external_id) return void context.log.warn(`check run ${run.id} has no external_id: no batch to re-run`);
+      const { owner, repo } = splitRepository(repository.full_name);
+      for (const link of await links.linksForRepository(installation.id, repository.full_name)) {
+        const client = clientFor(link);
+        // The batch belongs to the project of one of the repository's links; the others answer 404.
+        try {
+          await client.batch(run.external_id);
+        } catch (error) {
+          if (error instanceof Error && 'status' in error && error.status === 404) continue;
+          throw error;
+        }
+        await handleCheckRerun({ octokit: context.octokit as unknown as GitHubClient, client, owner, repo, headSha: run.head_sha, batchId: run.external_id, serviceUrl: options.serviceUrl });
+        return;
+      }
+      context.log.warn(`check run ${run.id}: batch '${run.external_id}' belongs to no enabled link of ${repository.full_name}`);
+    });
+
+    app.on('installation.deleted', async (context) => {
+      const account = context.payload.installation.account;
+      const owner = account && 'login' in account ? account.login : (account?.slug ?? 'its account');
+      const disabled = await links.disableForInstallation(context.payload.installation.id, `The GitHub App was uninstalled from ${owner}.`);
+      log.info('installation deleted: links disabled', { installation: context.payload.installation.id, links: disabled.map((l) => l.id) });
+    });
+
+    app.on('installation_repositories.removed', async (context) => {
+      const removed = context.payload.repositories_removed.map((r) => r.full_name);
+      const disabled = await links.disableForInstallation(context.payload.installation.id, 'The GitHub App lost access to the repository.', removed);
+      log.info('repositories removed from the installation: links disabled', { installation: context.payload.installation.id, repositories: removed, links: disabled.map((l) => l.id) });
+    });
+  };
+
+  const middleware = await createNodeMiddleware(appFn, { probot, webhooksPath: GITHUB_WEBHOOKS_PATH });
+
+  /** POST /events?link=<id>: verifies the link's signature before anything else, then acts on the event. */
+  async function handleParlanceEvent(request: ParlanceEventRequest): Promise<ParlanceEventResponse> {
+    const linkId = request.query.link;
+    if (!linkId) return { status: 400, body: { error: "Missing query parameter 'link': the receiver URL is GITHUB_APP_EVENTS_URL?link=<link id>." } };
+    const link = await findLink(linkId);
+    if (!link) return { status: 404, body: { error: `No GitHub link '${linkId}'.` } };
+    try {
+      verifyWebhook(links.decryptWebhookSecret(link), request.headers, request.body, { toleranceSeconds: EVENT_TOLERANCE_SECONDS });
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return { status: 401, body: { error: `Delivery for link '${linkId}' refused: ${error.message}` } };
+      throw error;
+    }
+    // The service stops delivering to a disabled link's webhook; one already in flight is acknowledged and dropped.
+    if (!link.enabled) return { status: 200, body: { ok: true, handled: `ignored: link '${link.id}' is disabled (${link.disabled_reason ?? 'no reason recorded'})` } };
+    let raw: unknown;
+    try {
+      raw = JSON.parse(request.body);
+    } catch {
+      return { status: 400, body: { error: `The delivery for link '${linkId}' is signed but not JSON.` } };
+    }
+    const envelope = Envelope.safeParse(raw);
+    if (!envelope.success) return { status: 400, body: { error: `The delivery is not a Parlance event: ${envelope.error.message}` } };
+    if (envelope.data.project.id !== link.project_id) return { status: 400, body: { error: `The event is for project '${envelope.data.project.id}', but link '${link.id}' belongs to '${link.project_id}'.` } };
+
+    switch (envelope.data.type) {
+      case 'batch.completed': {
+        const event = eventSchema('batch.completed').parse(raw);
+        const octokit = await installationOctokit(link.installation_id);
+        const result = await handleBatchCompleted({ octokit, client: clientFor(link), link, batchId: event.data.batch.id, serviceUrl: options.serviceUrl, memory });
+        log.info('batch synced to GitHub', { link: link.id, batch: event.data.batch.id, pr: result.sync.pr?.url, action: result.sync.action });
+        return { status: 200, body: { ok: true, handled: `batch ${event.data.batch.id}: pull request ${result.sync.action}` } };
+      }
+      case 'source_drift.repaired': {
+        const event = eventSchema('source_drift.repaired').parse(raw);
+        // The service's keys name source paths; the PR body lists them as the service reported them.
+        memory.addDrift(link.id, event.data.keys.map((k) => ({ key: k.key, locale: k.locale, path: k.path })));
+        return { status: 200, body: { ok: true, handled: `drift of ${event.data.count} translations noted for the next pull request` } };
+      }
+      default:
+        return { status: 200, body: { ok: true, handled: `ignored: the App does not act on '${envelope.data.type}'` } };
+    }
+  }
+
+  return { probot, handleParlanceEvent, middleware, memory };
+}
+
+export type GithubApp = Awaited<ReturnType<typeof createGithubApp>>;
+
+/** Probot logs through pino, which has no 'silent'; 'fatal' is as quiet as it gets. */
+function probotLevel(level: LogLevel): 'debug' | 'info' | 'warn' | 'error' | 'fatal' {
+  return level === 'silent' ? 'fatal' : level;
+}

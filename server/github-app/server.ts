@@ -1,0 +1,71 @@
+/** The GitHub App's HTTP server: GitHub's webhooks through Probot's middleware, and Parlance's signed events at /events. */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createGithubApp, type GithubApp, type GithubAppOptions } from './app.js';
+
+/** Where the service delivers the App's events; GITHUB_APP_EVENTS_URL points here. */
+export const EVENTS_PATH = '/events';
+/** Parlance events are small; anything larger is not one. */
+const MAX_EVENT_BYTES = 1024 * 1024;
+
+class BodyTooLargeError extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_EVENT_BYTES) throw new BodyTooLargeError(`The delivery is over ${MAX_EVENT_BYTES} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  // The signature covers the exact bytes, so the text is decoded once and passed on unchanged.
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/** The request handler: /events here, everything else to Probot (which answers its own path and 404s the rest). */
+export function requestHandler(app: Pick<GithubApp, 'handleParlanceEvent' | 'middleware'>, log: GithubAppOptions['log']) {
+  return async function githubAppRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === EVENTS_PATH) {
+      if (req.method !== 'POST') return send(res, 405, { error: `${req.method} ${EVENTS_PATH}: only POST is accepted.` });
+      try {
+        const body = await readBody(req);
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]));
+        const result = await app.handleParlanceEvent({ headers, body, query: Object.fromEntries(url.searchParams) });
+        return send(res, result.status, result.body);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) return send(res, 413, { error: error.message });
+        // A 5xx makes the service deliver again later, which is what a GitHub outage or a race on the branch needs.
+        log.error('Parlance event failed', { link: url.searchParams.get('link'), error });
+        return send(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    await app.middleware(req, res, () => send(res, 404, { error: `No route ${req.method} ${url.pathname}.` }));
+  };
+}
+
+/** Creates the App and listens; `close` stops accepting and waits for open requests. */
+export async function startGithubAppServer(options: GithubAppOptions & { host: string; port: number }) {
+  const app = await createGithubApp(options);
+  const server: Server = createServer((req, res) => void requestHandler(app, options.log)(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    app,
+    url: `http://${options.host}:${port}`,
+    async close(): Promise<void> {
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closing;
+    },
+  };
+}
+
+export type GithubAppServer = Awaited<ReturnType<typeof startGithubAppServer>>;
