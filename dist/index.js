@@ -35277,6 +35277,11 @@ function createClient(options) {
         githubLinks: async () => (await json({ method: 'GET', path: '/v1/integrations/github' })).items,
         linkGithub: (input) => json({ method: 'POST', path: '/v1/integrations/github', json: input }),
         unlinkGithub: (id) => json({ method: 'DELETE', path: `/v1/integrations/github/${encodeURIComponent(id)}` }),
+        translateMissing: (input = {}) => json({ method: 'POST', path: '/v1/translate-missing', json: input }),
+        getTranslation: (input) => allPages('/v1/translations', { key: input.key, locale: input.locale, path: input.path, state: input.state }),
+        cancelBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/cancel` }),
+        retryBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/retry` }),
+        updateGlossaryTerm: (id, input) => json({ method: 'PATCH', path: `/v1/glossary/${encodeURIComponent(id)}`, json: input }),
     };
     return client;
 }

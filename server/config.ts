@@ -28,6 +28,10 @@ export const envSchema = z.object({
   REDIS_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^rediss?:\/\//, "expected a URL such as 'redis://127.0.0.1:6379'").optional()),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/, 'expected letters, digits, colons, dashes or underscores').default('parlance'),
   PARLANCE_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .regex(/^\s*(https?:\/\/[^\s,/]+\s*(,\s*https?:\/\/[^\s,/]+\s*)*)?$/, "expected comma-separated origins such as 'https://agent.example.com,http://localhost:6274'")
+    .default(''),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   MAX_UPLOAD_BYTES: positiveInt.default(20 * 1024 * 1024),
   WORKER_CONCURRENCY: positiveInt.default(2),
@@ -109,6 +113,8 @@ export interface Config {
   port: number;
   dataDir: string;
   publicUrl: string | undefined;
+  /** MCP_ALLOWED_ORIGINS: browser origins, besides the service's own and localhost, allowed to call /mcp. */
+  mcp: { allowedOrigins: string[] };
   database: { kind: 'pglite'; dataDir: string | undefined } | { kind: 'postgres'; url: string; schema: string | undefined };
   redis: { url: string; prefix: string } | undefined;
   rateLimitPerMinute: number;
@@ -247,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     dataDir: resolve(e.PARLANCE_DATA_DIR),
     publicUrl: e.PARLANCE_PUBLIC_URL,
+    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) },
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
       : { kind: 'pglite', dataDir: resolve(e.PARLANCE_DATA_DIR, 'db') },

@@ -122,7 +122,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     githubLinks,
     maxUploadBytes: config.maxUploadBytes,
   };
-  const app = createApp(deps);
+  const app = createApp(deps, { mcpAllowedOrigins: config.mcp.allowedOrigins });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const runner = createBatchRunner({ db, providers, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds });
 

@@ -16,7 +16,9 @@ import { projectRoutes } from '../routes/v1/project.js';
 import { pullRoutes } from '../routes/v1/pull.js';
 import { pushRoutes } from '../routes/v1/push.js';
 import { tokensRoutes } from '../routes/v1/tokens.js';
+import { translateMissingRoutes } from '../routes/v1/translate-missing.js';
 import type { AppDeps, AppEnv } from './context.js';
+import { mcpRoutes } from './mcp-route.js';
 import { authenticate } from './middleware/rate-limit.js';
 import { problemResponse, toApiError } from './problem.js';
 import { renderReferencePage } from './reference-page.js';
@@ -26,7 +28,8 @@ const PUBLIC_PATHS = ['/v1/openapi.json', '/v1/reference'] as const;
 export const API_DESCRIPTION =
   'Parlance localization service. Every request carries `Authorization: Bearer <token>`; a token belongs to one project and carries abilities (push, pull, read, write, manage). Errors are `application/problem+json` with a stable `code`. 60 requests per minute per token.';
 
-export function createApp(deps: AppDeps) {
+/** `mcpAllowedOrigins`: config.mcp.allowedOrigins (MCP_ALLOWED_ORIGINS), browser origins allowed on /mcp besides the service's own and localhost. */
+export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly string[] } = {}) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
@@ -39,6 +42,8 @@ export function createApp(deps: AppDeps) {
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A project token: `prl_` followed by 38 letters and digits.' });
 
+  // Not under /v1: it authenticates each request itself, and its tools go through /v1 (and its middleware) in-process.
+  app.route('/mcp', mcpRoutes({ tokens: deps.tokens, allowedOrigins: options.mcpAllowedOrigins ?? [], fetchV1: (request) => app.fetch(request) }));
   app.use('/v1/*', authenticate({ tokens: deps.tokens, limiter: deps.limiter, publicPaths: PUBLIC_PATHS }));
   app.use('/v1/push', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
   app.use('/v1/memory/import', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
@@ -46,6 +51,7 @@ export function createApp(deps: AppDeps) {
   app.route('/v1/tokens', tokensRoutes(deps));
   app.route('/v1/push', pushRoutes(deps));
   app.route('/v1/pull', pullRoutes(deps));
+  app.route('/v1/translate-missing', translateMissingRoutes(deps));
   app.route('/v1/batches', batchesRoutes(deps));
   app.route('/v1/glossary', glossaryRoutes(deps));
   app.route('/v1/translations', translationsRoutes(deps));

@@ -83,56 +83,7 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
       // A (key, locale) needs work unless a current translation of this source exists (not marked stale by a glossary
       // edit), a candidate for it is held for review, or a queued row already carries it.
       const pushedKeys = [...added, ...delta.changed, ...delta.unchanged].map((k) => ({ id: k.id, hash: k.hash, entry: k.entry }));
-      const done = new Set<string>();
-      const translations = await trx
-        .selectFrom('translations as t')
-        .innerJoin('keys as k', 'k.id', 't.key_id')
-        .select(['t.key_id', 't.locale', 't.source_hash', 't.stale', 't.text'])
-        .where('k.project_id', '=', project.id)
-        .where('k.path', '=', input.path)
-        .execute();
-      const currentText = new Map<string, string>();
-      for (const t of translations) {
-        currentText.set(`${t.key_id}\u0000${t.locale}`, t.text);
-        if (!t.stale) done.add(`${t.key_id}\u0000${t.locale}\u0000${t.source_hash}`);
-      }
-      const held = await trx
-        .selectFrom('held_translations as h')
-        .innerJoin('keys as k', 'k.id', 'h.key_id')
-        .select(['h.key_id', 'h.locale', 'h.source_hash'])
-        .where('k.project_id', '=', project.id)
-        .where('k.path', '=', input.path)
-        .where('h.state', '=', 'held')
-        .execute();
-      for (const h of held) done.add(`${h.key_id}\u0000${h.locale}\u0000${h.source_hash}`);
-      const open = await trx
-        .selectFrom('batch_rows as r')
-        .innerJoin('keys as k', 'k.id', 'r.key_id')
-        .select(['r.key_id', 'r.locale', 'r.source_hash'])
-        .where('k.project_id', '=', project.id)
-        .where('k.path', '=', input.path)
-        .where('r.status', '=', 'queued')
-        .execute();
-      for (const r of open) done.add(`${r.key_id}\u0000${r.locale}\u0000${r.source_hash}`);
-
-      const rows: { key_id: string; locale: string; source_hash: string; pass: PassName; words: number }[] = [];
-      const pending = pushedKeys.filter((k) => k.entry.translatable !== false);
-      const shaOf = (k: (typeof pending)[number]) => sourceSha(k.entry.source, k.entry.plurals ?? null, k.entry.context ?? null);
-      // Rows the translation memory already answers are not charged: the worker reuses the match without a provider.
-      const memory = new Map<string, Awaited<ReturnType<typeof exactMatches>>>();
-      for (const locale of locales) {
-        const work = pending.filter((k) => !done.has(`${k.id}\u0000${locale}\u0000${k.hash}`));
-        if (work.length > 0) memory.set(locale, await exactMatches(trx, project.organisation_id, project.source_locale, locale, work.map(shaOf)));
-      }
-      for (const k of pending) {
-        const pass = k.entry.pass ?? 'fast';
-        for (const locale of locales) {
-          if (done.has(`${k.id}\u0000${locale}\u0000${k.hash}`)) continue;
-          const match = memory.get(locale)?.get(shaOf(k));
-          const words = usableMatch(match, pass, currentText.get(`${k.id}\u0000${locale}`)) ? 0 : entryWords(k.entry);
-          rows.push({ key_id: k.id, locale, source_hash: k.hash, pass, words });
-        }
-      }
+      const rows = await rowsNeedingWork(trx, project, locales, pushedKeys, [input.path]);
       const wordsReserved = rows.reduce((sum, r) => sum + r.words, 0);
       await reserveWords(trx, project.organisation_id, wordsReserved);
 
@@ -172,7 +123,128 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
     return publicBatch(batch, { queued: rowCount, done: 0, failed: 0, cancelled: 0, wordsSpent: 0, outcomes: {} });
   }
 
-  return { push };
+  /** POST /v1/translate-missing: one batch for every active key, in `paths` (default all), lacking a current translation in `locales` (default all). */
+  async function translateMissing(input: { projectId: string; locales?: string[]; paths?: string[] }): Promise<PublicBatch> {
+    const batchId = newId('bat');
+    const { batch, rowCount } = await db.transaction().execute(async (trx) => {
+      // Locked like a push, so the two never queue the same row twice.
+      const project = await trx.selectFrom('projects').selectAll().where('id', '=', input.projectId).forUpdate().executeTakeFirstOrThrow();
+      const projectLocales = (await trx.selectFrom('project_languages').select('tag').where('project_id', '=', project.id).orderBy('tag').execute()).map((l) => l.tag);
+      const locales = input.locales ?? projectLocales;
+      const unknown = locales.filter((tag) => !projectLocales.includes(tag));
+      if (unknown.length > 0) {
+        throw new ApiError(422, 'locale_not_in_project', `Locale(s) ${unknown.map((t) => `'${t}'`).join(', ')} are not target languages of this project; the project has: ${projectLocales.join(', ') || '(none)'}.`, { locales: unknown });
+      }
+      let query = trx
+        .selectFrom('keys')
+        .select(['id', 'path', 'key', 'source', 'source_plurals', 'context', 'pass', 'source_hash'])
+        .where('project_id', '=', project.id)
+        .where('state', '=', 'active')
+        .where('translatable', '=', true);
+      // The route requires at least one path when `paths` is given (an empty `in ()` is not SQL).
+      if (input.paths) query = query.where('path', 'in', input.paths);
+      const keys = await query.execute();
+      const paths = [...new Set(keys.map((k) => k.path))];
+      const work = keys.map((k) => ({
+        id: k.id,
+        hash: k.source_hash,
+        entry: { key: k.key, source: k.source, pass: k.pass, ...(k.source_plurals ? { plurals: k.source_plurals } : {}), ...(k.context !== null ? { context: k.context } : {}) },
+      }));
+      const rows = await rowsNeedingWork(trx, project, locales, work, paths);
+      const wordsReserved = rows.reduce((sum, r) => sum + r.words, 0);
+      await reserveWords(trx, project.organisation_id, wordsReserved);
+      const empty = rows.length === 0;
+      const batch = await trx
+        .insertInto('batches')
+        .values({
+          id: batchId,
+          project_id: project.id,
+          status: empty ? 'completed' : 'queued',
+          // A batch names its file when it has one; across files it has none.
+          path: input.paths?.length === 1 ? input.paths[0]! : null,
+          format: null,
+          keys_added: 0,
+          keys_changed: 0,
+          keys_unchanged: keys.length,
+          keys_removed: 0,
+          words_reserved: wordsReserved,
+          enqueued_at: empty ? null : sql`now()`,
+          finished_at: empty ? sql`now()` : null,
+          started_at: empty ? sql`now()` : null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      for (const part of chunk(rows, INSERT_CHUNK)) {
+        await trx.insertInto('batch_rows').values(part.map((r) => ({ ...r, batch_id: batchId }))).execute();
+      }
+      if (empty) await emitBatchFinished(trx, batchId);
+      return { batch, rowCount: rows.length };
+    });
+    if (rowCount > 0) await queue.enqueueBatch(batchId).catch(() => undefined);
+    return publicBatch(batch, { queued: rowCount, done: 0, failed: 0, cancelled: 0, wordsSpent: 0, outcomes: {} });
+  }
+
+  return { push, translateMissing };
+}
+
+type Trx = Parameters<Parameters<ReturnType<Db['transaction']>['execute']>[0]>[0];
+type WorkKey = { id: string; hash: string; entry: SourceEntry };
+type WorkRow = { key_id: string; locale: string; source_hash: string; pass: PassName; words: number };
+
+/** The (key, locale) rows among `keys` (all in `paths`) that need a translation, each with the words it will be charged. */
+async function rowsNeedingWork(trx: Trx, project: { id: string; organisation_id: string; source_locale: string }, locales: string[], keys: WorkKey[], paths: string[]): Promise<WorkRow[]> {
+  if (keys.length === 0 || locales.length === 0) return [];
+  const done = new Set<string>();
+  const translations = await trx
+    .selectFrom('translations as t')
+    .innerJoin('keys as k', 'k.id', 't.key_id')
+    .select(['t.key_id', 't.locale', 't.source_hash', 't.stale', 't.text'])
+    .where('k.project_id', '=', project.id)
+    .where('k.path', 'in', paths)
+    .execute();
+  const currentText = new Map<string, string>();
+  for (const t of translations) {
+    currentText.set(`${t.key_id}\u0000${t.locale}`, t.text);
+    if (!t.stale) done.add(`${t.key_id}\u0000${t.locale}\u0000${t.source_hash}`);
+  }
+  const held = await trx
+    .selectFrom('held_translations as h')
+    .innerJoin('keys as k', 'k.id', 'h.key_id')
+    .select(['h.key_id', 'h.locale', 'h.source_hash'])
+    .where('k.project_id', '=', project.id)
+    .where('k.path', 'in', paths)
+    .where('h.state', '=', 'held')
+    .execute();
+  for (const h of held) done.add(`${h.key_id}\u0000${h.locale}\u0000${h.source_hash}`);
+  const open = await trx
+    .selectFrom('batch_rows as r')
+    .innerJoin('keys as k', 'k.id', 'r.key_id')
+    .select(['r.key_id', 'r.locale', 'r.source_hash'])
+    .where('k.project_id', '=', project.id)
+    .where('k.path', 'in', paths)
+    .where('r.status', '=', 'queued')
+    .execute();
+  for (const r of open) done.add(`${r.key_id}\u0000${r.locale}\u0000${r.source_hash}`);
+
+  const rows: WorkRow[] = [];
+  const pending = keys.filter((k) => k.entry.translatable !== false);
+  const shaOf = (k: (typeof pending)[number]) => sourceSha(k.entry.source, k.entry.plurals ?? null, k.entry.context ?? null);
+  // Rows the translation memory already answers are not charged: the worker reuses the match without a provider.
+  const memory = new Map<string, Awaited<ReturnType<typeof exactMatches>>>();
+  for (const locale of locales) {
+    const work = pending.filter((k) => !done.has(`${k.id}\u0000${locale}\u0000${k.hash}`));
+    if (work.length > 0) memory.set(locale, await exactMatches(trx, project.organisation_id, project.source_locale, locale, work.map(shaOf)));
+  }
+  for (const k of pending) {
+    const pass = k.entry.pass ?? 'fast';
+    for (const locale of locales) {
+      if (done.has(`${k.id}\u0000${locale}\u0000${k.hash}`)) continue;
+      const match = memory.get(locale)?.get(shaOf(k));
+      const words = usableMatch(match, pass, currentText.get(`${k.id}\u0000${locale}`)) ? 0 : entryWords(k.entry);
+      rows.push({ key_id: k.id, locale, source_hash: k.hash, pass, words });
+    }
+  }
+  return rows;
 }
 
 /** One event per kind for the whole push, summarising its keys (a push that creates 500 keys sends one key.created). */

@@ -7,6 +7,7 @@ import { githubCommand } from './commands/github.js';
 import { glossaryCommand } from './commands/glossary.js';
 import { initCommand } from './commands/init.js';
 import { languagesCommand } from './commands/languages.js';
+import { mcpCommand } from './commands/mcp.js';
 import { pullCommand } from './commands/pull.js';
 import { pushCommand } from './commands/push.js';
 import { qaCommand } from './commands/qa.js';
@@ -16,7 +17,7 @@ import { syncCommand } from './commands/sync.js';
 import { tokensCommand } from './commands/tokens.js';
 import { createOutput, type CliIo } from './output.js';
 
-const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, githubCommand];
+const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, githubCommand, mcpCommand];
 
 const GLOBAL_HELP = `Options for every command:
   --token <token>     project token (default: $PARLANCE_TOKEN); never printed

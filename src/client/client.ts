@@ -135,6 +135,14 @@ export interface ParlanceClient {
   githubLinks(): Promise<GithubLink[]>;
   linkGithub(input: { installation_id: number; repository: string; base_branch?: string; config_path?: string }): Promise<GithubLink>;
   unlinkGithub(id: string): Promise<GithubLink>;
+  /** POST /v1/translate-missing: one batch for every key without a current translation in `locales` (default all). */
+  translateMissing(input?: { locales?: string[]; paths?: string[] }): Promise<Batch>;
+  /** GET /v1/translations?key=&locale=&path=: the key's written translation rows (at most one per locale and path). */
+  getTranslation(input: { key: string; locale?: string; path?: string; state?: ReviewState }): Promise<TranslationRow[]>;
+  cancelBatch(id: string): Promise<Batch>;
+  retryBatch(id: string): Promise<Batch>;
+  /** PATCH /v1/glossary/:id */
+  updateGlossaryTerm(id: string, input: { term?: string; translations?: Record<string, string>; forbidden?: boolean; case_sensitive?: boolean; notes?: string | null }): Promise<GlossaryTerm>;
 }
 
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -251,6 +259,11 @@ export function createClient(options: ClientOptions): ParlanceClient {
     githubLinks: async () => (await json<{ items: GithubLink[] }>({ method: 'GET', path: '/v1/integrations/github' })).items,
     linkGithub: (input) => json<GithubLink>({ method: 'POST', path: '/v1/integrations/github', json: input }),
     unlinkGithub: (id) => json<GithubLink>({ method: 'DELETE', path: `/v1/integrations/github/${encodeURIComponent(id)}` }),
+    translateMissing: (input = {}) => json<Batch>({ method: 'POST', path: '/v1/translate-missing', json: input }),
+    getTranslation: (input) => allPages<TranslationRow>('/v1/translations', { key: input.key, locale: input.locale, path: input.path, state: input.state }),
+    cancelBatch: (id) => json<Batch>({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/cancel` }),
+    retryBatch: (id) => json<Batch>({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/retry` }),
+    updateGlossaryTerm: (id, input) => json<GlossaryTerm>({ method: 'PATCH', path: `/v1/glossary/${encodeURIComponent(id)}`, json: input }),
   };
   return client;
 }

@@ -1,0 +1,44 @@
+/** POST /v1/translate-missing: one batch for every key without a current translation in the given locales. Ability `push`. */
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import type { AppDeps, AppEnv } from '../../http/context.js';
+import { requireAbility } from '../../http/middleware/require-ability.js';
+import { localeList } from './locale-params.js';
+import { Batch, Problem, problemResponses } from './schemas.js';
+
+const TranslateMissingRequest = z
+  .object({
+    locales: z.array(z.string().min(1)).min(1).optional().openapi({ description: "Target locales; default: all of the project's languages." }),
+    paths: z.array(z.string().max(1000)).min(1).optional().openapi({ description: 'Source files to cover; default: every file (and keys pushed without one).' }),
+  })
+  .strict()
+  .openapi('TranslateMissingRequest');
+
+export function translateMissingRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/',
+      summary: 'Queue a batch for every key without a current translation',
+      description:
+        'Ability: `push`. Covers active translatable keys whose translation in a locale is missing or stale (a held candidate or a queued row counts as covered). Only those rows are queued and charged; calling again before they finish queues nothing.',
+      middleware: [requireAbility('push')] as const,
+      request: { body: { content: { 'application/json': { schema: TranslateMissingRequest } }, required: false } },
+      responses: {
+        202: { description: 'Batch queued (or completed at once when nothing was missing)', content: { 'application/json': { schema: Batch } } },
+        402: { description: 'Not enough words left in the allowance; nothing was queued', content: { 'application/problem+json': { schema: Problem } } },
+        ...problemResponses,
+      },
+    }),
+    async (c) => {
+      // The body is optional: an absent one means every locale and every file.
+      const body = (c.req.valid('json') as z.infer<typeof TranslateMissingRequest> | undefined) ?? {};
+      const locales = localeList(body.locales);
+      const batch = await deps.push.translateMissing({ projectId: c.get('auth').project.id, ...(locales ? { locales } : {}), ...(body.paths ? { paths: body.paths } : {}) });
+      return c.json(batch, 202);
+    },
+  );
+
+  return app;
+}
