@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
+import { type Codec, type Entry, type FreshEntry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
 import { arbCodec } from '../../src/core/formats/arb.js';
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from '../../src/core/formats/icu-plural.js';
 import { iosStringsCodec, quoteStringsValue, readStringsFile } from '../../src/core/formats/ios-strings.js';
 import { iosXcstringsCodec, readXcstringsLocale } from '../../src/core/formats/ios-xcstrings.js';
 import { scanJson } from '../../src/core/formats/json-scan.js';
 import { pluralCategories } from '../../src/core/plurals.js';
+import { parseError } from '../helpers/formats.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/formats/', import.meta.url));
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
@@ -50,16 +51,6 @@ function utf16(text: string, little: boolean): Uint8Array {
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(dec(actual)).toBe(dec(expected));
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 type Values = Record<string, Value> | Map<string, Value>;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  FileUnparsableError,
   FORMAT_IDS,
   getCodec,
   IMPLEMENTED_FORMATS,
@@ -15,6 +14,7 @@ import {
   type FreshEntry,
 } from '../../src/core/formats/index.js';
 import { collectStrings, scanJson } from '../../src/core/formats/json-scan.js';
+import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/formats');
@@ -34,16 +34,6 @@ function render(codec: Codec, source: string | Uint8Array, values: Record<string
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(dec(actual)).toBe(dec(expected));
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 /** Entries both codecs should find (every string, keyed by dotted path), computed independently with JSON.parse. */

@@ -12,8 +12,9 @@ import { frontmatter } from 'micromark-extension-frontmatter';
 import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { FileUnparsableError, type Entry, type FreshEntry } from '../../src/core/formats/codec.js';
+import { type Entry, type FreshEntry } from '../../src/core/formats/codec.js';
 import { markdownCodec as codec } from '../../src/core/formats/markdown.js';
+import { parseError } from '../helpers/formats.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/formats/markdown/', import.meta.url));
 const CORPUS = join(fileURLToPath(new URL('../../../shared/corpus/', import.meta.url)), 'markdown');
@@ -32,16 +33,6 @@ function render(source: string | Uint8Array, values: Record<string, string> | Ma
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(dec(actual)).toBe(dec(expected));
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 const pairs = (entries: readonly Entry[]): [string, string][] => entries.map((e) => [e.key, e.source]);

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
+import { type Codec, type Entry, type FreshEntry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
 import { compilePluralExpression, GETTEXT_PLURAL_TABLE, gettextPlurals } from '../../src/core/formats/plural-forms.js';
 import { poCodec } from '../../src/core/formats/po.js';
 import { applySplices, gettextKey, headerField, parseHeader, scanPo, type Splice } from '../../src/core/formats/po-scan.js';
 import { unrealPoCodec } from '../../src/core/formats/unreal-po.js';
 import { pluralCategories, sourceFormsFor } from '../../src/core/plurals.js';
+import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/formats');
@@ -41,16 +42,6 @@ afterAll(() => {
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(dec(actual)).toBe(dec(expected));
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 function render(codec: Codec, source: string | Uint8Array, values: Record<string, Value>, options: { missing?: 'source' | 'omit'; locale?: string } = {}): string {

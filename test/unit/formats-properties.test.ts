@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileUnparsableError } from '../../src/core/formats/codec.js';
 import { propertiesCodec, scanProperties } from '../../src/core/formats/properties.js';
+import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/formats/properties');
@@ -40,16 +40,6 @@ afterAll(() => {
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(latin1(actual)).toBe(latin1(expected));
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 function render(source: string | Uint8Array, values: Record<string, string>, missing: 'source' | 'omit' = 'source'): string {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileUnparsableError, type Codec, type Entry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
+import { type Codec, type Entry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { detectDelimiter, scanCsv, scanRecords, writeField } from '../../src/core/formats/csv-scan.js';
 import { csvCodec, parseCsv, readCsvTable } from '../../src/core/formats/csv.js';
@@ -14,6 +14,7 @@ import { parseIcuPlural } from '../../src/core/formats/icu-plural.js';
 import { parseUnityCsv, unityColumnName, unityCsvCodec } from '../../src/core/formats/unity-csv.js';
 import { parseXlsx, xlsxCodec } from '../../src/core/formats/xlsx.js';
 import { pluralCategories } from '../../src/core/plurals.js';
+import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/formats');
@@ -39,16 +40,6 @@ const dec = (b: Uint8Array): string => new TextDecoder('utf-8', { ignoreBOM: tru
 
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 const valueOf = (e: Entry): Value => (e.plurals ? { plurals: e.plurals } : e.source);

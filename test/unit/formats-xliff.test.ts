@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from '../../src/core/formats/codec.js';
+import { type Codec, type Entry, type FreshEntry, type RenderInput } from '../../src/core/formats/codec.js';
 import { xliff12Codec, xliff12Targets } from '../../src/core/formats/xliff12.js';
 import { xliff2Codec, xliff2Targets } from '../../src/core/formats/xliff2.js';
 import { decodeXml, lineColumn, scanXml, splice, textContent, type XmlElement } from '../../src/core/formats/xml-scan.js';
+import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/formats');
@@ -39,16 +40,6 @@ function renderDe(codec: Codec, source: string | Uint8Array, values: Record<stri
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(dec(actual)).toBe(dec(expected));
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 /** Scans a whole file; resetting the scanner's line cache first keeps repeated scans of big files linear. */

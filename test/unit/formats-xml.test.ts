@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileUnparsableError, PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
+import { PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type Value } from '../../src/core/formats/codec.js';
 import { androidXmlCodec } from '../../src/core/formats/android-xml.js';
 import { iosStringsdictCodec } from '../../src/core/formats/ios-stringsdict.js';
 import { resxCodec } from '../../src/core/formats/resx.js';
 import { decodeXml } from '../../src/core/formats/xml-scan.js';
 import { pluralCategories } from '../../src/core/plurals.js';
+import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/formats');
@@ -40,16 +41,6 @@ const show = (b: Uint8Array): string => {
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(show(actual)).toBe(show(expected));
   expect(Buffer.compare(Buffer.from(actual), Buffer.from(expected))).toBe(0);
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 function render(codec: Codec, source: string | Uint8Array, values: Record<string, Value>, missing: 'source' | 'omit' = 'source', locale?: string): string {

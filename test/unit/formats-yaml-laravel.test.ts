@@ -8,11 +8,12 @@ import fc from 'fast-check';
 import { Engine } from 'php-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as yamlParse, parseDocument, visit } from 'yaml';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry } from '../../src/core/formats/codec.js';
+import { type Codec, type Entry, type FreshEntry } from '../../src/core/formats/codec.js';
 import { collectStrings, scanJson } from '../../src/core/formats/json-scan.js';
 import { laravelJsonCodec } from '../../src/core/formats/laravel-json.js';
 import { laravelPhpCodec } from '../../src/core/formats/laravel-php.js';
 import { yamlCodec } from '../../src/core/formats/yaml.js';
+import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = join(REPO, 'test/fixtures/formats');
@@ -52,16 +53,6 @@ function render(codec: Codec, source: string | Uint8Array, values: Record<string
 
 function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void {
   expect(Buffer.from(actual).toString('latin1')).toBe(Buffer.from(expected).toString('latin1'));
-}
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
 }
 
 const pairs = (entries: readonly Entry[]): [string, string][] => entries.map((e) => [e.key, e.source]);

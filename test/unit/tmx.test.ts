@@ -3,22 +3,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FileUnparsableError } from '../../src/core/formats/codec.js';
 import { parseTmx, renderTmx, type TmxExportInput, type TmxExportUnit, type TmxUnit } from '../../src/core/tmx.js';
+import { parseError } from '../helpers/formats.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/tmx/', import.meta.url));
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(FIXTURES + name));
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
-}
 
 function utf16(text: string, littleEndian: boolean): Uint8Array {
   const full = `\uFEFF${text}`;

@@ -1,7 +1,6 @@
 // Unit tests for the shared XML scanner: decoding, node spans, entities, well-formedness errors and the writing helpers.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FileUnparsableError } from '../../src/core/formats/codec.js';
 import {
   attribute,
   childElements,
@@ -21,18 +20,9 @@ import {
   type XmlElement,
   type XmlNode,
 } from '../../src/core/formats/xml-scan.js';
+import { parseError } from '../helpers/formats.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
-
-function parseError(run: () => unknown): FileUnparsableError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FileUnparsableError);
-    return error as FileUnparsableError;
-  }
-  throw new Error('expected a FileUnparsableError');
-}
 
 function utf16(text: string, littleEndian: boolean, bom: boolean): Uint8Array {
   const full = bom ? `\uFEFF${text}` : text;

@@ -1,5 +1,5 @@
 // The `laravel_php` codec: string literals of a Laravel `lang/<locale>/*.php` array, spliced back into the untouched PHP.
-import { LineIndex } from './line-index.js';
+import { afterLineEnd, LineIndex, lineStart } from './line-index.js';
 import { insertKey, type KeyLevel } from './key-tree.js';
 import { Engine } from 'php-parser';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
@@ -183,21 +183,6 @@ function keyValue(node: PhpNode): bigint | string | undefined {
     default:
       return undefined;
   }
-}
-
-function lineStart(text: string, index: number): number {
-  let i = index;
-  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
-  return i;
-}
-
-/** Index just past the line break ending the line that holds index-1 (a position already at a line start stays). */
-function afterLineEnd(text: string, index: number): number {
-  if (index > 0 && (text[index - 1] === '\n' || (text[index - 1] === '\r' && text[index] !== '\n'))) return index;
-  let i = index;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  if (text[i] === '\r' && text[i + 1] === '\n') return i + 2;
-  return i < text.length ? i + 1 : i;
 }
 
 function commentText(raw: string): string {

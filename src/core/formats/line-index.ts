@@ -23,3 +23,19 @@ export class LineIndex {
     return { line: lo + 1, column: [...before].length + 1 };
   }
 }
+
+/** Index of the start of the line holding `index`. */
+export function lineStart(text: string, index: number): number {
+  let i = index;
+  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
+  return i;
+}
+
+/** Index just past the line break ending the line that holds index-1 (a position already at a line start stays). */
+export function afterLineEnd(text: string, index: number): number {
+  if (index > 0 && (text[index - 1] === '\n' || (text[index - 1] === '\r' && text[index] !== '\n'))) return index;
+  let i = index;
+  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+  if (text[i] === '\r' && text[i + 1] === '\n') return i + 2;
+  return i < text.length ? i + 1 : i;
+}

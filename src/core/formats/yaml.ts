@@ -1,5 +1,5 @@
 // The `yaml` codec: string scalars of nested maps and sequences, spliced back into the untouched text in their own quoting style.
-import { LineIndex } from './line-index.js';
+import { afterLineEnd, LineIndex, lineStart } from './line-index.js';
 import { insertKey, type KeyLevel } from './key-tree.js';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type CST, type Document, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
@@ -178,21 +178,6 @@ function itemLead(item: CST.CollectionItem | undefined): number | undefined {
   if (item.key) return item.key.offset;
   const sep = item.sep?.find((t) => !skip.has(t.type));
   return sep?.offset ?? item.value?.offset;
-}
-
-function lineStart(text: string, index: number): number {
-  let i = index;
-  while (i > 0 && text[i - 1] !== '\n' && text[i - 1] !== '\r') i--;
-  return i;
-}
-
-/** Index just past the line break ending the line that holds index-1 (a position already at a line start stays). */
-function afterLineEnd(text: string, index: number): number {
-  if (index > 0 && (text[index - 1] === '\n' || (text[index - 1] === '\r' && text[index] !== '\n'))) return index;
-  let i = index;
-  while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-  if (text[i] === '\r' && text[i + 1] === '\n') return i + 2;
-  return i < text.length ? i + 1 : i;
 }
 
 /**
