@@ -3,24 +3,27 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Runtime } from './runtime.js';
 
-export async function bootstrapDemo(runtime: Runtime): Promise<{ token: string | undefined; created: boolean }> {
+export async function bootstrapDemo(runtime: Runtime): Promise<{ token: string | undefined; created: boolean; hasUsers: boolean }> {
   const tokenFile = join(runtime.config.dataDir, 'demo-token');
   const existing = await runtime.db.selectFrom('organisations').select('id').limit(1).execute();
+  const hasUsers = (await runtime.db.selectFrom('users').select('id').limit(1).execute()).length > 0;
   if (existing.length > 0) {
     const token = existsSync(tokenFile) ? readFileSync(tokenFile, 'utf8').trim() : undefined;
-    return { token, created: false };
+    return { token, created: false, hasUsers };
   }
   const org = await runtime.organisations.createOrganisation({ name: 'Demo', plan: 'starter' });
   const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Demo', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });
   const { secret } = await runtime.tokens.mint({ projectId: project.id, name: 'demo deploy token' });
   if (runtime.config.database.kind === 'pglite') writeFileSync(tokenFile, secret + '\n', { mode: 0o600 });
-  return { token: secret, created: true };
+  return { token: secret, created: true, hasUsers };
 }
 
-export function nextSteps(url: string, token: string | undefined): string {
+export function nextSteps(url: string, token: string | undefined, hasUsers = true): string {
   const t = token ?? '<your token>';
   return `
 Parlance is running at ${url}  (API reference: ${url}/v1/reference)
+
+Console: open ${url}/ in a browser. ${hasUsers ? 'Sign in with your account.' : 'Sign up there: the first account becomes owner of the Demo organisation.'}
 ${token ? `Demo project: source en, targets de, fr, ja. Deploy token (push, pull, read):\n\n  export PARLANCE_TOKEN=${token}\n` : 'Mint a token with: parlance admin token create --project <id>\n'}
 Push a source file:
 

@@ -74,6 +74,16 @@ export const envSchema = z.object({
   GITHUB_APP_PRIVATE_KEY_PATH: optionalString,
   GITHUB_APP_WEBHOOK_SECRET: optionalString,
   GITHUB_APP_PORT: port.default(8788),
+  SESSION_TTL: z.string().regex(/^\s*\d+(?:ms|s|m|h|d)\s*$/, "expected a duration such as '12h'").default('12h'),
+  CREDENTIAL_TTL: z.string().regex(/^\s*\d+(?:ms|s|m|h|d)\s*$/, "expected a duration such as '15m'").default('15m'),
+  INVITATION_TTL: z.string().regex(/^\s*\d+(?:ms|s|m|h|d)\s*$/, "expected a duration such as '7d'").default('7d'),
+  SIGN_IN_MAX_FAILURES: positiveInt.default(5),
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(20),
+  SIGN_IN_WINDOW: z.string().regex(/^\s*\d+(?:ms|s|m|h|d)\s*$/, "expected a duration such as '15m'").default('15m'),
+  PARLANCE_SIGNUP: z.enum(['open', 'invite']).default('open'),
+  // Checked for form only: the URL may carry a password, which must stay out of logs.
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^smtps?:\/\//, "expected a URL such as 'smtp://user:pass@mail.example.com:587'").optional()),
+  SMTP_FROM: z.string().min(3).default('Parlance <parlance@localhost>'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -122,6 +132,16 @@ export interface Config {
   worker: { concurrency: number; chunkRows: number; leaseSeconds: number; sweepIntervalMs: number };
   providers: ProvidersConfig;
   logLevel: Env['LOG_LEVEL'];
+  people: {
+    sessionTtlMs: number;
+    credentialTtlMs: number;
+    invitationTtlMs: number;
+    signInMaxFailuresPerAccount: number;
+    signInMaxFailuresPerAddress: number;
+    signInWindowMs: number;
+    signup: 'open' | 'invite';
+    smtp: { url: string; from: string } | undefined;
+  };
   demo: boolean;
   webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
   /** PARLANCE_SECRET_KEY: encrypts secrets kept at rest (the GitHub App's tokens); unset, features that need it answer 503. */
@@ -230,6 +250,9 @@ export function githubAppFromEnv(
   return { ok: true, app: { id: e.GITHUB_APP_ID, privateKey: pem, webhookSecret: e.GITHUB_APP_WEBHOOK_SECRET } };
 }
 
+/** Variables whose values may carry a password: an error names them but never prints them. */
+const HIDDEN_VALUES: ReadonlySet<string> = new Set(['SMTP_URL', 'DATABASE_URL', 'REDIS_URL']);
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -237,7 +260,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
         const value = env[name];
-        return `${name}=${value === undefined ? '(unset)' : `'${value}'`}: ${issue.message}`;
+        const shown = value === undefined ? '(unset)' : HIDDEN_VALUES.has(name) ? '(hidden)' : `'${value}'`;
+        return `${name}=${shown}: ${issue.message}`;
       }),
     );
   }
@@ -268,6 +292,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     providers: providers.providers,
     logLevel: e.LOG_LEVEL,
+    people: {
+      sessionTtlMs: durationMs(e.SESSION_TTL),
+      credentialTtlMs: durationMs(e.CREDENTIAL_TTL),
+      invitationTtlMs: durationMs(e.INVITATION_TTL),
+      signInMaxFailuresPerAccount: e.SIGN_IN_MAX_FAILURES,
+      signInMaxFailuresPerAddress: e.SIGN_IN_MAX_FAILURES_PER_ADDRESS,
+      signInWindowMs: durationMs(e.SIGN_IN_WINDOW),
+      signup: e.PARLANCE_SIGNUP,
+      smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
+    },
     demo: e.PARLANCE_DEMO === 'true',
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',

@@ -6,7 +6,7 @@ export interface ProblemExtras {
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503,
     readonly code: string,
     message: string,
     readonly extras: ProblemExtras = {},
@@ -24,6 +24,7 @@ export const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',

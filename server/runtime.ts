@@ -23,6 +23,10 @@ import { createOrganisationService } from './services/organisations.js';
 import { createPullService } from './services/pull-service.js';
 import { createPushService } from './services/push-service.js';
 import { createTokenService } from './services/tokens/token-service.js';
+import { createAccountService } from './services/people/account-service.js';
+import { createMembersService } from './services/people/members-service.js';
+import { createSmtpMailer } from './services/people/mailer.js';
+import { createKeyStatesService } from './services/key-states-service.js';
 import { ApiError } from './errors.js';
 import { createGlossaryService } from './services/quality/glossary-service.js';
 import { createMemoryService } from './services/quality/memory-service.js';
@@ -102,6 +106,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   const batches = createBatchService({ db, queue, leaseSeconds: config.worker.leaseSeconds });
   const organisations = createOrganisationService({ db });
   const webhooks = createWebhooksService({ db, log, delivery: config.webhooks });
+  const account = createAccountService({ db, tokens, organisations, settings: config.people });
+  const mailer = config.people.smtp ? createSmtpMailer({ smtpUrl: config.people.smtp.url, from: config.people.smtp.from }) : undefined;
+  const members = createMembersService({ db, log, mailer, secretKey: config.secretKey, invitationTtlMs: config.people.invitationTtlMs });
   const githubLinks = createLinksService({ db, tokens, webhooks, appEventsUrl: config.githubApp.eventsUrl, secretKey: config.secretKey });
   const deps = {
     db,
@@ -121,6 +128,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     webhooks,
     githubLinks,
     maxUploadBytes: config.maxUploadBytes,
+    account,
+    members,
+    keyStates: createKeyStatesService({ db }),
+    publicUrl: config.publicUrl,
   };
   const app = createApp(deps, { mcpAllowedOrigins: config.mcp.allowedOrigins });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
@@ -178,5 +189,5 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     lock?.release();
   }
 
-  return { config, log, db, app, queue, tokens, organisations, batches, runner, githubLinks, start, stop };
+  return { config, log, db, app, queue, tokens, organisations, account, batches, runner, githubLinks, start, stop };
 }

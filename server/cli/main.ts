@@ -73,8 +73,8 @@ async function runService(roles: Roles, demo: boolean): Promise<number> {
   const storage = `${config.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, ${config.redis ? 'Redis queue' : 'in-process queue'}`;
   runtime.log.info(`parlance ${role} started`, { url, storage });
   if (demo && url && config.demo && !stopping) {
-    const { token } = await bootstrapDemo(runtime);
-    process.stdout.write(nextSteps(url, token));
+    const { token, hasUsers } = await bootstrapDemo(runtime);
+    process.stdout.write(nextSteps(url, token, hasUsers));
   }
   return exited;
 }

@@ -61,6 +61,8 @@ export interface TokensTable {
   expires_at: NullableTimestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  user_id: ColumnType<string | null, string | null | undefined, string | null>;
+  browser_session_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SourceFilesTable {
@@ -282,7 +284,75 @@ export interface GithubLinksTable {
   updated_at: Generated<Date>;
 }
 
+export type RoleColumn = 'owner' | 'admin' | 'developer' | 'translator';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string | null;
+  password_hash: string;
+  created_at: Generated<Date>;
+  password_changed_at: Generated<Date>;
+}
+
+export interface BrowserSessionsTable {
+  id: string;
+  user_id: string;
+  secret_hash: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: Generated<Date>;
+  last_seen_at: Generated<Date>;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface OrganisationMembersTable {
+  organisation_id: string;
+  user_id: string;
+  role: RoleColumn;
+  created_at: Generated<Date>;
+}
+
+export interface ProjectRolesTable {
+  project_id: string;
+  user_id: string;
+  role: RoleColumn;
+  updated_at: Generated<Date>;
+}
+
+export interface InvitationsTable {
+  id: string;
+  organisation_id: string;
+  project_id: string | null;
+  email: string;
+  role: RoleColumn;
+  token_hash: string;
+  url_ciphertext: string | null;
+  invited_by: string | null;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+  accepted_at: NullableTimestamp;
+  accepted_by: string | null;
+  revoked_at: NullableTimestamp;
+  mailed: Generated<boolean>;
+}
+
+export interface SignInAttemptsTable {
+  id: Generated<string>;
+  email: string;
+  ip: string;
+  succeeded: boolean;
+  at: Generated<Date>;
+}
+
 export interface Database {
+  users: UsersTable;
+  browser_sessions: BrowserSessionsTable;
+  organisation_members: OrganisationMembersTable;
+  project_roles: ProjectRolesTable;
+  invitations: InvitationsTable;
+  sign_in_attempts: SignInAttemptsTable;
   organisations: OrganisationsTable;
   projects: ProjectsTable;
   project_languages: ProjectLanguagesTable;

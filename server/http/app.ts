@@ -2,7 +2,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors.js';
+import { authRoutes } from '../routes/v1/auth.js';
 import { batchesRoutes } from '../routes/v1/batches.js';
+import { invitationsRoutes, membersRoutes } from '../routes/v1/members.js';
+import { progressRoutes } from '../routes/v1/progress.js';
 import { glossaryRoutes } from '../routes/v1/glossary.js';
 import { integrationsRoutes } from '../routes/v1/integrations.js';
 import { filesRoutes } from '../routes/v1/files.js';
@@ -26,7 +29,7 @@ import { renderReferencePage } from './reference-page.js';
 const PUBLIC_PATHS = ['/v1/openapi.json', '/v1/reference'] as const;
 
 export const API_DESCRIPTION =
-  'Parlance localization service. Every request carries `Authorization: Bearer <token>`; a token belongs to one project and carries abilities (push, pull, read, write, manage). Errors are `application/problem+json` with a stable `code`. 60 requests per minute per token.';
+  'Parlance localization service. Every request carries `Authorization: Bearer <token>`; a token belongs to one project and carries abilities (push, pull, read, write, manage). Errors are `application/problem+json` with a stable `code`. 60 requests per minute per token. People use the same API: `/v1/auth` signs them in with a session cookie and hands out short-lived credentials bound to one project with the abilities of their role there.';
 
 /** `mcpAllowedOrigins`: config.mcp.allowedOrigins (MCP_ALLOWED_ORIGINS), browser origins allowed on /mcp besides the service's own and localhost. */
 export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly string[] } = {}) {
@@ -44,10 +47,20 @@ export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly
 
   // Not under /v1: it authenticates each request itself, and its tools go through /v1 (and its middleware) in-process.
   app.route('/mcp', mcpRoutes({ tokens: deps.tokens, allowedOrigins: options.mcpAllowedOrigins ?? [], fetchV1: (request) => app.fetch(request) }));
-  app.use('/v1/*', authenticate({ tokens: deps.tokens, limiter: deps.limiter, publicPaths: PUBLIC_PATHS }));
+  app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'parlance_session',
+    description: 'The console session cookie set by /v1/auth/sign-in (`__Host-parlance_session` over TLS). Used only by /v1/auth routes; state-changing requests must come from the same origin.',
+  });
+  app.use('/v1/*', authenticate({ tokens: deps.tokens, limiter: deps.limiter, publicPaths: PUBLIC_PATHS, ownPrefixes: ['/v1/auth/'] }));
   app.use('/v1/push', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
   app.use('/v1/memory/import', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
 
+  app.route('/v1/auth', authRoutes(deps));
+  app.route('/v1/members', membersRoutes(deps));
+  app.route('/v1/invitations', invitationsRoutes(deps));
+  app.route('/v1/progress', progressRoutes(deps));
   app.route('/v1/tokens', tokensRoutes(deps));
   app.route('/v1/push', pushRoutes(deps));
   app.route('/v1/pull', pullRoutes(deps));

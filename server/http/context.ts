@@ -15,6 +15,9 @@ import type { MemoryService } from '../services/quality/memory-service.js';
 import type { QaService } from '../services/quality/qa-service.js';
 import type { TranslationsService } from '../services/quality/translations-service.js';
 import type { WebhooksService } from '../webhooks/webhooks-service.js';
+import type { KeyStatesService } from '../services/key-states-service.js';
+import type { AccountService } from '../services/people/account-service.js';
+import type { MembersService } from '../services/people/members-service.js';
 
 export interface AppDeps {
   db: Db;
@@ -34,6 +37,11 @@ export interface AppDeps {
   webhooks: WebhooksService;
   githubLinks: LinksService;
   maxUploadBytes: number;
+  account: AccountService;
+  keyStates: KeyStatesService;
+  members: MembersService;
+  /** PARLANCE_PUBLIC_URL: the service's address as browsers see it (invitation links, the CSRF origin check). */
+  publicUrl: string | undefined;
 }
 
 export interface AppEnv {

@@ -9,9 +9,10 @@ import { PLANS, addMonths } from './plans.js';
 export function createOrganisationService(deps: { db: Db }) {
   const { db } = deps;
 
-  async function createOrganisation(input: { name: string; plan: Plan }, now = new Date()) {
+  /** `conn`: a transaction to create it in (sign-up creates the organisation with its first member). */
+  async function createOrganisation(input: { name: string; plan: Plan }, now = new Date(), conn: Db = db) {
     const limits = PLANS[input.plan];
-    return db
+    return conn
       .insertInto('organisations')
       .values({
         id: newId('org'),

@@ -1,13 +1,21 @@
 /** The one typed /v1 client (fetch-based, no dependencies): retries what is safe to retry, and turns problem+json answers into ApiError. */
-import { randomUUID } from 'node:crypto';
 import packageJson from '../../package.json' with { type: 'json' };
 import type {
   Batch,
   BatchRow,
   BatchWithRows,
   GlossaryTerm,
+  Invitation,
+  KeyPage,
+  KeyState,
   Language,
+  Member,
   Page,
+  Progress,
+  Role,
+  Seats,
+  Webhook,
+  WebhookDelivery,
   Project,
   PulledFile,
   QaRun,
@@ -42,7 +50,8 @@ export interface TranslationPut {
 export interface ClientOptions {
   /** e.g. 'http://127.0.0.1:8787' (no /v1). */
   baseUrl: string;
-  token: string;
+  /** A project token, or a function returning the current one (the console's short-lived project credential). */
+  token: string | (() => string);
   fetch?: typeof fetch;
   /** Default 4: for 429 (waits Retry-After, capped by maxWaitMs), 502/503/504 and network errors (exponential backoff). */
   maxRetries?: number;
@@ -143,6 +152,35 @@ export interface ParlanceClient {
   retryBatch(id: string): Promise<Batch>;
   /** PATCH /v1/glossary/:id */
   updateGlossaryTerm(id: string, input: { term?: string; translations?: Record<string, string>; forbidden?: boolean; case_sensitive?: boolean; notes?: string | null }): Promise<GlossaryTerm>;
+  /** GET /v1/keys: one page of keys with their translation in `locale`, filtered by state, text and source file. */
+  keys(input: { locale: string; state?: KeyState; q?: string; path?: string; cursor?: string; limit?: number }): Promise<KeyPage>;
+  /** GET /v1/progress: per target locale, how many keys are translated, held, flagged and missing. */
+  progress(): Promise<Progress>;
+  /** One page of batches, newest first. */
+  batchPage(options?: { limit?: number; cursor?: string; status?: string }): Promise<Page<Batch>>;
+  /** One page of a batch's rows. */
+  batchWithRows(id: string, options?: { limit?: number; cursor?: string; outcome?: string }): Promise<BatchWithRows>;
+  /** PATCH /v1/project */
+  updateProject(input: { name?: string; length_budget_percent?: number | null }): Promise<Project>;
+  /** GET /v1/members: the organisation's members with their role on this project, and the seats. */
+  members(): Promise<{ items: Member[]; seats: Seats }>;
+  /** PATCH /v1/members/:user_id: the member's role on this project. */
+  setMemberRole(userId: string, role: Role): Promise<Member>;
+  /** DELETE /v1/members/:user_id: removes the person from the organisation (frees a seat). */
+  removeMember(userId: string): Promise<Member>;
+  invitations(): Promise<Invitation[]>;
+  /** POST /v1/invitations: 402 seats_exhausted when members plus pending invitations fill the plan's seats. */
+  invite(input: { email: string; role: Role }): Promise<Invitation>;
+  revokeInvitation(id: string): Promise<Invitation>;
+  webhooks(): Promise<Webhook[]>;
+  createWebhook(input: { url: string; events?: string[]; description?: string | null }): Promise<Webhook & { secret: string }>;
+  updateWebhook(id: string, input: { url?: string; events?: string[]; description?: string | null; enabled?: boolean }): Promise<Webhook>;
+  deleteWebhook(id: string): Promise<Webhook>;
+  testWebhook(id: string): Promise<unknown>;
+  webhookDeliveries(id: string, options?: { limit?: number; cursor?: string }): Promise<Page<WebhookDelivery>>;
+  redeliver(webhookId: string, deliveryId: string): Promise<WebhookDelivery>;
+  /** GET /v1/webhooks/events: the 12 event kinds. */
+  webhookEvents(): Promise<{ type: string; description: string }[]>;
 }
 
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -195,7 +233,7 @@ export function createClient(options: ClientOptions): ParlanceClient {
       if (input.locales?.length) form.set('locales', input.locales.join(','));
       if (input.careful?.length) form.set('careful', input.careful.join(','));
       // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
-      const idempotencyKey = input.idempotencyKey ?? randomUUID();
+      const idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
       return json<Batch>({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
     },
 
@@ -264,6 +302,26 @@ export function createClient(options: ClientOptions): ParlanceClient {
     cancelBatch: (id) => json<Batch>({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/cancel` }),
     retryBatch: (id) => json<Batch>({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/retry` }),
     updateGlossaryTerm: (id, input) => json<GlossaryTerm>({ method: 'PATCH', path: `/v1/glossary/${encodeURIComponent(id)}`, json: input }),
+    keys: (input) => json<KeyPage>({ method: 'GET', path: '/v1/keys', query: { ...input } }),
+    progress: () => json<Progress>({ method: 'GET', path: '/v1/progress' }),
+    batchPage: (o = {}) => json<Page<Batch>>({ method: 'GET', path: '/v1/batches', query: { ...o } }),
+    batchWithRows: (id, o = {}) => json<BatchWithRows>({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { ...o } }),
+    updateProject: (input) => json<Project>({ method: 'PATCH', path: '/v1/project', json: input }),
+    members: () => json<{ items: Member[]; seats: Seats }>({ method: 'GET', path: '/v1/members' }),
+    setMemberRole: (userId, role) => json<Member>({ method: 'PATCH', path: `/v1/members/${encodeURIComponent(userId)}`, json: { role } }),
+    removeMember: (userId) => json<Member>({ method: 'DELETE', path: `/v1/members/${encodeURIComponent(userId)}` }),
+    invitations: async () => (await json<{ items: Invitation[] }>({ method: 'GET', path: '/v1/invitations' })).items,
+    invite: (input) => json<Invitation>({ method: 'POST', path: '/v1/invitations', json: input }),
+    revokeInvitation: (id) => json<Invitation>({ method: 'DELETE', path: `/v1/invitations/${encodeURIComponent(id)}` }),
+    webhooks: async () => (await json<{ items: Webhook[] }>({ method: 'GET', path: '/v1/webhooks' })).items,
+    createWebhook: (input) => json<Webhook & { secret: string }>({ method: 'POST', path: '/v1/webhooks', json: input }),
+    updateWebhook: (id, input) => json<Webhook>({ method: 'PATCH', path: `/v1/webhooks/${encodeURIComponent(id)}`, json: input }),
+    deleteWebhook: (id) => json<Webhook>({ method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(id)}` }),
+    testWebhook: (id) => json<unknown>({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(id)}/test` }),
+    webhookDeliveries: (id, o = {}) => json<Page<WebhookDelivery>>({ method: 'GET', path: `/v1/webhooks/${encodeURIComponent(id)}/deliveries`, query: { ...o } }),
+    redeliver: (webhookId, deliveryId) =>
+      json<WebhookDelivery>({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }),
+    webhookEvents: async () => (await json<{ items: { type: string; description: string }[] }>({ method: 'GET', path: '/v1/webhooks/events' })).items,
   };
   return client;
 }
@@ -276,13 +334,17 @@ function createTransport(options: ClientOptions) {
   const maxWaitMs = options.maxWaitMs ?? 60_000;
   const timeoutMs = options.requestTimeoutMs ?? 120_000;
   const userAgent = options.userAgent ?? `parlance-cli/${packageJson.version}`;
+  const currentToken = typeof options.token === 'function' ? options.token : () => options.token as string;
   // The token must never leave through an error or a log line, even if a server or a proxy echoes it back.
-  const redact = (text: string) => (options.token ? text.replaceAll(options.token, '[token]') : text);
+  const redact = (text: string) => {
+    const token = currentToken();
+    return token ? text.replaceAll(token, '[token]') : text;
+  };
 
   return async function send(spec: RequestSpec): Promise<Response> {
     const url = `${baseUrl}${spec.path}${queryString(spec.query)}`;
     const request = describe(spec);
-    const headers: Record<string, string> = { authorization: `Bearer ${options.token}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
+    const headers: Record<string, string> = { authorization: `Bearer ${currentToken()}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
     const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : undefined);
     const replaySafe = spec.method === 'GET' || headers['idempotency-key'] !== undefined;
@@ -339,7 +401,7 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-async function readJson<T>(res: Response, request: string): Promise<T> {
+export async function readJson<T>(res: Response, request: string): Promise<T> {
   const text = await res.text();
   try {
     return JSON.parse(text) as T;
@@ -348,7 +410,7 @@ async function readJson<T>(res: Response, request: string): Promise<T> {
   }
 }
 
-async function apiErrorFrom(res: Response, request: string, redact: (text: string) => string): Promise<ApiError> {
+export async function apiErrorFrom(res: Response, request: string, redact: (text: string) => string): Promise<ApiError> {
   const text = redact(await res.text().catch(() => ''));
   let body: unknown = text;
   try {

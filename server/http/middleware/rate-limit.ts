@@ -14,15 +14,16 @@ export function rateLimitHeaders(limit: RateLimitResult): Record<string, string>
   };
 }
 
-function remoteAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+export function remoteAddress(c: { env: unknown }): string {
   try {
-    return getConnInfo(c).remote.address ?? 'local';
+    return getConnInfo(c as Parameters<typeof getConnInfo>[0]).remote.address ?? 'local';
   } catch {
     return 'local';
   }
 }
 
-export function authenticate(options: { tokens: TokenService; limiter: RateLimiter; publicPaths: readonly string[] }): MiddlewareHandler<AppEnv> {
+/** `ownPrefixes`: routes that authenticate and limit requests themselves (the cookie-based /v1/auth). */
+export function authenticate(options: { tokens: TokenService; limiter: RateLimiter; publicPaths: readonly string[]; ownPrefixes?: readonly string[] }): MiddlewareHandler<AppEnv> {
   const { tokens, limiter } = options;
   const publicPaths = new Set(options.publicPaths);
 
@@ -36,7 +37,9 @@ export function authenticate(options: { tokens: TokenService; limiter: RateLimit
     }
   }
 
+  const ownPrefixes = options.ownPrefixes ?? [];
   return async function authenticateRequest(c, next) {
+    if (ownPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next();
     if (publicPaths.has(c.req.path)) {
       await limit(c, `address:${remoteAddress(c)}`);
     } else {

@@ -1,12 +1,72 @@
-/** PATCH /v1/keys/:key: per-key settings that are not in the source file, such as the translation pass. */
+/** /v1/keys: the keys with their state in one locale (the console's grid), and per-key settings such as the pass. */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ApiError, notFound } from '../../errors.js';
-import { Batch, notFoundResponse, problemResponses } from './schemas.js';
+import { KEY_STATES } from '../../services/key-states-service.js';
+import { localeParam } from './locale-params.js';
+import { Batch, GateFailure, notFoundResponse, problemResponses } from './schemas.js';
+
+const Plurals = z.record(z.string(), z.string()).nullable();
+const KeyRow = z
+  .object({
+    key: z.string(),
+    path: z.string(),
+    line: z.number().int().nullable(),
+    source: z.string(),
+    source_plurals: Plurals,
+    notes: z.string().nullable(),
+    context: z.string().nullable(),
+    max_length: z.number().int().nullable(),
+    pass: z.enum(['fast', 'careful']),
+    locale: z.string(),
+    state: z.enum(KEY_STATES).openapi({
+      description: '`held`: a refused translation waits for review; `flagged`: written, over its length budget; `human`: written or approved by a person; `machine`: written by a provider or memory; `missing`: none yet.',
+    }),
+    translation: z
+      .object({ text: z.string(), plurals: Plurals, state: z.string(), origin: z.string(), failures: z.array(GateFailure), updated_at: z.string() })
+      .nullable()
+      .openapi({ description: 'The written translation, as pull serves it.' }),
+    held: z.object({ text: z.string(), plurals: Plurals, failures: z.array(GateFailure), created_at: z.string() }).nullable().openapi({ description: 'The refused candidate waiting for review.' }),
+  })
+  .openapi('KeyRow');
 
 export function keysRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      summary: 'Keys with their state in one locale',
+      description:
+        'Ability: `read`. A page of active keys (in key creation order) with the translation in `locale` and any held candidate, filtered by `state`, by `q` (case-insensitive, in the key, the source or the translation) and by source file `path`. `total` counts every match.',
+      middleware: [requireAbility('read')] as const,
+      request: {
+        query: z.object({
+          locale: z.string().min(1).openapi({ description: 'A target locale of the project.' }),
+          state: z.enum(KEY_STATES).optional(),
+          q: z.string().max(200).optional(),
+          path: z.string().optional(),
+          cursor: z.string().optional().openapi({ description: 'The `next_cursor` of the previous page.' }),
+          limit: z.coerce.number().int().min(1).max(500).default(50),
+        }),
+      },
+      responses: {
+        200: { description: 'One page', content: { 'application/json': { schema: z.object({ items: z.array(KeyRow), next_cursor: z.string().nullable(), total: z.number().int() }).openapi('KeyPage') } } },
+        ...notFoundResponse,
+        ...problemResponses,
+      },
+    }),
+    async (c) => {
+      const projectId = c.get('auth').project.id;
+      const q = c.req.valid('query');
+      const locale = localeParam(q.locale);
+      const target = await deps.db.selectFrom('project_languages').select('tag').where('project_id', '=', projectId).where('tag', '=', locale).executeTakeFirst();
+      if (!target) throw notFound('locale_not_in_project', `Locale '${locale}' is not a target language of this project.`);
+      return c.json(await deps.keyStates.page(projectId, { ...q, locale }), 200);
+    },
+  );
+
   app.openapi(
     createRoute({
       method: 'patch',

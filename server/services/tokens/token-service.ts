@@ -4,6 +4,7 @@ import type { TokenRecord } from '../../db/schema.js';
 import { ApiError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { PLANS } from '../plans.js';
+import { ROLE_ABILITIES, effectiveRole, type Role } from '../people/roles-fns.js';
 import {
   DEPLOY_ABILITIES,
   checkTokenShape,
@@ -21,6 +22,9 @@ export interface MintInput {
   expiresAt?: Date;
   /** Console sign-in credentials are short-lived session tokens, allowed on every plan. */
   kind?: 'api' | 'session';
+  /** A console credential's person and browser session: its abilities follow their current role, and it dies with the session. */
+  userId?: string;
+  browserSessionId?: string;
 }
 
 export interface AuthContext {
@@ -28,6 +32,8 @@ export interface AuthContext {
   abilities: ReadonlySet<Ability>;
   project: { id: string; name: string; source_locale: string; organisation_id: string };
   organisation: { id: string; name: string; plan: 'free' | 'starter' };
+  /** The person behind a console credential, and their role on the project now. */
+  user?: { id: string; email: string; role: Role };
 }
 
 /** How often last_used_at is written: once a minute per token is enough to answer "is this token in use?". */
@@ -80,6 +86,8 @@ export function createTokenService(deps: { db: Db }) {
         secret_hash: hashTokenSecret(secret),
         abilities,
         expires_at: input.expiresAt ?? null,
+        user_id: input.userId ?? null,
+        browser_session_id: input.browserSessionId ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -129,6 +137,27 @@ export function createTokenService(deps: { db: Db }) {
     if (!row) throw unauthorized('token_invalid', 'Unknown token. It may have been deleted, or belong to another Parlance server.');
     if (row.revoked_at) throw unauthorized('token_revoked', `Token ${row.display_prefix}… was revoked at ${row.revoked_at.toISOString()}.`);
     if (row.expires_at && row.expires_at <= now) throw unauthorized('token_expired', `Token ${row.display_prefix}… expired at ${row.expires_at.toISOString()}.`);
+    let abilities = new Set(row.abilities as Ability[]);
+    let user: AuthContext['user'];
+    if (row.user_id) {
+      // A console credential: the browser session must still be live, and the abilities are those of the role now, so
+      // signing out, removing a member or changing a role takes effect on the very next request.
+      const person = await db
+        .selectFrom('users')
+        .innerJoin('organisation_members as m', (join) => join.onRef('m.user_id', '=', 'users.id').on('m.organisation_id', '=', row.project_organisation_id))
+        .leftJoin('project_roles as pr', (join) => join.onRef('pr.user_id', '=', 'users.id').on('pr.project_id', '=', row.project_id))
+        .leftJoin('browser_sessions as s', (join) => join.on('s.id', '=', row.browser_session_id ?? ''))
+        .select(['users.id', 'users.email', 'm.role as organisation_role', 'pr.role as project_role', 's.revoked_at as session_revoked_at', 's.expires_at as session_expires_at'])
+        .where('users.id', '=', row.user_id)
+        .executeTakeFirst();
+      if (!person) throw unauthorized('token_revoked', `Credential ${row.display_prefix}… belongs to someone who is no longer a member of this organisation.`);
+      if (row.browser_session_id && (person.session_revoked_at || !person.session_expires_at || person.session_expires_at <= now)) {
+        throw unauthorized('token_revoked', `Credential ${row.display_prefix}… belongs to a browser session that was signed out or expired; sign in again.`);
+      }
+      const role = effectiveRole(person.organisation_role as Role, person.project_role as Role | null);
+      abilities = new Set(ROLE_ABILITIES[role]);
+      user = { id: person.id, email: person.email, role };
+    }
     const token: TokenRecord = {
       id: row.id,
       project_id: row.project_id,
@@ -141,10 +170,13 @@ export function createTokenService(deps: { db: Db }) {
       expires_at: row.expires_at,
       last_used_at: row.last_used_at,
       revoked_at: row.revoked_at,
+      user_id: row.user_id,
+      browser_session_id: row.browser_session_id,
     };
     return {
       token,
-      abilities: new Set(row.abilities as Ability[]),
+      abilities,
+      ...(user ? { user } : {}),
       project: { id: row.project_id, name: row.project_name, source_locale: row.project_source_locale, organisation_id: row.project_organisation_id },
       organisation: { id: row.project_organisation_id, name: row.organisation_name, plan: row.organisation_plan },
     };
