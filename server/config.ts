@@ -251,7 +251,7 @@ export function githubAppFromEnv(
 }
 
 /** Variables whose values may carry a password: an error names them but never prints them. */
-const HIDDEN_VALUES: ReadonlySet<string> = new Set(['SMTP_URL', 'DATABASE_URL', 'REDIS_URL']);
+const HIDDEN_VALUES: ReadonlySet<string> = new Set(['SMTP_URL']);
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);

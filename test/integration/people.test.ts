@@ -431,3 +431,43 @@ describe('the console data endpoints', () => {
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie' });
   });
 });
+
+describe('invitation mail through SMTP', () => {
+  it('mails the link when SMTP_URL is set, and lists the link again when links are kept encrypted', async () => {
+    const { SMTPServer } = await import('smtp-server');
+    const received: { from: string; to: string[]; body: string }[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        let body = '';
+        stream.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        stream.on('end', () => {
+          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), body });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+    const mailing = await startService({ env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_FROM: 'Parlance <noreply@parlance.test>', PARLANCE_SECRET_KEY: '11'.repeat(32) } });
+    try {
+      const p = createAccountClient({ baseUrl: mailing.url, origin: mailing.url, cookie: () => jar, onSetCookie: (v) => (jar = v.split(';')[0]) });
+      let jar: string | undefined;
+      await p.signUp({ email: 'boss@example.com', password: PASSWORD });
+      const api = createClient({ baseUrl: mailing.url, token: (await p.credential(mailing.projectId)).token });
+      const invitation = await api.invite({ email: 'new@example.com', role: 'developer' });
+      expect(invitation.mailed).toBe(true);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.from).toBe('noreply@parlance.test');
+      expect(received[0]!.to).toEqual(['new@example.com']);
+      const body = received[0]!.body.replace(/=\r?\n/g, '');
+      expect(body).toContain('You are invited to Acme on Parlance');
+      expect(body).toContain(invitation.url!);
+      expect((await api.invitations())[0]).toMatchObject({ id: invitation.id, url: invitation.url, mailed: true });
+    } finally {
+      await mailing.stop();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
+});

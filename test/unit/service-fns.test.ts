@@ -150,6 +150,20 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the console settings, and never prints an SMTP URL (it may hold a password)', () => {
+    const config = loadConfig({ SESSION_TTL: '2h', CREDENTIAL_TTL: '5m', PARLANCE_SIGNUP: 'invite', SMTP_URL: 'smtp://u:secret@mail.example.com:587' });
+    expect(config.people).toMatchObject({ sessionTtlMs: 7_200_000, credentialTtlMs: 300_000, invitationTtlMs: 7 * 86_400_000, signup: 'invite', smtp: { url: 'smtp://u:secret@mail.example.com:587' } });
+    try {
+      loadConfig({ SMTP_URL: 'http://u:secret@mail.example.com', SESSION_TTL: 'forever' });
+      expect.unreachable();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toContain('SMTP_URL=(hidden)');
+      expect(message).not.toContain('secret');
+      expect(message).toContain("SESSION_TTL='forever': expected a duration such as '12h'");
+    }
+  });
+
   it('switches to PostgreSQL and Redis when their URLs are set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@h/db', REDIS_URL: 'redis://h:6379', DATABASE_SCHEMA: 'tenant_a' });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', schema: 'tenant_a' });
