@@ -124,10 +124,20 @@ describe('first start', () => {
       expect(push.status).toBe(202);
       // The deploy token cannot manage the project.
       expect((await fetch(`http://127.0.0.1:${env.PORT}/v1/tokens`, { headers })).status).toBe(403);
+      // The console: the first start says how a person signs in.
+      expect(first.stdout).toContain(`Console: open http://127.0.0.1:${env.PORT}/ in a browser. Sign up there: the first account becomes owner of the Demo organisation.`);
+      const signUp = await fetch(`http://127.0.0.1:${env.PORT}/v1/auth/sign-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${env.PORT}` },
+        body: JSON.stringify({ email: 'first@example.com', password: 'a long enough passphrase' }),
+      });
+      expect(signUp.status).toBe(201);
+      expect(((await signUp.json()) as { organisations: { name: string; role: string }[] }).organisations).toEqual([expect.objectContaining({ name: 'Demo', role: 'owner' })]);
       expect(await first.stop()).toBe(0);
 
       const second = await startAndReadToken(env);
       expect(second.token).toBe(first.token);
+      expect(second.stdout).toContain('Sign in with your account.');
       expect(await second.stop()).toBe(0);
     } finally {
       await dropBackend(env);

@@ -150,7 +150,7 @@ describe('CSRF and rate limits', () => {
     fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   it('refuses state-changing account requests from another origin or with no origin at all', async () => {
-    for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{}, { origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
       const res = await post('/v1/auth/sign-in', headers, { email: ownerEmail, password: PASSWORD });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       const body = (await res.json()) as { code: string; detail: string };
@@ -469,5 +469,19 @@ describe('invitation mail through SMTP', () => {
       await mailing.stop();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
     }
+  });
+});
+
+describe('console credentials in the token list', () => {
+  it('lists a live console credential as kind session, and leaves out expired ones', async () => {
+    const p = person();
+    await p.client.signIn({ email: ownerEmail, password: PASSWORD });
+    const credential = await p.client.credential(service.projectId);
+    const api = createClient({ baseUrl: service.url, token: credential.token });
+    const live = (await api.tokens()).filter((t) => t.kind === 'session' && t.name === 'console: owner@example.com');
+    expect(live.length).toBeGreaterThan(0);
+    await service.runtime.db.updateTable('tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', 'is not', null).where('id', '!=', live[0]!.id).execute();
+    const after = (await api.tokens()).filter((t) => t.kind === 'session' && t.name === 'console: owner@example.com');
+    expect(after.map((t) => t.id)).toEqual([live[0]!.id]);
   });
 });

@@ -94,8 +94,15 @@ export function createTokenService(deps: { db: Db }) {
     return { token, secret };
   }
 
-  async function list(projectId: string) {
-    return db.selectFrom('tokens').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').execute();
+  /** The project's tokens; console credentials only while they live (a person mints a new one every 15 minutes). */
+  async function list(projectId: string, now = new Date()) {
+    return db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or([eb('user_id', 'is', null), eb.and([eb('revoked_at', 'is', null), eb('expires_at', '>', now)])]))
+      .orderBy('id', 'desc')
+      .execute();
   }
 
   /** Revokes a token of the project; another project's token is reported as not found. */
