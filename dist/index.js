@@ -35117,13 +35117,10 @@ function preprocess(fn, schema) {
     });
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 ;// CONCATENATED MODULE: ./src/client/client.ts
 /** The one typed /v1 client (fetch-based, no dependencies): retries what is safe to retry, and turns problem+json answers into ApiError. */
-
 
 /** An answer of the service other than 2xx; `code` and `detail` come from its problem+json body. */
 class ApiError extends Error {
@@ -35217,7 +35214,7 @@ function createClient(options) {
             if (input.careful?.length)
                 form.set('careful', input.careful.join(','));
             // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
-            const idempotencyKey = input.idempotencyKey ?? (0,external_node_crypto_.randomUUID)();
+            const idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
             return json({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
         },
         batch: (id) => json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT } }),
@@ -35282,6 +35279,25 @@ function createClient(options) {
         cancelBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/cancel` }),
         retryBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/retry` }),
         updateGlossaryTerm: (id, input) => json({ method: 'PATCH', path: `/v1/glossary/${encodeURIComponent(id)}`, json: input }),
+        keys: (input) => json({ method: 'GET', path: '/v1/keys', query: { ...input } }),
+        progress: () => json({ method: 'GET', path: '/v1/progress' }),
+        batchPage: (o = {}) => json({ method: 'GET', path: '/v1/batches', query: { ...o } }),
+        batchWithRows: (id, o = {}) => json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { ...o } }),
+        updateProject: (input) => json({ method: 'PATCH', path: '/v1/project', json: input }),
+        members: () => json({ method: 'GET', path: '/v1/members' }),
+        setMemberRole: (userId, role) => json({ method: 'PATCH', path: `/v1/members/${encodeURIComponent(userId)}`, json: { role } }),
+        removeMember: (userId) => json({ method: 'DELETE', path: `/v1/members/${encodeURIComponent(userId)}` }),
+        invitations: async () => (await json({ method: 'GET', path: '/v1/invitations' })).items,
+        invite: (input) => json({ method: 'POST', path: '/v1/invitations', json: input }),
+        revokeInvitation: (id) => json({ method: 'DELETE', path: `/v1/invitations/${encodeURIComponent(id)}` }),
+        webhooks: async () => (await json({ method: 'GET', path: '/v1/webhooks' })).items,
+        createWebhook: (input) => json({ method: 'POST', path: '/v1/webhooks', json: input }),
+        updateWebhook: (id, input) => json({ method: 'PATCH', path: `/v1/webhooks/${encodeURIComponent(id)}`, json: input }),
+        deleteWebhook: (id) => json({ method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(id)}` }),
+        testWebhook: (id) => json({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(id)}/test` }),
+        webhookDeliveries: (id, o = {}) => json({ method: 'GET', path: `/v1/webhooks/${encodeURIComponent(id)}/deliveries`, query: { ...o } }),
+        redeliver: (webhookId, deliveryId) => json({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }),
+        webhookEvents: async () => (await json({ method: 'GET', path: '/v1/webhooks/events' })).items,
     };
     return client;
 }
@@ -35293,12 +35309,16 @@ function createTransport(options) {
     const maxWaitMs = options.maxWaitMs ?? 60_000;
     const timeoutMs = options.requestTimeoutMs ?? 120_000;
     const userAgent = options.userAgent ?? `parlance-cli/${package_namespaceObject.rE}`;
+    const currentToken = typeof options.token === 'function' ? options.token : () => options.token;
     // The token must never leave through an error or a log line, even if a server or a proxy echoes it back.
-    const redact = (text) => (options.token ? text.replaceAll(options.token, '[token]') : text);
+    const redact = (text) => {
+        const token = currentToken();
+        return token ? text.replaceAll(token, '[token]') : text;
+    };
     return async function send(spec) {
         const url = `${baseUrl}${spec.path}${queryString(spec.query)}`;
         const request = client_describe(spec);
-        const headers = { authorization: `Bearer ${options.token}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
+        const headers = { authorization: `Bearer ${currentToken()}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
         if (spec.json !== undefined)
             headers['content-type'] = 'application/json';
         const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : undefined);
@@ -36532,6 +36552,8 @@ function pullExitCode(report) {
     return report.files.some((file) => file.refused.count > 0) ? 4 : 0;
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/cli/commands/status.ts
 /** `parlance status [batch]`: where a batch stands (default: the newest), its progress bar, and the rows the gates refused. */
 
