@@ -347,6 +347,20 @@ describe('the free plan: console only', () => {
     // Someone else's project is not there to be found.
     expect((await failure(p.client.credential(service.projectId))).status).toBe(404);
     expect((await failure(p.client.createProject({ organisation_id: service.organisationId, name: 'Sneak', source_locale: 'en', target_locales: [] }))).status).toBe(404);
+
+    // Invited into a second organisation, the signed-in person accepts and sees both.
+    const ownerApi = createClient({ baseUrl: service.url, token: (await owner.client.credential(service.projectId)).token });
+    const invitation = await ownerApi.invite({ email: 'hobby@example.com', role: 'developer' });
+    const joined = await p.client.acceptInvitation(invitation.url!.split('/').pop()!);
+    expect(joined).toMatchObject({ organisation_id: service.organisationId, role: 'developer' });
+    const both = await p.client.session();
+    expect(both.organisations.map((o) => [o.name, o.role])).toEqual([
+      ['Acme', 'developer'],
+      ["Hobbyist's organisation", 'owner'],
+    ]);
+    expect(both.projects.find((x) => x.id === service.projectId)).toMatchObject({ role: 'developer', abilities: ['push', 'pull', 'read', 'write'] });
+    expect((await failure(p.client.acceptInvitation(invitation.url!.split('/').pop()!))).code).toBe('invitation_used');
+    await ownerApi.removeMember(both.user.id);
   });
 
   it('PARLANCE_SIGNUP=invite refuses sign-ups without an invitation', async () => {
