@@ -25,6 +25,7 @@ import { mcpRoutes } from './mcp-route.js';
 import { authenticate } from './middleware/rate-limit.js';
 import { problemResponse, toApiError } from './problem.js';
 import { renderReferencePage } from './reference-page.js';
+import { consoleRoutes } from '../web/console-routes.js';
 
 const PUBLIC_PATHS = ['/v1/openapi.json', '/v1/reference'] as const;
 
@@ -87,7 +88,7 @@ export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly
     });
   app.get('/v1/openapi.json', (c) => c.json(document()));
   app.get('/v1/reference', (c) => c.html(renderReferencePage(document() as Parameters<typeof renderReferencePage>[0])));
-  app.get('/', (c) => c.redirect('/v1/reference'));
+  app.route('/', consoleRoutes());
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   app.notFound((c) => problemResponse(c, new ApiError(404, 'not_found', `No route ${c.req.method} ${c.req.path}. See /v1/reference.`)));

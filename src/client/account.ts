@@ -31,7 +31,7 @@ export interface AccountClient {
   credential(projectId: string): Promise<ProjectCredential>;
   createProject(input: { organisation_id: string; name: string; source_locale: string; target_locales: string[] }): Promise<AccountSession['projects'][number]>;
   invitation(token: string): Promise<InvitationPreview>;
-  acceptInvitation(token: string): Promise<{ organisation_id: string; role: Role }>;
+  acceptInvitation(token: string): Promise<{ organisation_id: string; project_id: string | null; role: Role }>;
 }
 
 export function createAccountClient(options: AccountClientOptions): AccountClient {
@@ -68,6 +68,6 @@ export function createAccountClient(options: AccountClientOptions): AccountClien
     credential: (projectId) => json<ProjectCredential>('POST', '/v1/auth/credentials', { project_id: projectId }),
     createProject: (input) => json<AccountSession['projects'][number]>('POST', '/v1/auth/projects', input),
     invitation: (token) => json<InvitationPreview>('GET', `/v1/auth/invitations/${encodeURIComponent(token)}`),
-    acceptInvitation: (token) => json<{ organisation_id: string; role: Role }>('POST', `/v1/auth/invitations/${encodeURIComponent(token)}/accept`),
+    acceptInvitation: (token) => json<{ organisation_id: string; project_id: string | null; role: Role }>('POST', `/v1/auth/invitations/${encodeURIComponent(token)}/accept`),
   };
 }

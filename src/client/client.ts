@@ -126,7 +126,8 @@ export interface ParlanceClient {
   batches(options?: { limit?: number; status?: string }): Promise<Batch[]>;
   waitForBatch(id: string, options?: { intervalMs?: number; timeoutMs?: number; onProgress?: (batch: Batch) => void }): Promise<Batch>;
   pull(input: { path: string; locale: string; format?: string; missing?: 'omit' | 'source' }): Promise<PulledFile>;
-  qaRun(body: { locales?: string[]; keys?: string[]; path?: string; rows?: { key: string; locale: string; path?: string }[]; include_passed?: boolean }): Promise<QaRun>;
+  /** `rows[].text`/`plurals`: check a proposed translation instead of the stored one. */
+  qaRun(body: { locales?: string[]; keys?: string[]; path?: string; rows?: { key: string; locale: string; path?: string; text?: string; plurals?: Record<string, string> }[]; include_passed?: boolean }): Promise<QaRun>;
   /** Every page. */
   glossary(): Promise<GlossaryTerm[]>;
   addGlossaryTerm(input: { term: string; translations?: Record<string, string>; forbidden?: boolean; case_sensitive?: boolean; notes?: string }): Promise<GlossaryTerm>;
@@ -233,7 +234,7 @@ export function createClient(options: ClientOptions): ParlanceClient {
       if (input.locales?.length) form.set('locales', input.locales.join(','));
       if (input.careful?.length) form.set('careful', input.careful.join(','));
       // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
-      const idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
+      const idempotencyKey = input.idempotencyKey ?? randomKey();
       return json<Batch>({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
     },
 
@@ -478,6 +479,12 @@ function backoff(attempt: number): number {
 function snippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+/** A random idempotency key; browsers offer `randomUUID` only in secure contexts, `getRandomValues` everywhere. */
+function randomKey(): string {
+  if (typeof globalThis.crypto.randomUUID === 'function') return globalThis.crypto.randomUUID();
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,0 +1,227 @@
+/** The console's shared pieces: page headings, notices, progress bars, pagers, once-shown secrets. */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { GateFailure, KeyState, ReviewState } from '../../../src/client/types.js';
+import { useAccount, useProject, type Ability } from './context.js';
+import { errorCode, errorMessage, formatNumber } from './format.js';
+
+export function PageHeader(props: { title: string; children?: ComponentChildren }) {
+  return (
+    <header class="page-header">
+      {/* Focused after each navigation, so a screen reader starts at the new page's name. */}
+      <h1 id="page-title" tabIndex={-1}>
+        {props.title}
+      </h1>
+      {props.children ? <div class="page-intro">{props.children}</div> : null}
+    </header>
+  );
+}
+
+const HINTS: Record<string, string> = {
+  ability_missing: 'Ask an owner or admin of the organisation to give you a role with this ability on the project.',
+  seats_exhausted: 'Every seat of the plan is taken by a member or a pending invitation. Withdraw a pending invitation or remove a member to free a seat, or move the organisation to a plan with more seats.',
+  plan_forbids_tokens: 'API tokens need the Starter plan or above. Until then, people use the console, whose credentials work on every plan.',
+  sign_in_limited: 'Too many failed sign-ins: wait for the time given, then try again.',
+  allowance_exhausted: 'The words of this period are used up; they renew at the start of the next period.',
+};
+
+/** The service's `detail`, as it said it, and what to do about the common refusals. */
+export function ErrorNotice(props: { error: unknown; title?: string }) {
+  if (props.error === undefined || props.error === null) return null;
+  const code = errorCode(props.error);
+  const hint = code ? HINTS[code] : undefined;
+  return (
+    <div class="notice notice-error" role="alert">
+      <p>
+        <strong>{props.title ?? 'Something went wrong'}:</strong> {errorMessage(props.error)}
+        {code ? <span class="code"> ({code})</span> : null}
+      </p>
+      {hint ? <p class="hint">{hint}</p> : null}
+    </div>
+  );
+}
+
+export function Notice(props: { kind?: 'info' | 'success' | 'warning'; children: ComponentChildren; live?: boolean }) {
+  return (
+    <div class={`notice notice-${props.kind ?? 'info'}`} role={props.live ? 'status' : undefined}>
+      {props.children}
+    </div>
+  );
+}
+
+export function Loading(props: { what?: string }) {
+  return (
+    <p class="loading" role="status">
+      Loading{props.what ? ` ${props.what}` : ''}…
+    </p>
+  );
+}
+
+/** A labelled bar with the figures as text too; `aria-valuenow` is the percentage. */
+export function ProgressBar(props: { value: number; max: number; label: string; text?: string; tone?: 'ok' | 'warn' | 'bad' }) {
+  const pct = props.max > 0 ? Math.min(100, Math.round((props.value / props.max) * 100)) : 0;
+  const text = props.text ?? `${formatNumber(props.value)} of ${formatNumber(props.max)} (${pct}%)`;
+  return (
+    <div class="progress">
+      <div
+        class={`progress-track tone-${props.tone ?? 'ok'}`}
+        role="progressbar"
+        aria-label={props.label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={pct}
+        aria-valuetext={text}
+      >
+        <div class="progress-fill" style={{ width: `${pct}%` }} />
+      </div>
+      <span class="progress-text">{text}</span>
+    </div>
+  );
+}
+
+/** Next and previous over cursor pages. */
+export function Pager(props: { label: string; page: number; hasPrevious: boolean; hasNext: boolean; onPrevious: () => void; onNext: () => void; summary?: string | undefined }) {
+  // One page and nothing to say about it: no pager.
+  if (!props.hasPrevious && !props.hasNext && !props.summary) return null;
+  return (
+    <nav class="pager" aria-label={props.label}>
+      <button type="button" onClick={props.onPrevious} disabled={!props.hasPrevious}>
+        ← Previous
+      </button>
+      <span class="pager-status">
+        Page {props.page}
+        {props.summary ? ` · ${props.summary}` : ''}
+      </span>
+      <button type="button" onClick={props.onNext} disabled={!props.hasNext}>
+        Next →
+      </button>
+    </nav>
+  );
+}
+
+export function CopyButton(props: { text: string; label: string }) {
+  const { announce } = useAccount();
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.text);
+      setCopied(true);
+      announce('Copied to the clipboard.');
+    } catch {
+      announce('Copying is not allowed here: select the text and copy it yourself.');
+    }
+  };
+  return (
+    <button type="button" class="secondary" onClick={() => void copy()} aria-label={props.label}>
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+/** A secret the service shows once (token, webhook signing secret, invitation link). */
+export function SecretOnce(props: { label: string; value: string; note?: string }) {
+  const id = `secret-${props.label.replace(/\W+/g, '-').toLowerCase()}`;
+  return (
+    <div class="notice notice-success secret" role="status">
+      <label for={id}>{props.label}</label>
+      <div class="secret-row">
+        <input id={id} class="mono" type="text" readOnly value={props.value} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={props.value} label={`Copy ${props.label.toLowerCase()}`} />
+      </div>
+      <p class="hint">{props.note ?? 'Shown only this once: copy it now. The service keeps only a hash.'}</p>
+    </div>
+  );
+}
+
+/** Where translations leave Parlance, in place of a download button (the product has none, on purpose). */
+export function NoDownloadNote() {
+  return (
+    <aside class="notice notice-info no-download" aria-labelledby="no-download-title">
+      <h2 id="no-download-title" class="h-small">
+        Getting translations out
+      </h2>
+      <p>The console has no download button, on purpose: every copy of a translation leaves from the same checked, reviewable source, through</p>
+      <ul>
+        <li>
+          the pull endpoint: <code>curl -H "Authorization: Bearer $PARLANCE_TOKEN" "$PARLANCE_URL/v1/pull?locale=de"</code>
+        </li>
+        <li>
+          the CLI: <code>parlance pull</code>
+        </li>
+        <li>the GitHub Action, or the GitHub App (one pull request per branch)</li>
+        <li>and soon CDN bundles and storage sync.</li>
+      </ul>
+    </aside>
+  );
+}
+
+export function AbilityMissing(props: { ability: Ability }) {
+  const { role, abilities } = useProject();
+  return (
+    <div class="notice notice-warning" role="alert">
+      <p>
+        <strong>Missing ability: {props.ability}.</strong> Your role on this project is <strong>{role}</strong>, which has {abilities.join(', ') || 'no abilities'}. This page
+        needs the <code>{props.ability}</code> ability; the API answers <code>403 ability_missing</code> to your credential here.
+      </p>
+      <p class="hint">{HINTS.ability_missing}</p>
+    </div>
+  );
+}
+
+/** Renders `children` only with `ability`; otherwise names the missing ability. */
+export function RequireAbility(props: { ability: Ability; children: ComponentChildren }) {
+  const { can } = useProject();
+  return can(props.ability) ? <>{props.children}</> : <AbilityMissing ability={props.ability} />;
+}
+
+const STATE_LABELS: Record<KeyState | ReviewState, string> = {
+  missing: 'Missing',
+  held: 'Held',
+  flagged: 'Flagged',
+  human: 'Human',
+  machine: 'Machine',
+  rejected: 'Rejected',
+  accepted: 'Machine',
+  approved: 'Approved',
+};
+
+export function StateBadge(props: { state: KeyState | ReviewState }) {
+  return <span class={`badge state-${props.state}`}>{STATE_LABELS[props.state] ?? props.state}</span>;
+}
+
+export function GateFailures(props: { failures: readonly GateFailure[]; empty?: string }) {
+  if (props.failures.length === 0) return props.empty ? <p class="hint">{props.empty}</p> : null;
+  return (
+    <ul class="failures">
+      {props.failures.map((f, i) => (
+        <li key={i}>
+          <span class={`badge gate-${f.gate}`}>{f.gate}</span> {f.reason}
+          {f.attempt !== undefined ? <span class="muted"> (attempt {f.attempt})</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Field(props: { id: string; label: string; hint?: string; children: ComponentChildren; class?: string }) {
+  return (
+    <div class={`field ${props.class ?? ''}`}>
+      <label for={props.id}>{props.label}</label>
+      {props.children}
+      {props.hint ? (
+        <p class="hint" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A table that scrolls sideways inside its region when the window is narrow (focusable, so the keyboard can scroll it). */
+export function TableWrap(props: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={`${props.label} (table)`} tabIndex={0}>
+      {props.children}
+    </div>
+  );
+}

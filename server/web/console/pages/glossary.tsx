@@ -1,0 +1,239 @@
+/** The glossary: locked terms (translated one way) and forbidden ones, which the glossary gate enforces. */
+import { useState } from 'preact/hooks';
+import type { GlossaryTerm } from '../../../../src/client/types.js';
+import { ErrorNotice, Field, Loading, PageHeader, RequireAbility, TableWrap } from '../components.js';
+import { useAccount, useProject } from '../context.js';
+import { localeDirection } from '../format.js';
+import { useLoad } from '../hooks.js';
+
+export function GlossaryPage() {
+  return (
+    <>
+      <PageHeader title="Glossary">
+        <p>
+          A <strong>locked</strong> term must appear as the glossary translates it (or unchanged, for a name with no translation); a <strong>forbidden</strong> term must
+          not appear at all. The glossary gate refuses translations that break either rule, and changing a term marks the translations it touches for retranslation.
+        </p>
+      </PageHeader>
+      <RequireAbility ability="read">
+        <Glossary />
+      </RequireAbility>
+    </>
+  );
+}
+
+function Glossary() {
+  const { client, can } = useProject();
+  const { announce } = useAccount();
+  const data = useLoad(async () => {
+    const [terms, project] = await Promise.all([client.glossary(), client.project()]);
+    return { terms, locales: project.target_locales };
+  }, [client]);
+  const [filter, setFilter] = useState('');
+  const [editing, setEditing] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>();
+
+  if (data.loading && !data.data) return <Loading what="the glossary" />;
+  if (!data.data) return <ErrorNotice error={data.error} title="Glossary unavailable" />;
+  const { terms, locales } = data.data;
+  const needle = filter.trim().toLowerCase();
+  const shown = needle ? terms.filter((t) => t.term.toLowerCase().includes(needle) || Object.values(t.translations).some((v) => v.toLowerCase().includes(needle))) : terms;
+
+  const replace = (term: GlossaryTerm, removed = false) => {
+    const rest = terms.filter((t) => t.id !== term.id);
+    data.set({ locales, terms: removed ? rest : [...rest, term].sort((a, b) => a.term.localeCompare(b.term)) });
+  };
+
+  const remove = async (term: GlossaryTerm) => {
+    if (!window.confirm(`Delete the glossary term "${term.term}"?`)) return;
+    setError(undefined);
+    try {
+      await client.removeGlossaryTerm(term.id);
+      replace(term, true);
+      announce(`Deleted ${term.term}.`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <>
+      {can('write') ? (
+        <details class="card">
+          <summary>Add a term</summary>
+          <TermForm
+            locales={locales}
+            onSaved={(term) => {
+              replace(term);
+              announce(`Added ${term.term}.`);
+            }}
+          />
+        </details>
+      ) : null}
+      <div class="filters">
+        <Field id="glossary-filter" label="Find a term" class="grow">
+          <input id="glossary-filter" type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+        </Field>
+      </div>
+      <ErrorNotice error={error} title="Not done" />
+      {shown.length === 0 ? <p>{terms.length === 0 ? 'No terms yet.' : 'No term matches.'}</p> : null}
+      {shown.length > 0 ? (
+        <TableWrap label="Glossary terms">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Term</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Translations</th>
+                <th scope="col">Notes</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((t) =>
+                editing === t.id ? (
+                  <tr key={t.id}>
+                    <td colSpan={5}>
+                      <TermForm
+                        locales={locales}
+                        term={t}
+                        onSaved={(term) => {
+                          replace(term);
+                          setEditing(undefined);
+                          announce(`Saved ${term.term}.`);
+                        }}
+                        onCancel={() => setEditing(undefined)}
+                      />
+                    </td>
+                  </tr>
+                ) : (
+                  <tr key={t.id}>
+                    <th scope="row">
+                      {t.term}
+                      {t.case_sensitive ? <span class="muted"> (case-sensitive)</span> : null}
+                    </th>
+                    <td>{t.forbidden ? <span class="badge state-held">forbidden</span> : <span class="badge state-human">locked</span>}</td>
+                    <td>
+                      {Object.entries(t.translations).length === 0
+                        ? '—'
+                        : Object.entries(t.translations).map(([tag, text]) => (
+                            <span key={tag} class="term-translation">
+                              {tag}:{' '}
+                              <span lang={tag} dir={localeDirection(tag)}>
+                                {text}
+                              </span>
+                            </span>
+                          ))}
+                    </td>
+                    <td>{t.notes ?? ''}</td>
+                    <td class="row-actions">
+                      {can('write') ? (
+                        <>
+                          <button type="button" class="small secondary" onClick={() => setEditing(t.id)} aria-label={`Edit ${t.term}`}>
+                            Edit
+                          </button>
+                          <button type="button" class="small danger" onClick={() => void remove(t)} aria-label={`Delete ${t.term}`}>
+                            Delete
+                          </button>
+                        </>
+                      ) : null}
+                    </td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </TableWrap>
+      ) : null}
+    </>
+  );
+}
+
+function TermForm(props: { locales: string[]; term?: GlossaryTerm; onSaved: (term: GlossaryTerm) => void; onCancel?: () => void }) {
+  const { client } = useProject();
+  const prefix = props.term ? `term-${props.term.id}` : 'term-new';
+  const [term, setTerm] = useState(props.term?.term ?? '');
+  const [forbidden, setForbidden] = useState(props.term?.forbidden ?? false);
+  const [caseSensitive, setCaseSensitive] = useState(props.term?.case_sensitive ?? false);
+  const [notes, setNotes] = useState(props.term?.notes ?? '');
+  const [translations, setTranslations] = useState<Record<string, string>>(props.term?.translations ?? {});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const cleaned = Object.fromEntries(Object.entries(translations).filter(([, v]) => v.trim() !== ''));
+    try {
+      const input = { term: term.trim(), translations: cleaned, forbidden, case_sensitive: caseSensitive };
+      const saved = props.term
+        ? await client.updateGlossaryTerm(props.term.id, { ...input, notes: notes.trim() || null })
+        : await client.addGlossaryTerm({ ...input, ...(notes.trim() ? { notes: notes.trim() } : {}) });
+      props.onSaved(saved);
+      if (!props.term) {
+        setTerm('');
+        setTranslations({});
+        setNotes('');
+      }
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="form" onSubmit={(e) => void submit(e)} aria-label={props.term ? `Edit ${props.term.term}` : 'New glossary term'}>
+      <div class="form-row">
+        <Field id={`${prefix}-term`} label="Term (source language)">
+          <input id={`${prefix}-term`} type="text" required value={term} onInput={(e) => setTerm(e.currentTarget.value)} />
+        </Field>
+        <div class="checks">
+          <label>
+            <input type="checkbox" checked={forbidden} onChange={(e) => setForbidden(e.currentTarget.checked)} /> Forbidden
+          </label>
+          <label>
+            <input type="checkbox" checked={caseSensitive} onChange={(e) => setCaseSensitive(e.currentTarget.checked)} /> Case-sensitive
+          </label>
+        </div>
+      </div>
+      <fieldset>
+        <legend>{forbidden ? 'Forbidden translations (also refused)' : 'Required translation per language (empty: keep the term as is)'}</legend>
+        <div class="form-grid">
+          {props.locales.map((tag) => (
+            <Field key={tag} id={`${prefix}-${tag}`} label={tag}>
+              <input
+                id={`${prefix}-${tag}`}
+                type="text"
+                lang={tag}
+                dir={localeDirection(tag)}
+                value={translations[tag] ?? ''}
+                onInput={(e) => {
+                  const value = e.currentTarget.value;
+                  setTranslations((t) => ({ ...t, [tag]: value }));
+                }}
+              />
+            </Field>
+          ))}
+        </div>
+      </fieldset>
+      <Field id={`${prefix}-notes`} label="Notes">
+        <input id={`${prefix}-notes`} type="text" value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+      </Field>
+      <ErrorNotice error={error} title="Not saved" />
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : props.term ? 'Save term' : 'Add term'}
+        </button>
+        {props.onCancel ? (
+          <button type="button" class="secondary" onClick={props.onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

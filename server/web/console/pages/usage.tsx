@@ -1,0 +1,136 @@
+/** Usage: the word allowance of the period and the words each batch reserved, spent and returned. */
+import { useState } from 'preact/hooks';
+import { ErrorNotice, Loading, PageHeader, Pager, ProgressBar, RequireAbility, TableWrap } from '../components.js';
+import { useProject } from '../context.js';
+import { formatDate, formatNumber } from '../format.js';
+import { useLoad } from '../hooks.js';
+import { projectHref } from '../router.js';
+import { BatchStatus } from './batches.js';
+
+const PAGE = 50;
+
+export function UsagePage() {
+  return (
+    <>
+      <PageHeader title="Usage">
+        <p>Words are counted in the source text, once per target language. Unchanged keys and exact translation-memory matches are free; cancelled and failed rows give their words back.</p>
+      </PageHeader>
+      <RequireAbility ability="read">
+        <Usage />
+      </RequireAbility>
+    </>
+  );
+}
+
+function Usage() {
+  const { client, projectId } = useProject();
+  const project = useLoad(() => client.project(), [client]);
+  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
+  const cursor = stack[stack.length - 1];
+  const batches = useLoad(() => client.batchPage({ limit: PAGE, ...(cursor ? { cursor } : {}) }), [client, cursor]);
+
+  const allowance = project.data?.allowance;
+  const used = allowance ? Math.max(0, allowance.words_per_month - allowance.words_remaining) : 0;
+  const pageSpent = (batches.data?.items ?? []).reduce((n, b) => n + b.words.spent, 0);
+
+  return (
+    <>
+      <section class="card" aria-labelledby="usage-allowance">
+        <h2 id="usage-allowance">Allowance</h2>
+        <ErrorNotice error={project.error} title="Allowance unavailable" />
+        {project.loading && !project.data ? <Loading what="the allowance" /> : null}
+        {allowance && project.data ? (
+          <>
+            <ProgressBar
+              label="Words used of the monthly allowance"
+              value={used}
+              max={allowance.words_per_month}
+              tone={allowance.words_remaining === 0 ? 'bad' : 'ok'}
+              text={`${formatNumber(used)} of ${formatNumber(allowance.words_per_month)} words used`}
+            />
+            <dl class="facts inline">
+              <dt>Plan</dt>
+              <dd>
+                {project.data.organisation.plan} ({project.data.organisation.name})
+              </dd>
+              <dt>Words left</dt>
+              <dd>{formatNumber(allowance.words_remaining)}</dd>
+              <dt>Period</dt>
+              <dd>
+                {formatDate(allowance.period_start)} to {formatDate(allowance.period_end)}
+              </dd>
+            </dl>
+          </>
+        ) : null}
+      </section>
+      <section class="card" aria-labelledby="usage-batches">
+        <h2 id="usage-batches">Words per batch</h2>
+        <ErrorNotice error={batches.error} title="Batches unavailable" />
+        {batches.loading && !batches.data ? <Loading what="batches" /> : null}
+        {batches.data && batches.data.items.length === 0 ? <p>No batches yet.</p> : null}
+        {batches.data && batches.data.items.length > 0 ? (
+          <TableWrap label="Words per batch">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Batch</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">File</th>
+                  <th scope="col" class="num">
+                    Reserved
+                  </th>
+                  <th scope="col" class="num">
+                    Spent
+                  </th>
+                  <th scope="col" class="num">
+                    Returned
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {batches.data.items.map((b) => (
+                  <tr key={b.id}>
+                    <td>
+                      <a class="mono" href={projectHref(projectId, 'batches', b.id)}>
+                        {b.id}
+                      </a>
+                    </td>
+                    <td>{formatDate(b.created_at)}</td>
+                    <td>
+                      <BatchStatus status={b.status} />
+                    </td>
+                    <td>{b.path ?? '—'}</td>
+                    <td class="num">{formatNumber(b.words.reserved)}</td>
+                    <td class="num">{formatNumber(b.words.spent)}</td>
+                    <td class="num">{formatNumber(b.words.refunded)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={5}>
+                    Spent by the batches on this page
+                  </th>
+                  <td class="num">{formatNumber(pageSpent)}</td>
+                  <td />
+                </tr>
+              </tfoot>
+            </table>
+          </TableWrap>
+        ) : null}
+        <Pager
+          label="Batch pages"
+          page={stack.length}
+          hasPrevious={stack.length > 1}
+          hasNext={Boolean(batches.data?.next_cursor)}
+          onPrevious={() => setStack((s) => s.slice(0, -1))}
+          onNext={() => {
+            const next = batches.data?.next_cursor;
+            if (next) setStack((s) => [...s, next]);
+          }}
+        />
+      </section>
+    </>
+  );
+}
