@@ -35214,7 +35214,7 @@ function createClient(options) {
             if (input.careful?.length)
                 form.set('careful', input.careful.join(','));
             // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
-            const idempotencyKey = input.idempotencyKey ?? globalThis.crypto.randomUUID();
+            const idempotencyKey = input.idempotencyKey ?? randomKey();
             return json({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
         },
         batch: (id) => json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT } }),
@@ -35449,6 +35449,12 @@ function backoff(attempt) {
 function snippet(text) {
     const flat = text.replace(/\s+/g, ' ').trim();
     return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+/** A random idempotency key; browsers offer `randomUUID` only in secure contexts, `getRandomValues` everywhere. */
+function randomKey() {
+    if (typeof globalThis.crypto.randomUUID === 'function')
+        return globalThis.crypto.randomUUID();
+    return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 function sleep(ms) {
     return new Promise((resolve) => setTimeout(resolve, ms));
