@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import type { GateFailure, KeyState, ReviewState } from '../../../src/client/types.js';
 import { useAccount, useProject, type Ability } from './context.js';
 import { errorCode, errorMessage, formatNumber } from './format.js';
+import type { CursorPages } from './hooks.js';
 
 export function PageHeader(props: { title: string; children?: ComponentChildren }) {
   return (
@@ -79,20 +80,22 @@ export function ProgressBar(props: { value: number; max: number; label: string; 
   );
 }
 
-/** Next and previous over cursor pages. */
-export function Pager(props: { label: string; page: number; hasPrevious: boolean; hasNext: boolean; onPrevious: () => void; onNext: () => void; summary?: string | undefined }) {
+/** Next and previous over cursor pages; `next` is the cursor the service gave for the page after this one. */
+export function Pager(props: { label: string; pages: CursorPages; next: string | null | undefined; summary?: string | undefined }) {
+  const { pages, next } = props;
+  const hasPrevious = pages.page > 1;
   // One page and nothing to say about it: no pager.
-  if (!props.hasPrevious && !props.hasNext && !props.summary) return null;
+  if (!hasPrevious && !next && !props.summary) return null;
   return (
     <nav class="pager" aria-label={props.label}>
-      <button type="button" onClick={props.onPrevious} disabled={!props.hasPrevious}>
+      <button type="button" onClick={pages.previous} disabled={!hasPrevious}>
         ← Previous
       </button>
       <span class="pager-status">
-        Page {props.page}
+        Page {pages.page}
         {props.summary ? ` · ${props.summary}` : ''}
       </span>
-      <button type="button" onClick={props.onNext} disabled={!props.hasNext}>
+      <button type="button" onClick={() => pages.next(next)} disabled={!next}>
         Next →
       </button>
     </nav>
@@ -218,10 +221,48 @@ export function Field(props: { id: string; label: string; hint?: string; childre
 }
 
 /** A table that scrolls sideways inside its region when the window is narrow (focusable, so the keyboard can scroll it). */
-export function TableWrap(props: { label: string; children: ComponentChildren }) {
+function TableWrap(props: { label: string; children: ComponentChildren }) {
   return (
     <div class="table-wrap" role="region" aria-label={`${props.label} (table)`} tabIndex={0}>
       {props.children}
     </div>
+  );
+}
+
+/** A column heading: its name, or a figure column whose heading aligns right with its cells. */
+export type Column = string | { label: ComponentChildren; num?: boolean };
+
+/**
+ * A data table in its scrolling region, every heading scoped to its column. `actions` adds a last column for the row
+ * buttons: its heading is read to screen readers only, so the column is still named when they move across a row.
+ */
+export function DataTable(props: { label: string; columns: readonly Column[]; actions?: boolean; class?: string; busy?: boolean; foot?: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <TableWrap label={props.label}>
+      <table class={props.class} aria-busy={props.busy}>
+        <thead>
+          <tr>
+            {props.columns.map((column, i) =>
+              typeof column === 'string' ? (
+                <th key={i} scope="col">
+                  {column}
+                </th>
+              ) : (
+                <th key={i} scope="col" class={column.num ? 'num' : undefined}>
+                  {column.label}
+                </th>
+              ),
+            )}
+            {props.actions ? (
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+        {props.foot ? <tfoot>{props.foot}</tfoot> : null}
+      </table>
+    </TableWrap>
   );
 }

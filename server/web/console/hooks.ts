@@ -1,4 +1,4 @@
-/** Small hooks the pages share: loading data with its error, debouncing input, polling. */
+/** Small hooks the pages share: loading data with its error, sending a change with its error, paging by cursor, debouncing input, polling. */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
 export interface Load<T> {
@@ -36,6 +36,59 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): Lo
   const reload = useCallback(() => setTick((n) => n + 1), []);
   const set = useCallback((data: T) => setState({ data, error: undefined, loading: false }), []);
   return { ...state, reload, set };
+}
+
+export interface RequestState {
+  /** True while a `submit` is under way, so its form cannot send it twice. */
+  busy: boolean;
+  /** The last failure, for an `<ErrorNotice>`; cleared when the next request starts. */
+  error: unknown;
+  /** A form's request: `busy` until it settles. */
+  submit(send: () => Promise<void>): Promise<void>;
+  /** A row button's request: it leaves `busy` alone, so the page's form stays usable meanwhile. */
+  attempt(send: () => Promise<void>): Promise<void>;
+}
+
+/** The error and busy state of the changes a page sends; a failure is kept to be shown, never thrown. */
+export function useRequest(): RequestState {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const run = async (send: () => Promise<void>, holdsBusy: boolean) => {
+    if (holdsBusy) setBusy(true);
+    setError(undefined);
+    try {
+      await send();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      if (holdsBusy) setBusy(false);
+    }
+  };
+  return { busy, error, submit: (send) => run(send, true), attempt: (send) => run(send, false) };
+}
+
+export interface CursorPages {
+  /** The cursor of the page shown; undefined on the first. */
+  cursor: string | undefined;
+  /** 1-based. */
+  page: number;
+  previous(): void;
+  /** Moves on to the page `cursor` opens; no cursor, no next page. */
+  next(cursor: string | null | undefined): void;
+}
+
+/** Back and forth over cursor pages (cursors[i] opens page i + 1); when `filters` change, paging starts again at page one. */
+export function useCursorPages(filters = ''): CursorPages {
+  const [paging, setPaging] = useState<{ filters: string; cursors: (string | undefined)[] }>({ filters, cursors: [undefined] });
+  const cursors = paging.filters === filters ? paging.cursors : [undefined];
+  return {
+    cursor: cursors[cursors.length - 1],
+    page: cursors.length,
+    previous: () => setPaging({ filters, cursors: cursors.slice(0, -1) }),
+    next: (cursor) => {
+      if (cursor) setPaging({ filters, cursors: [...cursors, cursor] });
+    },
+  };
 }
 
 export function useDebounced<T>(value: T, delayMs: number): T {

@@ -1,10 +1,10 @@
 /** The signed-in person: password change and the browser sessions they can revoke. */
 import { useState } from 'preact/hooks';
-import { ErrorNotice, Field, Loading, Notice, PageHeader, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, Notice, PageHeader } from '../components.js';
 import { useAccount } from '../context.js';
 import { formatDate } from '../format.js';
 import { Frame } from '../frame.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRequest } from '../hooks.js';
 import { navigate } from '../router.js';
 
 export function AccountPage() {
@@ -30,29 +30,22 @@ function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const [done, setDone] = useState(false);
   const mismatch = repeat !== '' && next !== repeat;
 
   const submit = async (event: Event) => {
     event.preventDefault();
     if (next !== repeat) return;
-    setBusy(true);
-    setError(undefined);
-    setDone(false);
-    try {
+    await request.submit(async () => {
+      setDone(false);
       await account.changePassword({ current_password: current, new_password: next });
       setCurrent('');
       setNext('');
       setRepeat('');
       setDone(true);
       announce('Password changed. Your other sessions were signed out.');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -93,14 +86,14 @@ function PasswordForm() {
             The two new passwords differ.
           </p>
         ) : null}
-        <ErrorNotice error={error} title="Password not changed" />
+        <ErrorNotice error={request.error} title="Password not changed" />
         {done ? (
           <Notice kind="success" live>
             <p>Password changed. Your other sessions were signed out.</p>
           </Notice>
         ) : null}
-        <button type="submit" disabled={busy || mismatch}>
-          {busy ? 'Changing…' : 'Change password'}
+        <button type="submit" disabled={request.busy || mismatch}>
+          {request.busy ? 'Changing…' : 'Change password'}
         </button>
       </form>
     </section>
@@ -110,12 +103,11 @@ function PasswordForm() {
 function Sessions() {
   const { account, announce, setSession } = useAccount();
   const sessions = useLoad(() => account.sessions(), []);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
 
   const revoke = async (id: string, current: boolean) => {
     if (current && !window.confirm('Revoke this session? You will be signed out here.')) return;
-    setError(undefined);
-    try {
+    await request.attempt(async () => {
       await account.revokeSession(id);
       if (current) {
         setSession(undefined);
@@ -124,58 +116,40 @@ function Sessions() {
       }
       announce('Session revoked.');
       sessions.reload();
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   };
 
   return (
     <section class="card" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Active sessions</h2>
       <p class="hint">Each browser where you are signed in. Revoking one signs it out at once, with every project credential it holds.</p>
-      <ErrorNotice error={error ?? sessions.error} title="Sessions" />
+      <ErrorNotice error={request.error ?? sessions.error} title="Sessions" />
       {sessions.loading && !sessions.data ? <Loading what="sessions" /> : null}
       {sessions.data ? (
-        <TableWrap label="Active sessions">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">Address</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last seen</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.data.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    {s.user_agent ?? 'Unknown browser'}
-                    {s.current ? (
-                      <>
-                        {' '}
-                        <span class="badge state-human">This browser</span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td>{s.ip ?? '—'}</td>
-                  <td>{formatDate(s.created_at)}</td>
-                  <td>{formatDate(s.last_seen_at)}</td>
-                  <td>{formatDate(s.expires_at)}</td>
-                  <td>
-                    <button type="button" class="danger small" onClick={() => void revoke(s.id, s.current)} aria-label={`Revoke session ${s.current ? '(this browser)' : `from ${formatDate(s.created_at)}`}`}>
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable label="Active sessions" columns={['Browser', 'Address', 'Signed in', 'Last seen', 'Expires']} actions>
+          {sessions.data.map((s) => (
+            <tr key={s.id}>
+              <td>
+                {s.user_agent ?? 'Unknown browser'}
+                {s.current ? (
+                  <>
+                    {' '}
+                    <span class="badge state-human">This browser</span>
+                  </>
+                ) : null}
+              </td>
+              <td>{s.ip ?? '—'}</td>
+              <td>{formatDate(s.created_at)}</td>
+              <td>{formatDate(s.last_seen_at)}</td>
+              <td>{formatDate(s.expires_at)}</td>
+              <td>
+                <button type="button" class="danger small" onClick={() => void revoke(s.id, s.current)} aria-label={`Revoke session ${s.current ? '(this browser)' : `from ${formatDate(s.created_at)}`}`}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

@@ -1,10 +1,10 @@
 /** Batches: the list, one batch with its live progress and row outcomes, cancel and retry. */
 import { useState } from 'preact/hooks';
 import type { Batch, BatchStatus as Status, BatchWithRows, Page } from '../../../../src/client/types.js';
-import { ErrorNotice, GateFailures, Loading, PageHeader, Pager, ProgressBar, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, GateFailures, Loading, PageHeader, Pager, ProgressBar, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
-import { useLoad, usePoll } from '../hooks.js';
+import { useCursorPages, useLoad, usePoll, useRequest } from '../hooks.js';
 import { projectHref } from '../router.js';
 
 const FINAL: ReadonlySet<Status> = new Set(['completed', 'failed', 'cancelled']);
@@ -16,6 +16,16 @@ export const isFinal = (batch: Batch) => FINAL.has(batch.status);
 
 export function BatchStatus(props: { status: Status }) {
   return <span class={`badge status-${props.status}`}>{props.status}</span>;
+}
+
+/** A batch's id, as the link to its page. */
+export function BatchLink(props: { id: string }) {
+  const { projectId } = useProject();
+  return (
+    <a class="mono" href={projectHref(projectId, 'batches', props.id)}>
+      {props.id}
+    </a>
+  );
 }
 
 /** Rows finished (done, failed or cancelled) out of all rows; an empty batch is complete. */
@@ -46,11 +56,10 @@ export function BatchesPage(props: { batchId: string | undefined }) {
 }
 
 function BatchList() {
-  const { client, projectId } = useProject();
+  const { client } = useProject();
   const [status, setStatus] = useState('');
-  const [cursors, setCursors] = useState<{ status: string; stack: (string | undefined)[] }>({ status: '', stack: [undefined] });
-  const stack = cursors.status === status ? cursors.stack : [undefined];
-  const cursor = stack[stack.length - 1];
+  const paging = useCursorPages(status);
+  const { cursor } = paging;
   const page = useLoad<Page<Batch>>(() => client.batchPage({ limit: LIST_PAGE, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) }), [client, status, cursor]);
 
   return (
@@ -72,66 +81,42 @@ function BatchList() {
       {page.loading && !page.data ? <Loading what="batches" /> : null}
       {page.data && page.data.items.length === 0 ? <p>No batches{status ? ` with status ${status}` : ''}.</p> : null}
       {page.data && page.data.items.length > 0 ? (
-        <TableWrap label="Batches">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Batch</th>
-                <th scope="col">Status</th>
-                <th scope="col">File</th>
-                <th scope="col" class="num">
-                  Keys added / changed
-                </th>
-                <th scope="col" class="num">
-                  Rows done / total
-                </th>
-                <th scope="col" class="num">
-                  Failed
-                </th>
-                <th scope="col" class="num">
-                  Words spent
-                </th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.items.map((b) => (
-                <tr key={b.id}>
-                  <td>
-                    <a class="mono" href={projectHref(projectId, 'batches', b.id)}>
-                      {b.id}
-                    </a>
-                  </td>
-                  <td>
-                    <BatchStatus status={b.status} />
-                  </td>
-                  <td>{b.path ?? '—'}</td>
-                  <td class="num">
-                    {formatNumber(b.keys.added)} / {formatNumber(b.keys.changed)}
-                  </td>
-                  <td class="num">
-                    {formatNumber(b.rows.done)} / {formatNumber(b.rows.total)}
-                  </td>
-                  <td class="num">{formatNumber(b.rows.failed)}</td>
-                  <td class="num">{formatNumber(b.words.spent)}</td>
-                  <td>{formatDate(b.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="Batches"
+          columns={[
+            'Batch',
+            'Status',
+            'File',
+            { label: 'Keys added / changed', num: true },
+            { label: 'Rows done / total', num: true },
+            { label: 'Failed', num: true },
+            { label: 'Words spent', num: true },
+            'Created',
+          ]}
+        >
+          {page.data.items.map((b) => (
+            <tr key={b.id}>
+              <td>
+                <BatchLink id={b.id} />
+              </td>
+              <td>
+                <BatchStatus status={b.status} />
+              </td>
+              <td>{b.path ?? '—'}</td>
+              <td class="num">
+                {formatNumber(b.keys.added)} / {formatNumber(b.keys.changed)}
+              </td>
+              <td class="num">
+                {formatNumber(b.rows.done)} / {formatNumber(b.rows.total)}
+              </td>
+              <td class="num">{formatNumber(b.rows.failed)}</td>
+              <td class="num">{formatNumber(b.words.spent)}</td>
+              <td>{formatDate(b.created_at)}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
-      <Pager
-        label="Batch pages"
-        page={stack.length}
-        hasPrevious={stack.length > 1}
-        hasNext={Boolean(page.data?.next_cursor)}
-        onPrevious={() => setCursors({ status, stack: stack.slice(0, -1) })}
-        onNext={() => {
-          const next = page.data?.next_cursor;
-          if (next) setCursors({ status, stack: [...stack, next] });
-        }}
-      />
+      <Pager label="Batch pages" pages={paging} next={page.data?.next_cursor} />
     </>
   );
 }
@@ -139,8 +124,7 @@ function BatchList() {
 function BatchDetail(props: { batchId: string }) {
   const { client, can } = useProject();
   const { announce } = useAccount();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const request = useRequest();
   const summary = useLoad(() => client.batchWithRows(props.batchId, { limit: 1 }), [client, props.batchId]);
   const batch = summary.data;
   const [rowsVersion, setRowsVersion] = useState(0);
@@ -158,36 +142,29 @@ function BatchDetail(props: { batchId: string }) {
     batch !== undefined && !isFinal(batch),
   );
 
-  const act = async (action: 'cancel' | 'retry') => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const act = (action: 'cancel' | 'retry') =>
+    request.submit(async () => {
       const updated = action === 'cancel' ? await client.cancelBatch(props.batchId) : await client.retryBatch(props.batchId);
       summary.set({ ...(batch as BatchWithRows), ...updated });
       announce(action === 'cancel' ? 'Batch cancelled; unspent words returned.' : 'Failed rows queued again.');
       setRowsVersion((v) => v + 1);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   if (summary.loading && !batch) return <Loading what="the batch" />;
   if (!batch) return <ErrorNotice error={summary.error} title="Batch unavailable" />;
   return (
     <>
       <BatchSummary batch={batch} />
-      <ErrorNotice error={error} title="Not done" />
+      <ErrorNotice error={request.error} title="Not done" />
       {can('push') ? (
         <div class="actions">
           {batch.status === 'queued' || batch.status === 'running' ? (
-            <button type="button" class="danger" disabled={busy} onClick={() => void act('cancel')}>
+            <button type="button" class="danger" disabled={request.busy} onClick={() => void act('cancel')}>
               Cancel batch
             </button>
           ) : null}
           {batch.status === 'failed' || batch.rows.failed > 0 ? (
-            <button type="button" class="secondary" disabled={busy} onClick={() => void act('retry')}>
+            <button type="button" class="secondary" disabled={request.busy} onClick={() => void act('retry')}>
               Retry failed rows
             </button>
           ) : null}
@@ -247,9 +224,8 @@ export function BatchSummary(props: { batch: Batch }) {
 export function BatchRows(props: { batchId: string; version: number }) {
   const { client } = useProject();
   const [outcome, setOutcome] = useState('');
-  const [paging, setPaging] = useState<{ outcome: string; stack: (string | undefined)[] }>({ outcome: '', stack: [undefined] });
-  const stack = paging.outcome === outcome ? paging.stack : [undefined];
-  const cursor = stack[stack.length - 1];
+  const paging = useCursorPages(outcome);
+  const { cursor } = paging;
   const page = useLoad(
     () => client.batchWithRows(props.batchId, { limit: ROWS_PAGE, ...(cursor ? { cursor } : {}), ...(outcome ? { outcome } : {}) }),
     [client, props.batchId, outcome, cursor, props.version],
@@ -279,57 +255,30 @@ export function BatchRows(props: { batchId: string; version: number }) {
       {page.loading && !page.data ? <Loading what="rows" /> : null}
       {page.data && rows.length === 0 ? <p>No rows{outcome ? ` with outcome ${outcome}` : ''}.</p> : null}
       {rows.length > 0 ? (
-        <TableWrap label="Row outcomes">
-          <table class="rows-table">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Language</th>
-                <th scope="col">Status</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Gates</th>
-                <th scope="col" class="num">
-                  Words
-                </th>
-                <th scope="col">Provider</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={`${r.path}\u0000${r.key}\u0000${r.locale}`}>
-                  <td class="mono">
-                    {r.key}
-                    {r.line !== null ? <span class="muted"> :{r.line}</span> : null}
-                  </td>
-                  <td>{r.locale}</td>
-                  <td>{r.status}</td>
-                  <td>
-                    {r.outcome}
-                    {r.reason ? <span class="muted"> ({r.reason})</span> : null}
-                  </td>
-                  <td>
-                    {r.gate_outcome ?? '—'}
-                    <GateFailures failures={r.gate_failures} />
-                  </td>
-                  <td class="num">{formatNumber(r.words)}</td>
-                  <td>{r.provider ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable label="Row outcomes" class="rows-table" columns={['Key', 'Language', 'Status', 'Outcome', 'Gates', { label: 'Words', num: true }, 'Provider']}>
+          {rows.map((r) => (
+            <tr key={`${r.path}\u0000${r.key}\u0000${r.locale}`}>
+              <td class="mono">
+                {r.key}
+                {r.line !== null ? <span class="muted"> :{r.line}</span> : null}
+              </td>
+              <td>{r.locale}</td>
+              <td>{r.status}</td>
+              <td>
+                {r.outcome}
+                {r.reason ? <span class="muted"> ({r.reason})</span> : null}
+              </td>
+              <td>
+                {r.gate_outcome ?? '—'}
+                <GateFailures failures={r.gate_failures} />
+              </td>
+              <td class="num">{formatNumber(r.words)}</td>
+              <td>{r.provider ?? '—'}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
-      <Pager
-        label="Row pages"
-        page={stack.length}
-        hasPrevious={stack.length > 1}
-        hasNext={Boolean(page.data?.row_outcomes.next_cursor)}
-        onPrevious={() => setPaging({ outcome, stack: stack.slice(0, -1) })}
-        onNext={() => {
-          const next = page.data?.row_outcomes.next_cursor;
-          if (next) setPaging({ outcome, stack: [...stack, next] });
-        }}
-      />
+      <Pager label="Row pages" pages={paging} next={page.data?.row_outcomes.next_cursor} />
     </section>
   );
 }

@@ -1,10 +1,10 @@
 /** GitHub links: repositories the Parlance GitHub App pushes from and opens translation pull requests on. */
 import { useState } from 'preact/hooks';
 import type { GithubLink } from '../../../../src/client/client.js';
-import { ErrorNotice, Field, Loading, PageHeader, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, PageHeader, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRequest } from '../hooks.js';
 
 export function GithubPage() {
   return (
@@ -30,35 +30,25 @@ function Links() {
   const [repository, setRepository] = useState('');
   const [branch, setBranch] = useState('main');
   const [configPath, setConfigPath] = useState('parlance.yml');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
 
-  const link = async (event: Event) => {
+  const link = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return request.submit(async () => {
       const created = await client.linkGithub({ installation_id: Number(installation), repository: repository.trim(), base_branch: branch.trim() || 'main', config_path: configPath.trim() || 'parlance.yml' });
       announce(`Linked ${created.repository}.`);
       setRepository('');
       list.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const unlink = async (l: GithubLink) => {
     if (!window.confirm(`Unlink ${l.repository} (${l.base_branch})? Its App token is revoked.`)) return;
-    setError(undefined);
-    try {
+    await request.attempt(async () => {
       await client.unlinkGithub(l.id);
       announce(`Unlinked ${l.repository}.`);
       list.reload();
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   };
 
   return (
@@ -79,52 +69,36 @@ function Links() {
             <input id="gh-config" type="text" value={configPath} onInput={(e) => setConfigPath(e.currentTarget.value)} />
           </Field>
         </div>
-        <ErrorNotice error={error} title="Not linked" />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Linking…' : 'Link repository'}
+        <ErrorNotice error={request.error} title="Not linked" />
+        <button type="submit" disabled={request.busy}>
+          {request.busy ? 'Linking…' : 'Link repository'}
         </button>
       </form>
       <ErrorNotice error={list.error} title="Links unavailable" />
       {list.loading && !list.data ? <Loading what="links" /> : null}
       {list.data && list.data.length === 0 ? <p>No repository linked yet.</p> : null}
       {list.data && list.data.length > 0 ? (
-        <TableWrap label="Linked repositories">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Repository</th>
-                <th scope="col">Branch</th>
-                <th scope="col">Config</th>
-                <th scope="col">State</th>
-                <th scope="col">Linked</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((l) => (
-                <tr key={l.id}>
-                  <th scope="row" class="mono">
-                    {l.repository}
-                  </th>
-                  <td>{l.base_branch}</td>
-                  <td class="mono">{l.config_path}</td>
-                  <td>
-                    {l.enabled ? 'enabled' : 'disabled'}
-                    {l.disabled_reason ? <div class="muted">{l.disabled_reason}</div> : null}
-                  </td>
-                  <td>{formatDate(l.created_at)}</td>
-                  <td>
-                    <button type="button" class="small danger" onClick={() => void unlink(l)} aria-label={`Unlink ${l.repository}`}>
-                      Unlink
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable label="Linked repositories" columns={['Repository', 'Branch', 'Config', 'State', 'Linked']} actions>
+          {list.data.map((l) => (
+            <tr key={l.id}>
+              <th scope="row" class="mono">
+                {l.repository}
+              </th>
+              <td>{l.base_branch}</td>
+              <td class="mono">{l.config_path}</td>
+              <td>
+                {l.enabled ? 'enabled' : 'disabled'}
+                {l.disabled_reason ? <div class="muted">{l.disabled_reason}</div> : null}
+              </td>
+              <td>{formatDate(l.created_at)}</td>
+              <td>
+                <button type="button" class="small danger" onClick={() => void unlink(l)} aria-label={`Unlink ${l.repository}`}>
+                  Unlink
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </>
   );

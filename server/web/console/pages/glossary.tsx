@@ -1,10 +1,10 @@
 /** The glossary: locked terms (translated one way) and forbidden ones, which the glossary gate enforces. */
 import { useState } from 'preact/hooks';
 import type { GlossaryTerm } from '../../../../src/client/types.js';
-import { ErrorNotice, Field, Loading, PageHeader, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, PageHeader, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { localeDirection } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRequest } from '../hooks.js';
 
 export function GlossaryPage() {
   return (
@@ -31,7 +31,7 @@ function Glossary() {
   }, [client]);
   const [filter, setFilter] = useState('');
   const [editing, setEditing] = useState<string | undefined>();
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
 
   if (data.loading && !data.data) return <Loading what="the glossary" />;
   if (!data.data) return <ErrorNotice error={data.error} title="Glossary unavailable" />;
@@ -46,14 +46,11 @@ function Glossary() {
 
   const remove = async (term: GlossaryTerm) => {
     if (!window.confirm(`Delete the glossary term "${term.term}"?`)) return;
-    setError(undefined);
-    try {
+    await request.attempt(async () => {
       await client.removeGlossaryTerm(term.id);
       replace(term, true);
       announce(`Deleted ${term.term}.`);
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   };
 
   return (
@@ -75,77 +72,62 @@ function Glossary() {
           <input id="glossary-filter" type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
         </Field>
       </div>
-      <ErrorNotice error={error} title="Not done" />
+      <ErrorNotice error={request.error} title="Not done" />
       {shown.length === 0 ? <p>{terms.length === 0 ? 'No terms yet.' : 'No term matches.'}</p> : null}
       {shown.length > 0 ? (
-        <TableWrap label="Glossary terms">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Term</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Translations</th>
-                <th scope="col">Notes</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+        <DataTable label="Glossary terms" columns={['Term', 'Kind', 'Translations', 'Notes']} actions>
+          {shown.map((t) =>
+            editing === t.id ? (
+              <tr key={t.id}>
+                <td colSpan={5}>
+                  <TermForm
+                    locales={locales}
+                    term={t}
+                    onSaved={(term) => {
+                      replace(term);
+                      setEditing(undefined);
+                      announce(`Saved ${term.term}.`);
+                    }}
+                    onCancel={() => setEditing(undefined)}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {shown.map((t) =>
-                editing === t.id ? (
-                  <tr key={t.id}>
-                    <td colSpan={5}>
-                      <TermForm
-                        locales={locales}
-                        term={t}
-                        onSaved={(term) => {
-                          replace(term);
-                          setEditing(undefined);
-                          announce(`Saved ${term.term}.`);
-                        }}
-                        onCancel={() => setEditing(undefined)}
-                      />
-                    </td>
-                  </tr>
-                ) : (
-                  <tr key={t.id}>
-                    <th scope="row">
-                      {t.term}
-                      {t.case_sensitive ? <span class="muted"> (case-sensitive)</span> : null}
-                    </th>
-                    <td>{t.forbidden ? <span class="badge state-held">forbidden</span> : <span class="badge state-human">locked</span>}</td>
-                    <td>
-                      {Object.entries(t.translations).length === 0
-                        ? '—'
-                        : Object.entries(t.translations).map(([tag, text]) => (
-                            <span key={tag} class="term-translation">
-                              {tag}:{' '}
-                              <span lang={tag} dir={localeDirection(tag)}>
-                                {text}
-                              </span>
-                            </span>
-                          ))}
-                    </td>
-                    <td>{t.notes ?? ''}</td>
-                    <td class="row-actions">
-                      {can('write') ? (
-                        <>
-                          <button type="button" class="small secondary" onClick={() => setEditing(t.id)} aria-label={`Edit ${t.term}`}>
-                            Edit
-                          </button>
-                          <button type="button" class="small danger" onClick={() => void remove(t)} aria-label={`Delete ${t.term}`}>
-                            Delete
-                          </button>
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </TableWrap>
+            ) : (
+              <tr key={t.id}>
+                <th scope="row">
+                  {t.term}
+                  {t.case_sensitive ? <span class="muted"> (case-sensitive)</span> : null}
+                </th>
+                <td>{t.forbidden ? <span class="badge state-held">forbidden</span> : <span class="badge state-human">locked</span>}</td>
+                <td>
+                  {Object.entries(t.translations).length === 0
+                    ? '—'
+                    : Object.entries(t.translations).map(([tag, text]) => (
+                        <span key={tag} class="term-translation">
+                          {tag}:{' '}
+                          <span lang={tag} dir={localeDirection(tag)}>
+                            {text}
+                          </span>
+                        </span>
+                      ))}
+                </td>
+                <td>{t.notes ?? ''}</td>
+                <td class="row-actions">
+                  {can('write') ? (
+                    <>
+                      <button type="button" class="small secondary" onClick={() => setEditing(t.id)} aria-label={`Edit ${t.term}`}>
+                        Edit
+                      </button>
+                      <button type="button" class="small danger" onClick={() => void remove(t)} aria-label={`Delete ${t.term}`}>
+                        Delete
+                      </button>
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ),
+          )}
+        </DataTable>
       ) : null}
     </>
   );
@@ -159,15 +141,12 @@ function TermForm(props: { locales: string[]; term?: GlossaryTerm; onSaved: (ter
   const [caseSensitive, setCaseSensitive] = useState(props.term?.case_sensitive ?? false);
   const [notes, setNotes] = useState(props.term?.notes ?? '');
   const [translations, setTranslations] = useState<Record<string, string>>(props.term?.translations ?? {});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const cleaned = Object.fromEntries(Object.entries(translations).filter(([, v]) => v.trim() !== ''));
-    try {
+    return request.submit(async () => {
       const input = { term: term.trim(), translations: cleaned, forbidden, case_sensitive: caseSensitive };
       const saved = props.term
         ? await client.updateGlossaryTerm(props.term.id, { ...input, notes: notes.trim() || null })
@@ -178,11 +157,7 @@ function TermForm(props: { locales: string[]; term?: GlossaryTerm; onSaved: (ter
         setTranslations({});
         setNotes('');
       }
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -223,10 +198,10 @@ function TermForm(props: { locales: string[]; term?: GlossaryTerm; onSaved: (ter
       <Field id={`${prefix}-notes`} label="Notes">
         <input id={`${prefix}-notes`} type="text" value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
       </Field>
-      <ErrorNotice error={error} title="Not saved" />
+      <ErrorNotice error={request.error} title="Not saved" />
       <div class="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : props.term ? 'Save term' : 'Add term'}
+        <button type="submit" disabled={request.busy}>
+          {request.busy ? 'Saving…' : props.term ? 'Save term' : 'Add term'}
         </button>
         {props.onCancel ? (
           <button type="button" class="secondary" onClick={props.onCancel}>

@@ -1,10 +1,10 @@
 /** Invitations: invite by email with a role, copy the link, withdraw; a refusal (seats full) says why and what to do. */
 import { useState } from 'preact/hooks';
 import type { Invitation, Role } from '../../../../src/client/types.js';
-import { CopyButton, ErrorNotice, Field, Loading, Notice, PageHeader, RequireAbility, SecretOnce, TableWrap } from '../components.js';
+import { CopyButton, DataTable, ErrorNotice, Field, Loading, Notice, PageHeader, RequireAbility, SecretOnce } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRequest } from '../hooks.js';
 import { ROLES, SeatsMeter } from './members.js';
 
 export function InvitationsPage() {
@@ -36,38 +36,28 @@ function Invitations() {
   }, [client]);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('translator');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const [created, setCreated] = useState<Invitation>();
 
-  const invite = async (event: Event) => {
+  const invite = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    setCreated(undefined);
-    try {
+    return request.submit(async () => {
+      setCreated(undefined);
       const invitation = await client.invite({ email: email.trim(), role });
       setCreated(invitation);
       setEmail('');
       announce(`Invitation for ${invitation.email} created.`);
       data.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const revoke = async (invitation: Invitation) => {
     if (!window.confirm(`Withdraw the invitation for ${invitation.email}? The link stops working.`)) return;
-    setError(undefined);
-    try {
+    await request.attempt(async () => {
       await client.revokeInvitation(invitation.id);
       announce(`Invitation for ${invitation.email} withdrawn; its seat is free.`);
       data.reload();
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   };
 
   return (
@@ -96,9 +86,9 @@ function Invitations() {
             </select>
           </Field>
         </div>
-        <ErrorNotice error={error} title="Not invited" />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Inviting…' : 'Create invitation'}
+        <ErrorNotice error={request.error} title="Not invited" />
+        <button type="submit" disabled={request.busy}>
+          {request.busy ? 'Inviting…' : 'Create invitation'}
         </button>
       </form>
       {created?.url ? (
@@ -117,47 +107,30 @@ function Invitations() {
       {data.loading && !data.data ? <Loading what="invitations" /> : null}
       {data.data && data.data.invitations.length === 0 ? <p>No invitations yet.</p> : null}
       {data.data && data.data.invitations.length > 0 ? (
-        <TableWrap label="Invitations">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Link</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+        <DataTable label="Invitations" columns={['Email', 'Role', 'Status', 'Created', 'Expires', 'Link']} actions>
+          {data.data.invitations.map((i) => {
+            const state = status(i);
+            return (
+              <tr key={i.id}>
+                <th scope="row">{i.email}</th>
+                <td>{i.role}</td>
+                <td>
+                  <span class={`badge invite-${state}`}>{state}</span>
+                </td>
+                <td>{formatDate(i.created_at)}</td>
+                <td>{formatDate(i.expires_at)}</td>
+                <td>{i.url && state === 'pending' ? <CopyButton text={i.url} label={`Copy the invitation link for ${i.email}`} /> : <span class="muted">—</span>}</td>
+                <td>
+                  {state === 'pending' ? (
+                    <button type="button" class="small danger" onClick={() => void revoke(i)} aria-label={`Withdraw the invitation for ${i.email}`}>
+                      Withdraw
+                    </button>
+                  ) : null}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.data.invitations.map((i) => {
-                const state = status(i);
-                return (
-                  <tr key={i.id}>
-                    <th scope="row">{i.email}</th>
-                    <td>{i.role}</td>
-                    <td>
-                      <span class={`badge invite-${state}`}>{state}</span>
-                    </td>
-                    <td>{formatDate(i.created_at)}</td>
-                    <td>{formatDate(i.expires_at)}</td>
-                    <td>{i.url && state === 'pending' ? <CopyButton text={i.url} label={`Copy the invitation link for ${i.email}`} /> : <span class="muted">—</span>}</td>
-                    <td>
-                      {state === 'pending' ? (
-                        <button type="button" class="small danger" onClick={() => void revoke(i)} aria-label={`Withdraw the invitation for ${i.email}`}>
-                          Withdraw
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableWrap>
+            );
+          })}
+        </DataTable>
       ) : null}
     </>
   );

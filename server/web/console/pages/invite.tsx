@@ -1,35 +1,26 @@
 /** An invitation link (`#/invite/<token>`): what it offers, then sign up or sign in, then accept. */
-import { useState } from 'preact/hooks';
 import { ErrorNotice, Loading, Notice, PageHeader } from '../components.js';
 import { useAccount } from '../context.js';
 import { formatDate } from '../format.js';
 import { AuthFrame } from '../frame.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRequest } from '../hooks.js';
 import { navigate, projectHref } from '../router.js';
 import { SignUpForm } from './sign-in.js';
 
 export function InvitePage(props: { token: string }) {
   const { account, session, setSession, refreshSession, signOut, announce } = useAccount();
   const preview = useLoad(() => account.invitation(props.token), [props.token]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const here = `#/invite/${encodeURIComponent(props.token)}`;
 
-  const accept = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+  const accept = () =>
+    request.submit(async () => {
       const accepted = await account.acceptInvitation(props.token);
       announce('Invitation accepted.');
       const fresh = await refreshSession();
       const project = fresh?.projects.find((p) => p.id === accepted.project_id) ?? fresh?.projects.find((p) => p.organisation_id === accepted.organisation_id);
       navigate(project ? projectHref(project.id) : '#/');
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   let body;
   if (preview.loading && !preview.data) body = <Loading what="the invitation" />;
@@ -60,10 +51,10 @@ export function InvitePage(props: { token: string }) {
         {session && sameAddress ? (
           <>
             <p>You are signed in as {session.user.email}.</p>
-            <ErrorNotice error={error} title="Not accepted" />
+            <ErrorNotice error={request.error} title="Not accepted" />
             <div class="actions">
-              <button type="button" onClick={() => void accept()} disabled={busy}>
-                {busy ? 'Accepting…' : `Accept and join ${invite.organisation.name}`}
+              <button type="button" onClick={() => void accept()} disabled={request.busy}>
+                {request.busy ? 'Accepting…' : `Accept and join ${invite.organisation.name}`}
               </button>
             </div>
           </>

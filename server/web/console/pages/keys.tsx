@@ -4,10 +4,10 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { GlossaryTerm, KeyPage, KeyRow, KeyState } from '../../../../src/client/types.js';
-import { ErrorNotice, Field, Loading, NoDownloadNote, PageHeader, Pager, RequireAbility, StateBadge, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, NoDownloadNote, PageHeader, Pager, RequireAbility, StateBadge } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatNumber, localeDirection, localeLabel } from '../format.js';
-import { useDebounced, useLoad } from '../hooks.js';
+import { useCursorPages, useDebounced, useLoad } from '../hooks.js';
 import { projectHref, replaceHash } from '../router.js';
 import { Editor, ShortcutHelp } from './editor.js';
 
@@ -64,12 +64,10 @@ function KeysGrid(props: { query: URLSearchParams; locales: string[]; files: str
   const [path, setPath] = useState(props.query.get('path') ?? '');
   const search = useDebounced(q.trim(), SEARCH_DELAY_MS);
 
-  // A cursor stack per set of filters: cursors[i] opens page i + 1 (the first page has none); new filters start at page one.
   const filterKey = JSON.stringify([locale, state, search, path]);
-  const [paging, setPaging] = useState<{ filters: string; cursors: (string | undefined)[] }>({ filters: filterKey, cursors: [undefined] });
-  const cursors = paging.filters === filterKey ? paging.cursors : [undefined];
-  const pageIndex = cursors.length - 1;
-  const cursor = cursors[pageIndex];
+  const paging = useCursorPages(filterKey);
+  const { cursor } = paging;
+  const pageIndex = paging.page - 1;
   const pageKey = `${filterKey}#${pageIndex}`;
   const [selection, setSelection] = useState<{ page: string; index: number } | undefined>();
   const selected = selection?.page === pageKey ? selection.index : undefined;
@@ -179,50 +177,27 @@ function KeysGrid(props: { query: URLSearchParams; locales: string[]; files: str
             items.length === 0 ? (
               <p>No keys match these filters.</p>
             ) : (
-              <TableWrap label={`Keys in ${locale}`}>
-                <table class="keys-table" aria-busy={page.loading}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Key</th>
-                      <th scope="col">Source</th>
-                      <th scope="col">Translation</th>
-                      <th scope="col">State</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {items.map((r, i) => (
-                      <tr key={`${r.path}\u0000${r.key}`} class={i === selected ? 'selected' : undefined} onClick={() => setSelected(i)}>
-                        <td>
-                          <button type="button" class="row-button mono" aria-current={i === selected ? 'true' : undefined} onClick={() => setSelected(i)}>
-                            {r.key}
-                          </button>
-                        </td>
-                        <td class="clip">{r.source_plurals ? (r.source_plurals.other ?? r.source) : r.source}</td>
-                        <td class="clip" lang={locale} dir={dir}>
-                          {r.translation?.text ?? r.held?.text ?? ''}
-                        </td>
-                        <td>
-                          <StateBadge state={r.state} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <DataTable label={`Keys in ${locale}`} class="keys-table" busy={page.loading} columns={['Key', 'Source', 'Translation', 'State']}>
+                {items.map((r, i) => (
+                  <tr key={`${r.path}\u0000${r.key}`} class={i === selected ? 'selected' : undefined} onClick={() => setSelected(i)}>
+                    <td>
+                      <button type="button" class="row-button mono" aria-current={i === selected ? 'true' : undefined} onClick={() => setSelected(i)}>
+                        {r.key}
+                      </button>
+                    </td>
+                    <td class="clip">{r.source_plurals ? (r.source_plurals.other ?? r.source) : r.source}</td>
+                    <td class="clip" lang={locale} dir={dir}>
+                      {r.translation?.text ?? r.held?.text ?? ''}
+                    </td>
+                    <td>
+                      <StateBadge state={r.state} />
+                    </td>
+                  </tr>
+                ))}
+              </DataTable>
             )
           ) : null}
-          <Pager
-            label="Key pages"
-            page={pageIndex + 1}
-            summary={summary}
-            hasPrevious={pageIndex > 0}
-            hasNext={Boolean(page.data?.next_cursor)}
-            onPrevious={() => setPaging({ filters: filterKey, cursors: cursors.slice(0, -1) })}
-            onNext={() => {
-              const next = page.data?.next_cursor;
-              if (next) setPaging({ filters: filterKey, cursors: [...cursors, next] });
-            }}
-          />
+          <Pager label="Key pages" pages={paging} next={page.data?.next_cursor} summary={summary} />
         </section>
         {row && selected !== undefined ? (
           <Editor

@@ -2,10 +2,10 @@
 import { useState } from 'preact/hooks';
 import type { Language } from '../../../../src/client/types.js';
 import { checkLocale } from '../../../../src/core/locales/locales.js';
-import { ErrorNotice, Field, Loading, PageHeader, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, PageHeader, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, localeDirection } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRequest } from '../hooks.js';
 
 export function LanguagesPage() {
   return (
@@ -25,37 +25,27 @@ function Languages() {
   const { announce } = useAccount();
   const list = useLoad(() => client.languages(), [client]);
   const [tag, setTag] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const check = tag.trim() ? checkLocale(tag) : undefined;
 
   const add = async (event: Event) => {
     event.preventDefault();
     if (!check?.ok) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await request.submit(async () => {
       const added = await client.addLanguage(check.tag);
       list.set([...(list.data ?? []).filter((l) => l.tag !== added.tag), added]);
       setTag('');
       announce(`Added ${added.tag}.`);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const remove = async (language: Language) => {
     if (!window.confirm(`Remove ${language.tag}? Its translations stop being served and translated.`)) return;
-    setError(undefined);
-    try {
+    await request.attempt(async () => {
       await client.removeLanguage(language.tag);
       list.set((list.data ?? []).filter((l) => l.tag !== language.tag));
       announce(`Removed ${language.tag}.`);
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   };
 
   return (
@@ -79,55 +69,39 @@ function Languages() {
             </p>
           ) : null}
           {check?.ok && !check.known ? <p class="hint">{check.tag} is well formed but not in the CLDR list; the service may still accept it.</p> : null}
-          <button type="submit" disabled={busy || !check?.ok}>
-            {busy ? 'Adding…' : 'Add language'}
+          <button type="submit" disabled={request.busy || !check?.ok}>
+            {request.busy ? 'Adding…' : 'Add language'}
           </button>
         </form>
       ) : (
         <p class="hint">Adding and removing languages needs the manage ability.</p>
       )}
-      <ErrorNotice error={error ?? list.error} title="Languages" />
+      <ErrorNotice error={request.error ?? list.error} title="Languages" />
       {list.loading && !list.data ? <Loading what="languages" /> : null}
       {list.data ? (
-        <TableWrap label="Languages">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Tag</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Direction</th>
-                <th scope="col">Added</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((l) => (
-                <tr key={l.tag}>
-                  <th scope="row" class="mono">
-                    {l.tag}
-                  </th>
-                  <td>
-                    {l.name ?? '—'}
-                    {!l.known ? <span class="muted"> (not in CLDR)</span> : null}
-                  </td>
-                  <td>{l.role}</td>
-                  <td>{localeDirection(l.tag) === 'rtl' ? 'right to left' : 'left to right'}</td>
-                  <td>{formatDate(l.added_at)}</td>
-                  <td>
-                    {l.role === 'target' && can('manage') ? (
-                      <button type="button" class="small danger" onClick={() => void remove(l)} aria-label={`Remove ${l.tag}`}>
-                        Remove
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable label="Languages" columns={['Tag', 'Name', 'Role', 'Direction', 'Added']} actions>
+          {list.data.map((l) => (
+            <tr key={l.tag}>
+              <th scope="row" class="mono">
+                {l.tag}
+              </th>
+              <td>
+                {l.name ?? '—'}
+                {!l.known ? <span class="muted"> (not in CLDR)</span> : null}
+              </td>
+              <td>{l.role}</td>
+              <td>{localeDirection(l.tag) === 'rtl' ? 'right to left' : 'left to right'}</td>
+              <td>{formatDate(l.added_at)}</td>
+              <td>
+                {l.role === 'target' && can('manage') ? (
+                  <button type="button" class="small danger" onClick={() => void remove(l)} aria-label={`Remove ${l.tag}`}>
+                    Remove
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </>
   );

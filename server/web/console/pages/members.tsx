@@ -2,7 +2,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Member, Role, Seats } from '../../../../src/client/types.js';
-import { ErrorNotice, Loading, PageHeader, ProgressBar, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Loading, PageHeader, ProgressBar, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, plural } from '../format.js';
 import { useLoad } from '../hooks.js';
@@ -104,72 +104,56 @@ function Members() {
         </p>
       </section>
       <ErrorNotice error={error} title="Not changed" />
-      <TableWrap label="Members">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role on this project</th>
-              <th scope="col">Organisation role</th>
-              <th scope="col">Abilities here</th>
-              <th scope="col">Joined</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
+      <DataTable label="Members" columns={['Member', 'Role on this project', 'Organisation role', 'Abilities here', 'Joined']} actions>
+        {data.data.items.map((m) => {
+          const id = `role-${m.user_id}`;
+          const chosen = pending[m.user_id] ?? m.role;
+          return (
+            <tr key={m.user_id}>
+              <th scope="row">
+                {m.name ?? m.email}
+                {m.name ? <span class="muted"> {m.email}</span> : null}
+                {m.user_id === session?.user.id ? <span class="muted"> (you)</span> : null}
               </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.data.items.map((m) => {
-              const id = `role-${m.user_id}`;
-              const chosen = pending[m.user_id] ?? m.role;
-              return (
-                <tr key={m.user_id}>
-                  <th scope="row">
-                    {m.name ?? m.email}
-                    {m.name ? <span class="muted"> {m.email}</span> : null}
-                    {m.user_id === session?.user.id ? <span class="muted"> (you)</span> : null}
-                  </th>
-                  <td>
-                    {/* Changing the select only picks a role; the button applies it, so arrowing through the options changes nothing. */}
-                    <form
-                      class="role-form"
-                      onSubmit={(e) => {
-                        e.preventDefault();
-                        if (chosen !== m.role) void setRole(m, chosen);
-                      }}
-                    >
-                      <label for={id} class="visually-hidden">
-                        Role of {m.email} on this project
-                      </label>
-                      <select id={id} value={chosen} disabled={busy === m.user_id} onChange={(e) => setPending((p) => ({ ...p, [m.user_id]: e.currentTarget.value as Role }))}>
-                        {ROLES.map((r) => (
-                          <option key={r.role} value={r.role}>
-                            {r.label}
-                          </option>
-                        ))}
-                      </select>
-                      {chosen !== m.role ? (
-                        <button type="submit" class="small" disabled={busy === m.user_id} aria-label={`Apply the role ${chosen} to ${m.email}`}>
-                          Apply
-                        </button>
-                      ) : null}
-                    </form>
-                    {m.project_override ? <span class="muted"> set for this project</span> : null}
-                  </td>
-                  <td>{m.organisation_role}</td>
-                  <td>{m.abilities.join(', ')}</td>
-                  <td>{formatDate(m.joined_at)}</td>
-                  <td>
-                    <button type="button" class="small danger" disabled={busy === m.user_id} onClick={() => void remove(m)} aria-label={`Remove ${m.email}`}>
-                      Remove
+              <td>
+                {/* Changing the select only picks a role; the button applies it, so arrowing through the options changes nothing. */}
+                <form
+                  class="role-form"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    if (chosen !== m.role) void setRole(m, chosen);
+                  }}
+                >
+                  <label for={id} class="visually-hidden">
+                    Role of {m.email} on this project
+                  </label>
+                  <select id={id} value={chosen} disabled={busy === m.user_id} onChange={(e) => setPending((p) => ({ ...p, [m.user_id]: e.currentTarget.value as Role }))}>
+                    {ROLES.map((r) => (
+                      <option key={r.role} value={r.role}>
+                        {r.label}
+                      </option>
+                    ))}
+                  </select>
+                  {chosen !== m.role ? (
+                    <button type="submit" class="small" disabled={busy === m.user_id} aria-label={`Apply the role ${chosen} to ${m.email}`}>
+                      Apply
                     </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableWrap>
+                  ) : null}
+                </form>
+                {m.project_override ? <span class="muted"> set for this project</span> : null}
+              </td>
+              <td>{m.organisation_role}</td>
+              <td>{m.abilities.join(', ')}</td>
+              <td>{formatDate(m.joined_at)}</td>
+              <td>
+                <button type="button" class="small danger" disabled={busy === m.user_id} onClick={() => void remove(m)} aria-label={`Remove ${m.email}`}>
+                  Remove
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </DataTable>
       <details class="card">
         <summary>What each role can do</summary>
         <dl class="facts">

@@ -1,11 +1,11 @@
 /** Project overview: progress per locale, words used against the allowance, recent batches. */
 import type { Batch, LocaleProgress } from '../../../../src/client/types.js';
-import { ErrorNotice, Loading, NoDownloadNote, PageHeader, ProgressBar, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Loading, NoDownloadNote, PageHeader, ProgressBar, RequireAbility } from '../components.js';
 import { useProject } from '../context.js';
 import { formatDate, formatNumber, localeLabel, percent } from '../format.js';
 import { useLoad } from '../hooks.js';
 import { projectHref } from '../router.js';
-import { BatchStatus } from './batches.js';
+import { BatchLink, BatchStatus } from './batches.js';
 
 export function OverviewPage() {
   const { project } = useProject();
@@ -93,7 +93,7 @@ function Overview() {
       </section>
       <section class="card" aria-labelledby="recent-title">
         <h2 id="recent-title">Recent batches</h2>
-        <RecentBatches batches={batches} projectId={projectId} />
+        <RecentBatches batches={batches} />
       </section>
       <NoDownloadNote />
     </>
@@ -104,48 +104,30 @@ function LocaleProgressTable(props: { rows: LocaleProgress[]; projectId: string 
   const link = (locale: string, state: string | undefined, n: number) =>
     n > 0 ? <a href={projectHref(props.projectId, 'keys', undefined, { locale, state })}>{formatNumber(n)}</a> : formatNumber(n);
   return (
-    <TableWrap label="Progress by language">
-      <table class="progress-table">
-        <thead>
-          <tr>
-            <th scope="col">Language</th>
-            <th scope="col">Progress</th>
-            <th scope="col" class="num">
-              Translated
+    <DataTable
+      label="Progress by language"
+      class="progress-table"
+      columns={['Language', 'Progress', { label: 'Translated', num: true }, { label: 'Flagged', num: true }, { label: 'Held', num: true }, { label: 'Missing', num: true }]}
+    >
+      {props.rows.map((row) => {
+        const done = percent(row.translated, row.keys);
+        return (
+          <tr key={row.locale}>
+            <th scope="row">
+              <a href={projectHref(props.projectId, 'keys', undefined, { locale: row.locale })}>{localeLabel(row.locale)}</a>
             </th>
-            <th scope="col" class="num">
-              Flagged
-            </th>
-            <th scope="col" class="num">
-              Held
-            </th>
-            <th scope="col" class="num">
-              Missing
-            </th>
+            <td>
+              <StackedBar row={row} />
+              <span class="visually-hidden">{done}% translated</span>
+            </td>
+            <td class="num">{link(row.locale, undefined, row.translated)}</td>
+            <td class="num">{link(row.locale, 'flagged', row.flagged)}</td>
+            <td class="num">{link(row.locale, 'held', row.held)}</td>
+            <td class="num">{link(row.locale, 'missing', row.missing)}</td>
           </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => {
-            const done = percent(row.translated, row.keys);
-            return (
-              <tr key={row.locale}>
-                <th scope="row">
-                  <a href={projectHref(props.projectId, 'keys', undefined, { locale: row.locale })}>{localeLabel(row.locale)}</a>
-                </th>
-                <td>
-                  <StackedBar row={row} />
-                  <span class="visually-hidden">{done}% translated</span>
-                </td>
-                <td class="num">{link(row.locale, undefined, row.translated)}</td>
-                <td class="num">{link(row.locale, 'flagged', row.flagged)}</td>
-                <td class="num">{link(row.locale, 'held', row.held)}</td>
-                <td class="num">{link(row.locale, 'missing', row.missing)}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </TableWrap>
+        );
+      })}
+    </DataTable>
   );
 }
 
@@ -175,44 +157,24 @@ function StackedBar(props: { row: LocaleProgress }) {
   );
 }
 
-function RecentBatches(props: { batches: Batch[]; projectId: string }) {
+function RecentBatches(props: { batches: Batch[] }) {
   if (props.batches.length === 0) return <p>No batches yet.</p>;
   return (
-    <TableWrap label="Recent batches">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Batch</th>
-            <th scope="col">Status</th>
-            <th scope="col">File</th>
-            <th scope="col" class="num">
-              Rows
-            </th>
-            <th scope="col" class="num">
-              Words
-            </th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.batches.map((b) => (
-            <tr key={b.id}>
-              <td>
-                <a class="mono" href={projectHref(props.projectId, 'batches', b.id)}>
-                  {b.id}
-                </a>
-              </td>
-              <td>
-                <BatchStatus status={b.status} />
-              </td>
-              <td>{b.path ?? '—'}</td>
-              <td class="num">{formatNumber(b.rows.total)}</td>
-              <td class="num">{formatNumber(b.words.spent || b.words.reserved)}</td>
-              <td>{formatDate(b.created_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <DataTable label="Recent batches" columns={['Batch', 'Status', 'File', { label: 'Rows', num: true }, { label: 'Words', num: true }, 'Created']}>
+      {props.batches.map((b) => (
+        <tr key={b.id}>
+          <td>
+            <BatchLink id={b.id} />
+          </td>
+          <td>
+            <BatchStatus status={b.status} />
+          </td>
+          <td>{b.path ?? '—'}</td>
+          <td class="num">{formatNumber(b.rows.total)}</td>
+          <td class="num">{formatNumber(b.words.spent || b.words.reserved)}</td>
+          <td>{formatDate(b.created_at)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -5,6 +5,7 @@ import { checkLocale } from '../../../../src/core/locales/locales.js';
 import { ErrorNotice, Field, PageHeader } from '../components.js';
 import { useAccount } from '../context.js';
 import { Frame } from '../frame.js';
+import { useRequest } from '../hooks.js';
 import { navigate, projectHref } from '../router.js';
 
 type Organisation = AccountSession['organisations'][number];
@@ -73,8 +74,7 @@ function CreateProjectForm(props: { org: Organisation; open: boolean }) {
   const [name, setName] = useState('');
   const [source, setSource] = useState('en');
   const [targets, setTargets] = useState('de, fr');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const prefix = `new-project-${props.org.id}`;
   const sourceCheck = checkLocale(source);
   const targetCheck = parseLocaleList(targets);
@@ -83,18 +83,12 @@ function CreateProjectForm(props: { org: Organisation; open: boolean }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (invalid || !sourceCheck.ok) return;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await request.submit(async () => {
       const created = await account.createProject({ organisation_id: props.org.id, name: name.trim(), source_locale: sourceCheck.tag, target_locales: targetCheck.tags });
       announce(`Project ${created.name} created.`);
       await refreshSession();
       navigate(projectHref(created.id));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -136,9 +130,9 @@ function CreateProjectForm(props: { org: Organisation; open: boolean }) {
             {targetCheck.errors.join(' ')}
           </p>
         ) : null}
-        <ErrorNotice error={error} title="Project not created" />
-        <button type="submit" disabled={busy || invalid}>
-          {busy ? 'Creating…' : 'Create project'}
+        <ErrorNotice error={request.error} title="Project not created" />
+        <button type="submit" disabled={request.busy || invalid}>
+          {request.busy ? 'Creating…' : 'Create project'}
         </button>
       </form>
     </details>

@@ -1,7 +1,7 @@
 /** The review queue: held rows (refused by the gates) and flagged rows, approved or rejected one by one or in bulk. */
 import { useState } from 'preact/hooks';
 import type { TranslationRow } from '../../../../src/client/types.js';
-import { ErrorNotice, GateFailures, Loading, PageHeader, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, GateFailures, Loading, PageHeader, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatNumber, localeDirection, localeLabel, plural } from '../format.js';
 import { useLoad } from '../hooks.js';
@@ -127,61 +127,50 @@ function ReviewQueue() {
               {progress}
             </span>
           </div>
-          <TableWrap label={`${queue} rows`}>
-            <table class="review-table" aria-busy={busy}>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <input
-                      type="checkbox"
-                      aria-label="Choose every row"
-                      checked={allChosen}
-                      onChange={() => setChosen(allChosen ? new Set() : new Set(items.map(rowId)))}
-                    />
-                  </th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Language</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">{queue === 'held' ? 'Held text' : 'Translation'}</th>
-                  <th scope="col">Why</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
+          <DataTable
+            label={`${queue} rows`}
+            class="review-table"
+            busy={busy}
+            columns={[
+              { label: <input type="checkbox" aria-label="Choose every row" checked={allChosen} onChange={() => setChosen(allChosen ? new Set() : new Set(items.map(rowId)))} /> },
+              'Key',
+              'Language',
+              'Source',
+              queue === 'held' ? 'Held text' : 'Translation',
+              'Why',
+            ]}
+            actions
+          >
+            {items.map((r) => {
+              const id = rowId(r);
+              return (
+                <tr key={id}>
+                  <td>
+                    <input type="checkbox" aria-label={`Choose ${r.key} (${r.locale})`} checked={chosen.has(id)} onChange={() => toggle(id)} />
+                  </td>
+                  <td class="mono">
+                    <a href={projectHref(projectId, 'keys', undefined, { locale: r.locale, q: r.key, state: queue })}>{r.key}</a>
+                  </td>
+                  <td>{r.locale}</td>
+                  <td>{r.source}</td>
+                  <td lang={r.locale} dir={localeDirection(r.locale)}>
+                    {r.text}
+                  </td>
+                  <td>
+                    <GateFailures failures={r.failures} empty="No gate failure recorded." />
+                  </td>
+                  <td class="row-actions">
+                    <button type="button" class="small" disabled={busy} onClick={() => void decide([r], 'approve')} aria-label={`Approve ${r.key} (${r.locale})`}>
+                      Approve
+                    </button>
+                    <button type="button" class="small danger" disabled={busy} onClick={() => void decide([r], 'reject')} aria-label={`Reject ${r.key} (${r.locale})`}>
+                      Reject
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {items.map((r) => {
-                  const id = rowId(r);
-                  return (
-                    <tr key={id}>
-                      <td>
-                        <input type="checkbox" aria-label={`Choose ${r.key} (${r.locale})`} checked={chosen.has(id)} onChange={() => toggle(id)} />
-                      </td>
-                      <td class="mono">
-                        <a href={projectHref(projectId, 'keys', undefined, { locale: r.locale, q: r.key, state: queue })}>{r.key}</a>
-                      </td>
-                      <td>{r.locale}</td>
-                      <td>{r.source}</td>
-                      <td lang={r.locale} dir={localeDirection(r.locale)}>
-                        {r.text}
-                      </td>
-                      <td>
-                        <GateFailures failures={r.failures} empty="No gate failure recorded." />
-                      </td>
-                      <td class="row-actions">
-                        <button type="button" class="small" disabled={busy} onClick={() => void decide([r], 'approve')} aria-label={`Approve ${r.key} (${r.locale})`}>
-                          Approve
-                        </button>
-                        <button type="button" class="small danger" disabled={busy} onClick={() => void decide([r], 'reject')} aria-label={`Reject ${r.key} (${r.locale})`}>
-                          Reject
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableWrap>
+              );
+            })}
+          </DataTable>
         </>
       ) : null}
     </>

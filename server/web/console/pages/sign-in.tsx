@@ -4,6 +4,7 @@ import type { AccountSession } from '../../../../src/client/types.js';
 import { ErrorNotice, Field, PageHeader } from '../components.js';
 import { useAccount } from '../context.js';
 import { AuthFrame } from '../frame.js';
+import { useRequest } from '../hooks.js';
 import { navigate, safeNext } from '../router.js';
 
 /** After signing in: back where the person was going, else the project list (or straight into the only project). */
@@ -18,32 +19,25 @@ export function SignInPage(props: { next: string | undefined }) {
   const { account, session, setSession, announce } = useAccount();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
 
   useEffect(() => {
     if (session) navigate(afterSignIn(session, props.next));
   }, [session, props.next]);
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return request.submit(async () => {
       const signedIn = await account.signIn({ email: email.trim(), password });
       announce(`Signed in as ${signedIn.user.email}.`);
       setSession(signedIn);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <AuthFrame>
       <PageHeader title="Sign in to Parlance" />
-      <form class="card form" onSubmit={(e) => void submit(e)} aria-describedby={error ? 'sign-in-error' : undefined}>
+      <form class="card form" onSubmit={(e) => void submit(e)} aria-describedby={request.error ? 'sign-in-error' : undefined}>
         <Field id="sign-in-email" label="Email">
           <input id="sign-in-email" type="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
         </Field>
@@ -51,10 +45,10 @@ export function SignInPage(props: { next: string | undefined }) {
           <input id="sign-in-password" type="password" autoComplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
         </Field>
         <div id="sign-in-error">
-          <ErrorNotice error={error} title="Not signed in" />
+          <ErrorNotice error={request.error} title="Not signed in" />
         </div>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+        <button type="submit" disabled={request.busy}>
+          {request.busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
       <p>
@@ -70,22 +64,15 @@ export function SignUpForm(props: { invitation?: string; email?: string; onSigne
   const [name, setName] = useState('');
   const [email, setEmail] = useState(props.email ?? '');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
 
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    return request.submit(async () => {
       const session = await account.signUp({ email: email.trim(), password, ...(name.trim() ? { name: name.trim() } : {}), ...(props.invitation ? { invitation: props.invitation } : {}) });
       announce(`Account created for ${session.user.email}.`);
       props.onSignedUp(session);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -118,9 +105,9 @@ export function SignUpForm(props: { invitation?: string; email?: string; onSigne
           onInput={(e) => setPassword(e.currentTarget.value)}
         />
       </Field>
-      <ErrorNotice error={error} title="No account created" />
-      <button type="submit" disabled={busy}>
-        {busy ? 'Creating the account…' : props.invitation ? 'Create account and join' : 'Create account'}
+      <ErrorNotice error={request.error} title="No account created" />
+      <button type="submit" disabled={request.busy}>
+        {request.busy ? 'Creating the account…' : props.invitation ? 'Create account and join' : 'Create account'}
       </button>
     </form>
   );

@@ -1,10 +1,10 @@
 /** API tokens of the project: mint (the secret is shown once), list, revoke. The free plan cannot mint them. */
 import { useState } from 'preact/hooks';
 import type { Token } from '../../../../src/client/types.js';
-import { ErrorNotice, Field, Loading, Notice, PageHeader, RequireAbility, SecretOnce, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, Notice, PageHeader, RequireAbility, SecretOnce } from '../components.js';
 import { useAccount, useProject, type Ability } from '../context.js';
 import { formatDate } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useLoad, useRequest } from '../hooks.js';
 
 const ABILITIES: { ability: Ability; what: string }[] = [
   { ability: 'push', what: 'upload source files' },
@@ -39,38 +39,28 @@ function Tokens() {
   const [name, setName] = useState('');
   const [abilities, setAbilities] = useState<ReadonlySet<Ability>>(new Set(DEPLOY));
   const [days, setDays] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const [minted, setMinted] = useState<Token & { secret: string }>();
 
-  const mint = async (event: Event) => {
+  const mint = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    setMinted(undefined);
-    try {
+    return request.submit(async () => {
+      setMinted(undefined);
       const token = await client.createToken({ name: name.trim(), abilities: ABILITIES.map((a) => a.ability).filter((a) => abilities.has(a)), ...(days ? { expires_in_days: Number(days) } : {}) });
       setMinted(token);
       setName('');
       announce(`Token ${token.name} created. Copy its secret now.`);
       list.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const revoke = async (token: Token) => {
     if (!window.confirm(`Revoke the token ${token.name} (${token.prefix}…)? Whatever uses it stops working at once.`)) return;
-    setError(undefined);
-    try {
+    await request.attempt(async () => {
       await client.revokeToken(token.id);
       announce(`Token ${token.name} revoked.`);
       list.reload();
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   };
 
   const toggle = (ability: Ability) =>
@@ -107,9 +97,9 @@ function Tokens() {
         <Field id="token-days" label="Expires after (days, optional)">
           <input id="token-days" type="number" min={1} max={3650} class="narrow" value={days} onInput={(e) => setDays(e.currentTarget.value)} disabled={!canMint} />
         </Field>
-        <ErrorNotice error={error} title="No token" />
-        <button type="submit" disabled={busy || !canMint || abilities.size === 0}>
-          {busy ? 'Minting…' : 'Mint token'}
+        <ErrorNotice error={request.error} title="No token" />
+        <button type="submit" disabled={request.busy || !canMint || abilities.size === 0}>
+          {request.busy ? 'Minting…' : 'Mint token'}
         </button>
       </form>
       {minted ? <SecretOnce label="Token secret" value={minted.secret} /> : null}
@@ -117,45 +107,28 @@ function Tokens() {
       {list.loading && !list.data ? <Loading what="tokens" /> : null}
       {list.data && list.data.length === 0 ? <p>No tokens yet.</p> : null}
       {list.data && list.data.length > 0 ? (
-        <TableWrap label="Tokens">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Starts with</th>
-                <th scope="col">Abilities</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((t) => (
-                <tr key={t.id} class={t.revoked_at ? 'revoked' : undefined}>
-                  <th scope="row">
-                    {t.name}
-                    {t.revoked_at ? <span class="muted"> (revoked {formatDate(t.revoked_at)})</span> : null}
-                  </th>
-                  <td>{t.kind === 'session' ? 'console session' : 'API'}</td>
-                  <td class="mono">{t.prefix}…</td>
-                  <td>{t.abilities.join(', ')}</td>
-                  <td>{formatDate(t.last_used_at)}</td>
-                  <td>{t.expires_at ? formatDate(t.expires_at) : 'never'}</td>
-                  <td>
-                    {!t.revoked_at ? (
-                      <button type="button" class="small danger" onClick={() => void revoke(t)} aria-label={`Revoke ${t.name}`}>
-                        Revoke
-                      </button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable label="Tokens" columns={['Name', 'Kind', 'Starts with', 'Abilities', 'Last used', 'Expires']} actions>
+          {list.data.map((t) => (
+            <tr key={t.id} class={t.revoked_at ? 'revoked' : undefined}>
+              <th scope="row">
+                {t.name}
+                {t.revoked_at ? <span class="muted"> (revoked {formatDate(t.revoked_at)})</span> : null}
+              </th>
+              <td>{t.kind === 'session' ? 'console session' : 'API'}</td>
+              <td class="mono">{t.prefix}…</td>
+              <td>{t.abilities.join(', ')}</td>
+              <td>{formatDate(t.last_used_at)}</td>
+              <td>{t.expires_at ? formatDate(t.expires_at) : 'never'}</td>
+              <td>
+                {!t.revoked_at ? (
+                  <button type="button" class="small danger" onClick={() => void revoke(t)} aria-label={`Revoke ${t.name}`}>
+                    Revoke
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </>
   );

@@ -4,7 +4,7 @@ import type { Batch } from '../../../../src/client/types.js';
 import { FORMAT_IDS } from '../../../../src/core/formats/codec.js';
 import { ErrorNotice, Field, PageHeader, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
-import { randomId } from '../hooks.js';
+import { randomId, useRequest } from '../hooks.js';
 import { BatchLive } from './batches.js';
 
 export function UploadPage() {
@@ -30,26 +30,19 @@ function UploadForm() {
   const [path, setPath] = useState('');
   const [pathEdited, setPathEdited] = useState(false);
   const [format, setFormat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const [batch, setBatch] = useState<Batch>();
 
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!file) return;
-    setBusy(true);
-    setError(undefined);
-    setBatch(undefined);
-    try {
+    await request.submit(async () => {
+      setBatch(undefined);
       const content = new Uint8Array(await file.arrayBuffer());
       const queued = await client.pushFile({ path: path.trim() || file.name, content, ...(format ? { format } : {}), idempotencyKey: randomId() });
       announce(`Pushed ${queued.path ?? file.name}: ${queued.rows.total} rows queued.`);
       setBatch(queued);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -89,9 +82,9 @@ function UploadForm() {
             ))}
           </select>
         </Field>
-        <ErrorNotice error={error} title="Not pushed" />
-        <button type="submit" disabled={busy || !file}>
-          {busy ? 'Pushing…' : 'Push'}
+        <ErrorNotice error={request.error} title="Not pushed" />
+        <button type="submit" disabled={request.busy || !file}>
+          {request.busy ? 'Pushing…' : 'Push'}
         </button>
       </form>
       {batch ? <BatchLive key={batch.id} initial={batch} /> : null}

@@ -1,11 +1,9 @@
 /** Usage: the word allowance of the period and the words each batch reserved, spent and returned. */
-import { useState } from 'preact/hooks';
-import { ErrorNotice, Loading, PageHeader, Pager, ProgressBar, RequireAbility, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Loading, PageHeader, Pager, ProgressBar, RequireAbility } from '../components.js';
 import { useProject } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
-import { useLoad } from '../hooks.js';
-import { projectHref } from '../router.js';
-import { BatchStatus } from './batches.js';
+import { useCursorPages, useLoad } from '../hooks.js';
+import { BatchLink, BatchStatus } from './batches.js';
 
 const PAGE = 50;
 
@@ -23,10 +21,10 @@ export function UsagePage() {
 }
 
 function Usage() {
-  const { client, projectId } = useProject();
+  const { client } = useProject();
   const project = useLoad(() => client.project(), [client]);
-  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
-  const cursor = stack[stack.length - 1];
+  const paging = useCursorPages();
+  const { cursor } = paging;
   const batches = useLoad(() => client.batchPage({ limit: PAGE, ...(cursor ? { cursor } : {}) }), [client, cursor]);
 
   const allowance = project.data?.allowance;
@@ -69,67 +67,37 @@ function Usage() {
         {batches.loading && !batches.data ? <Loading what="batches" /> : null}
         {batches.data && batches.data.items.length === 0 ? <p>No batches yet.</p> : null}
         {batches.data && batches.data.items.length > 0 ? (
-          <TableWrap label="Words per batch">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Batch</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">File</th>
-                  <th scope="col" class="num">
-                    Reserved
-                  </th>
-                  <th scope="col" class="num">
-                    Spent
-                  </th>
-                  <th scope="col" class="num">
-                    Returned
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {batches.data.items.map((b) => (
-                  <tr key={b.id}>
-                    <td>
-                      <a class="mono" href={projectHref(projectId, 'batches', b.id)}>
-                        {b.id}
-                      </a>
-                    </td>
-                    <td>{formatDate(b.created_at)}</td>
-                    <td>
-                      <BatchStatus status={b.status} />
-                    </td>
-                    <td>{b.path ?? '—'}</td>
-                    <td class="num">{formatNumber(b.words.reserved)}</td>
-                    <td class="num">{formatNumber(b.words.spent)}</td>
-                    <td class="num">{formatNumber(b.words.refunded)}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row" colSpan={5}>
-                    Spent by the batches on this page
-                  </th>
-                  <td class="num">{formatNumber(pageSpent)}</td>
-                  <td />
-                </tr>
-              </tfoot>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Words per batch"
+            columns={['Batch', 'Created', 'Status', 'File', { label: 'Reserved', num: true }, { label: 'Spent', num: true }, { label: 'Returned', num: true }]}
+            foot={
+              <tr>
+                <th scope="row" colSpan={5}>
+                  Spent by the batches on this page
+                </th>
+                <td class="num">{formatNumber(pageSpent)}</td>
+                <td />
+              </tr>
+            }
+          >
+            {batches.data.items.map((b) => (
+              <tr key={b.id}>
+                <td>
+                  <BatchLink id={b.id} />
+                </td>
+                <td>{formatDate(b.created_at)}</td>
+                <td>
+                  <BatchStatus status={b.status} />
+                </td>
+                <td>{b.path ?? '—'}</td>
+                <td class="num">{formatNumber(b.words.reserved)}</td>
+                <td class="num">{formatNumber(b.words.spent)}</td>
+                <td class="num">{formatNumber(b.words.refunded)}</td>
+              </tr>
+            ))}
+          </DataTable>
         ) : null}
-        <Pager
-          label="Batch pages"
-          page={stack.length}
-          hasPrevious={stack.length > 1}
-          hasNext={Boolean(batches.data?.next_cursor)}
-          onPrevious={() => setStack((s) => s.slice(0, -1))}
-          onNext={() => {
-            const next = batches.data?.next_cursor;
-            if (next) setStack((s) => [...s, next]);
-          }}
-        />
+        <Pager label="Batch pages" pages={paging} next={batches.data?.next_cursor} />
       </section>
     </>
   );

@@ -1,10 +1,10 @@
 /** Webhooks: subscriptions (the signing secret is shown once), test deliveries, and each one's delivery log with redelivery. */
 import { useState } from 'preact/hooks';
 import type { Webhook, WebhookDelivery } from '../../../../src/client/types.js';
-import { ErrorNotice, Field, Loading, Notice, PageHeader, Pager, RequireAbility, SecretOnce, TableWrap } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, Notice, PageHeader, Pager, RequireAbility, SecretOnce } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { errorMessage, formatDate } from '../format.js';
-import { useLoad } from '../hooks.js';
+import { useCursorPages, useLoad, useRequest } from '../hooks.js';
 import { projectHref } from '../router.js';
 
 export function WebhooksPage(props: { webhookId: string | undefined }) {
@@ -33,17 +33,14 @@ function Webhooks() {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<ReadonlySet<string>>(new Set());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
   const [created, setCreated] = useState<Webhook & { secret: string }>();
   const [result, setResult] = useState<string>();
 
-  const create = async (event: Event) => {
+  const create = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    setCreated(undefined);
-    try {
+    return request.submit(async () => {
+      setCreated(undefined);
       const hook = await client.createWebhook({ url: url.trim(), ...(events.size ? { events: [...events] } : {}), ...(description.trim() ? { description: description.trim() } : {}) });
       setCreated(hook);
       setUrl('');
@@ -51,26 +48,20 @@ function Webhooks() {
       setEvents(new Set());
       announce('Webhook created. Copy its signing secret now.');
       data.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
-  const run = async (what: string, action: () => Promise<unknown>, done: string) => {
-    setError(undefined);
-    setResult(undefined);
-    try {
-      await action();
+  const run = (what: string, action: () => Promise<unknown>, done: string) =>
+    request.attempt(async () => {
+      setResult(undefined);
+      await action().catch((failure: unknown) => {
+        announce(`${what}: ${errorMessage(failure)}`);
+        throw failure;
+      });
       setResult(done);
       announce(done);
       data.reload();
-    } catch (failure) {
-      setError(failure);
-      announce(`${what}: ${errorMessage(failure)}`);
-    }
-  };
+    });
 
   const toggleEvent = (type: string) =>
     setEvents((current) => {
@@ -102,12 +93,12 @@ function Webhooks() {
             ))}
           </div>
         </fieldset>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Creating…' : 'Create webhook'}
+        <button type="submit" disabled={request.busy}>
+          {request.busy ? 'Creating…' : 'Create webhook'}
         </button>
       </form>
       {created ? <SecretOnce label="Signing secret" value={created.secret} note="Shown only this once: your receiver verifies signatures with it. Rotating it later keeps the old one valid for 24 hours." /> : null}
-      <ErrorNotice error={error} title="Not done" />
+      <ErrorNotice error={request.error} title="Not done" />
       {result ? (
         <Notice kind="success">
           <p>{result}</p>
@@ -115,64 +106,49 @@ function Webhooks() {
       ) : null}
       {data.data.hooks.length === 0 ? <p>No webhooks yet.</p> : null}
       {data.data.hooks.length > 0 ? (
-        <TableWrap label="Webhooks">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.hooks.map((h) => (
-                <tr key={h.id}>
-                  <th scope="row">
-                    <a href={projectHref(projectId, 'webhooks', h.id)} class="mono">
-                      {h.url}
-                    </a>
-                    {h.description ? <div class="muted">{h.description}</div> : null}
-                  </th>
-                  <td>{h.events.length ? h.events.join(', ') : 'every event'}</td>
-                  <td>
-                    {h.enabled ? <span class="badge state-human">enabled</span> : <span class="badge state-held">disabled</span>}
-                    {h.disabled_reason ? <div class="muted">{h.disabled_reason}</div> : null}
-                    {h.failing_since ? <div class="warn">failing since {formatDate(h.failing_since)}</div> : null}
-                  </td>
-                  <td>{formatDate(h.created_at)}</td>
-                  <td class="row-actions">
-                    <button type="button" class="small secondary" onClick={() => void run('Test', () => client.testWebhook(h.id), `Test delivery sent to ${h.url}.`)} aria-label={`Send a test delivery to ${h.url}`}>
-                      Test
-                    </button>
-                    <button
-                      type="button"
-                      class="small secondary"
-                      onClick={() => void run(h.enabled ? 'Disable' : 'Enable', () => client.updateWebhook(h.id, { enabled: !h.enabled }), `${h.url} ${h.enabled ? 'disabled' : 'enabled'}.`)}
-                      aria-label={`${h.enabled ? 'Disable' : 'Enable'} ${h.url}`}
-                    >
-                      {h.enabled ? 'Disable' : 'Enable'}
-                    </button>
-                    <a class="button-link small secondary" href={projectHref(projectId, 'webhooks', h.id)} aria-label={`Deliveries of ${h.url}`}>
-                      Deliveries
-                    </a>
-                    <button
-                      type="button"
-                      class="small danger"
-                      onClick={() => window.confirm(`Delete the webhook for ${h.url}?`) && void run('Delete', () => client.deleteWebhook(h.id), `Webhook ${h.url} deleted.`)}
-                      aria-label={`Delete ${h.url}`}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable label="Webhooks" columns={['URL', 'Events', 'State', 'Created']} actions>
+          {data.data.hooks.map((h) => (
+            <tr key={h.id}>
+              <th scope="row">
+                <a href={projectHref(projectId, 'webhooks', h.id)} class="mono">
+                  {h.url}
+                </a>
+                {h.description ? <div class="muted">{h.description}</div> : null}
+              </th>
+              <td>{h.events.length ? h.events.join(', ') : 'every event'}</td>
+              <td>
+                {h.enabled ? <span class="badge state-human">enabled</span> : <span class="badge state-held">disabled</span>}
+                {h.disabled_reason ? <div class="muted">{h.disabled_reason}</div> : null}
+                {h.failing_since ? <div class="warn">failing since {formatDate(h.failing_since)}</div> : null}
+              </td>
+              <td>{formatDate(h.created_at)}</td>
+              <td class="row-actions">
+                <button type="button" class="small secondary" onClick={() => void run('Test', () => client.testWebhook(h.id), `Test delivery sent to ${h.url}.`)} aria-label={`Send a test delivery to ${h.url}`}>
+                  Test
+                </button>
+                <button
+                  type="button"
+                  class="small secondary"
+                  onClick={() => void run(h.enabled ? 'Disable' : 'Enable', () => client.updateWebhook(h.id, { enabled: !h.enabled }), `${h.url} ${h.enabled ? 'disabled' : 'enabled'}.`)}
+                  aria-label={`${h.enabled ? 'Disable' : 'Enable'} ${h.url}`}
+                >
+                  {h.enabled ? 'Disable' : 'Enable'}
+                </button>
+                <a class="button-link small secondary" href={projectHref(projectId, 'webhooks', h.id)} aria-label={`Deliveries of ${h.url}`}>
+                  Deliveries
+                </a>
+                <button
+                  type="button"
+                  class="small danger"
+                  onClick={() => window.confirm(`Delete the webhook for ${h.url}?`) && void run('Delete', () => client.deleteWebhook(h.id), `Webhook ${h.url} deleted.`)}
+                  aria-label={`Delete ${h.url}`}
+                >
+                  Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </>
   );
@@ -181,22 +157,18 @@ function Webhooks() {
 function Deliveries(props: { webhookId: string }) {
   const { client, projectId } = useProject();
   const { announce } = useAccount();
-  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
-  const cursor = stack[stack.length - 1];
+  const paging = useCursorPages();
+  const { cursor } = paging;
   const page = useLoad(() => client.webhookDeliveries(props.webhookId, { limit: 25, ...(cursor ? { cursor } : {}) }), [client, props.webhookId, cursor]);
   const hook = useLoad(async () => (await client.webhooks()).find((h) => h.id === props.webhookId), [client, props.webhookId]);
-  const [error, setError] = useState<unknown>();
+  const request = useRequest();
 
-  const redeliver = async (delivery: WebhookDelivery) => {
-    setError(undefined);
-    try {
+  const redeliver = (delivery: WebhookDelivery) =>
+    request.attempt(async () => {
       await client.redeliver(props.webhookId, delivery.id);
       announce(`Delivery ${delivery.id} queued again.`);
       page.reload();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
 
   return (
     <>
@@ -209,72 +181,45 @@ function Deliveries(props: { webhookId: string }) {
         ) : null}
         <a href={projectHref(projectId, 'webhooks')}>All webhooks</a>
       </p>
-      <ErrorNotice error={error ?? page.error} title="Deliveries" />
+      <ErrorNotice error={request.error ?? page.error} title="Deliveries" />
       {page.loading && !page.data ? <Loading what="deliveries" /> : null}
       {page.data && page.data.items.length === 0 ? <p>No deliveries yet. Send a test from the webhook list.</p> : null}
       {page.data && page.data.items.length > 0 ? (
-        <TableWrap label="Deliveries">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.items.map((d) => (
-                <tr key={d.id}>
-                  <th scope="row">
-                    <span class="mono">{d.event_type}</span>
-                    <div class="muted mono">{d.event_id}</div>
-                  </th>
-                  <td>
-                    <span class={`badge delivery-${d.status}`}>{d.status}</span>
-                  </td>
-                  <td>
-                    <details>
-                      <summary>{d.attempts.length}</summary>
-                      <ol class="attempts">
-                        {d.attempts.map((a) => (
-                          <li key={a.attempt}>
-                            {formatDate(a.started_at)}: {a.status ?? 'no answer'} in {a.latency_ms} ms{a.error ? ` (${a.error})` : ''}
-                          </li>
-                        ))}
-                      </ol>
-                    </details>
-                  </td>
-                  <td>{d.last_status ?? d.last_error ?? '—'}</td>
-                  <td>{formatDate(d.next_attempt_at)}</td>
-                  <td>{formatDate(d.created_at)}</td>
-                  <td>
-                    <button type="button" class="small secondary" onClick={() => void redeliver(d)} aria-label={`Redeliver ${d.event_type} ${d.id}`}>
-                      Redeliver
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable label="Deliveries" columns={['Event', 'Status', 'Attempts', 'Last answer', 'Next attempt', 'Created']} actions>
+          {page.data.items.map((d) => (
+            <tr key={d.id}>
+              <th scope="row">
+                <span class="mono">{d.event_type}</span>
+                <div class="muted mono">{d.event_id}</div>
+              </th>
+              <td>
+                <span class={`badge delivery-${d.status}`}>{d.status}</span>
+              </td>
+              <td>
+                <details>
+                  <summary>{d.attempts.length}</summary>
+                  <ol class="attempts">
+                    {d.attempts.map((a) => (
+                      <li key={a.attempt}>
+                        {formatDate(a.started_at)}: {a.status ?? 'no answer'} in {a.latency_ms} ms{a.error ? ` (${a.error})` : ''}
+                      </li>
+                    ))}
+                  </ol>
+                </details>
+              </td>
+              <td>{d.last_status ?? d.last_error ?? '—'}</td>
+              <td>{formatDate(d.next_attempt_at)}</td>
+              <td>{formatDate(d.created_at)}</td>
+              <td>
+                <button type="button" class="small secondary" onClick={() => void redeliver(d)} aria-label={`Redeliver ${d.event_type} ${d.id}`}>
+                  Redeliver
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
-      <Pager
-        label="Delivery pages"
-        page={stack.length}
-        hasPrevious={stack.length > 1}
-        hasNext={Boolean(page.data?.next_cursor)}
-        onPrevious={() => setStack((s) => s.slice(0, -1))}
-        onNext={() => {
-          const next = page.data?.next_cursor;
-          if (next) setStack((s) => [...s, next]);
-        }}
-      />
+      <Pager label="Delivery pages" pages={paging} next={page.data?.next_cursor} />
     </>
   );
 }
