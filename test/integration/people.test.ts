@@ -183,6 +183,20 @@ describe('CSRF and rate limits', () => {
     expect(limited.retryAfterSeconds).toBeLessThanOrEqual(900);
   });
 
+  it('forgets attempts older than the window, and sessions long expired, when the account signs in', async () => {
+    const p = person();
+    const old = new Date(Date.now() - 3_600_000);
+    await service.runtime.db.insertInto('sign_in_attempts').values({ email: 'owner@example.com', ip: '203.0.113.9', succeeded: false, at: old }).execute();
+    const user = await service.runtime.db.selectFrom('users').select('id').where('email', '=', 'owner@example.com').executeTakeFirstOrThrow();
+    await service.runtime.db
+      .insertInto('browser_sessions')
+      .values({ id: 'ses_ancient', user_id: user.id, secret_hash: 'f'.repeat(64), expires_at: new Date(Date.now() - 2 * 86_400_000) })
+      .execute();
+    await p.client.signIn({ email: ownerEmail, password: PASSWORD });
+    expect(await service.runtime.db.selectFrom('sign_in_attempts').select('id').where('email', '=', 'owner@example.com').where('at', '<', new Date(Date.now() - 1_800_000)).execute()).toEqual([]);
+    expect(await service.runtime.db.selectFrom('browser_sessions').select('id').where('id', '=', 'ses_ancient').execute()).toEqual([]);
+  });
+
   it('limits failed sign-ins per address across accounts', async () => {
     const p = person();
     let limited: ApiError | undefined;

@@ -110,6 +110,9 @@ export function createAccountService(deps: { db: Db; tokens: TokenService; organ
     const ok = await argonVerify(user?.password_hash ?? (await dummyHash), input.password).catch(() => false);
     await db.insertInto('sign_in_attempts').values({ email, ip: meta.ip, succeeded: ok && !!user }).execute();
     if (!ok || !user) throw new ApiError(401, 'credentials_invalid', 'The email address or the password is wrong.');
+    // What no limit or list will read again: this account's attempts before the window, its sessions long expired.
+    await db.deleteFrom('sign_in_attempts').where('email', '=', email).where('at', '<', since).execute();
+    await db.deleteFrom('browser_sessions').where('user_id', '=', user.id).where('expires_at', '<', new Date(now.getTime() - 86_400_000)).execute();
     return { user, ...(await startSession(user.id, meta, now)) };
   }
 
