@@ -25559,7 +25559,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9176);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9414);
 /** The Action's entry point, bundled by ncc into dist/index.js. No logic here: the run is in run.ts. */
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -25569,7 +25569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9176:
+/***/ 9414:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35579,8 +35579,67 @@ class FileUnparsableError extends Error {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/repo-path.ts
+/** The one rule for a repository path, applied wherever a path enters Parlance: push, parlance.yml templates, pull's file and zip entry names, the GitHub App's commits. */
+/** Longest path accepted, in UTF-8 bytes (Git and the file systems Parlance writes to all hold this much). */
+const MAX_REPO_PATH_BYTES = 1024;
+/** A path that is not a normalised relative POSIX path inside the repository; the message quotes it and names the problem. */
+class RepoPathError extends Error {
+    value;
+    problem;
+    name = 'RepoPathError';
+    constructor(value, problem, reason) {
+        super(`Invalid path '${printable(value)}': ${reason}; expected a relative path inside the repository such as 'locales/en.json'.`);
+        this.value = value;
+        this.problem = problem;
+    }
+}
+// C0 controls, DEL and C1 controls: none belongs in a file name, and NUL or a newline breaks whatever reads the path next.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+const DRIVE = /^[A-Za-z]:/;
+const UTF8 = new TextEncoder();
+/** Returns `value` when it is a normalised relative POSIX path inside the repository, else throws RepoPathError naming the problem. */
+function repoPath(value) {
+    const problem = repoPathProblem(value);
+    if (problem)
+        throw new RepoPathError(value, problem.problem, problem.reason);
+    return value;
+}
+/** Why `value` is not a repository path, or undefined when it is one; for callers that report problems instead of throwing (config issues). */
+function repoPathProblem(value) {
+    if (value === '')
+        return { problem: 'empty', reason: 'the path is empty' };
+    const bytes = UTF8.encode(value).byteLength;
+    if (bytes > MAX_REPO_PATH_BYTES)
+        return { problem: 'too_long', reason: `it is ${bytes} bytes long (UTF-8); at most ${MAX_REPO_PATH_BYTES} are allowed` };
+    const control = CONTROL.exec(value);
+    if (control)
+        return { problem: 'control_character', reason: `it contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` };
+    if (value.includes('\\'))
+        return { problem: 'backslash', reason: "backslashes are not allowed; separate folders with '/'" };
+    if (value.startsWith('/'))
+        return { problem: 'absolute', reason: "absolute paths are not allowed; drop the leading '/'" };
+    if (DRIVE.test(value))
+        return { problem: 'drive_letter', reason: 'drive letters are not allowed' };
+    const segments = value.split('/');
+    if (segments.includes(''))
+        return { problem: 'empty_segment', reason: "empty segments are not allowed (a doubled '/' or a trailing '/')" };
+    const dots = segments.find((segment) => segment === '.' || segment === '..');
+    if (dots !== undefined)
+        return { problem: 'dot_segment', reason: `'${dots}' segments are not allowed` };
+    return undefined;
+}
+/** The value with control characters escaped, so an error message cannot carry a NUL or a forged line into a log or a terminal. */
+function printable(value) {
+    // eslint-disable-next-line no-control-regex
+    const escaped = value.replace(/[\u0000-\u001f\u007f-\u009f]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/templates.ts
 /** Translation path templates of parlance.yml: where the file of one locale goes, given the source file it translates. */
+
 
 
 const TEMPLATE_VARIABLES = [
@@ -35615,10 +35674,40 @@ function translationPath(template, sourcePath, locale) {
     if (unknown.length > 0) {
         throw new Error(`Unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in translation template '${template}'. Known: ${[...KNOWN_VARIABLES].map((n) => `{${n}}`).join(', ')}.`);
     }
-    const values = variableValues(sourcePath, locale);
+    const problem = templatePathProblem(template);
+    if (problem)
+        throw new RepoPathError(template, problem.problem, problem.reason);
+    const values = variableValues(repoPath(sourcePath), locale);
+    // Filled but for {dir}, the path meets the same rule: a file named `...json` must not make {name} a '..' that climbs.
+    const beforeDir = template.replace(VARIABLE, (whole, name) => (name === 'dir' ? whole : (values[name] ?? '')));
+    const filledProblem = templatePathProblem(beforeDir);
+    if (filledProblem)
+        throw new RepoPathError(beforeDir, filledProblem.problem, filledProblem.reason);
     const filled = template.replace(VARIABLE, (_, name) => values[name] ?? '');
-    // `{dir}` is '.' for a file at the top, and templates may climb with '..'; normalising gives the path a user would write.
-    return external_node_path_namespaceObject.posix.normalize(filled);
+    // `{dir}` is '.' for a file at the top, and `{dir}/..` climbs out of the source's folder; normalising gives the path a user
+    // would write, and the result must still be a path inside the repository.
+    return repoPath(external_node_path_namespaceObject.posix.normalize(filled));
+}
+/**
+ * Why a translation template cannot give a repository path, or undefined. The template is held to the repository path rule
+ * (src/core/repo-path.ts) as it is written (braces are allowed characters), except that `..` may follow `{dir}` (`{dir}/../{apple_locale}.lproj/…`
+ * names a sibling of the source's folder); every filled path is checked again by translationPath.
+ */
+function templatePathProblem(template) {
+    let afterDir = false;
+    const segments = template.split('/').map((segment) => {
+        if (segment === '{dir}')
+            afterDir = true;
+        else if (segment === '..' && afterDir)
+            return 'xx';
+        else
+            afterDir = false;
+        return segment;
+    });
+    const problem = repoPathProblem(template === '' ? '' : segments.join('/'));
+    if (problem?.problem === 'dot_segment')
+        return { ...problem, reason: `${problem.reason} (only right after {dir}, as in '{dir}/../{apple_locale}.lproj/{name}.strings')` };
+    return problem;
 }
 /** The value of every variable for one source file and locale. */
 function variableValues(sourcePath, locale) {
@@ -35672,6 +35761,7 @@ function localeFromAndroid(qualifier) {
 
 ;// CONCATENATED MODULE: ./src/cli/config.ts
 /** parlance.yml: finding it, validating it strictly with errors at their line and column, and matching its source globs on disk. */
+
 
 
 
@@ -35767,12 +35857,23 @@ const SourceGlob = schemas_string().transform((value, ctx) => {
         return NEVER;
     }
     // './locales/*.json' and 'locales/*.json' name the same files; matching and templates see the second.
-    return external_node_path_namespaceObject.posix.normalize(value);
+    const normalised = external_node_path_namespaceObject.posix.normalize(value);
+    const pathProblem = repoPathProblem(normalised);
+    if (pathProblem) {
+        ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
+        return NEVER;
+    }
+    return normalised;
 });
 function isUsableTemplate(template) {
-    return unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
+    return templatePathProblem(template) === undefined && unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
 }
 const TranslationTemplate = schemas_string().superRefine((value, ctx) => {
+    const pathProblem = templatePathProblem(value);
+    if (pathProblem) {
+        ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
+        return;
+    }
     const unknown = unknownVariables(value);
     if (unknown.length > 0) {
         ctx.addIssue({ code: 'custom', message: `unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in '${value}'; known: ${knownVariablesText()}` });
@@ -35824,7 +35925,17 @@ function crossFieldIssues(config) {
         const glob = compileGlob(rule.source);
         const sample = sampleOfGlob(rule.source);
         for (const locale of targets) {
-            const target = translationPath(rule.translation, sample, locale);
+            let target;
+            try {
+                target = translationPath(rule.translation, sample, locale);
+            }
+            catch (error) {
+                if (!(error instanceof RepoPathError))
+                    throw error;
+                // `{dir}/../..` climbing above the repository for a source such as the glob's sample.
+                issues.push({ path: ['files', index, 'translation'], message: `for the source '${sample}' and locale '${locale}' it gives ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}` });
+                break;
+            }
             if (glob.test(target)) {
                 const which = config.locales ? `for locale '${locale}'` : `for a target locale such as '${locale}'`;
                 issues.push({
@@ -36523,13 +36634,42 @@ async function pullOrSkip(client, input, dryRun) {
         throw error;
     }
 }
-/** The absolute target path; a template that leads outside the config's directory is refused. */
+/**
+ * The real file to write for `target` (a repository path): symbolic links on the way, of the file itself or of any existing
+ * folder above it, are followed, and a target that lands outside the root is refused (exit 1), whatever the config or the
+ * service asked for.
+ */
 function insideRoot(root, target, template) {
-    const absolute = (0,external_node_path_namespaceObject.resolve)(root, target);
-    const rel = (0,external_node_path_namespaceObject.relative)(root, absolute);
-    if (rel.startsWith('..') || (0,external_node_path_namespaceObject.isAbsolute)(rel))
-        throw new CliError(`Translation template '${template}' leads outside ${root}: ${target}.`);
-    return absolute;
+    const realRoot = (0,external_node_fs_namespaceObject.realpathSync)(root);
+    let existing = (0,external_node_path_namespaceObject.join)(realRoot, ...target.split('/'));
+    const missing = [];
+    while (!exists(existing)) {
+        missing.unshift((0,external_node_path_namespaceObject.basename)(existing));
+        existing = (0,external_node_path_namespaceObject.dirname)(existing);
+    }
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(existing);
+    }
+    catch {
+        throw new CliError(`Refusing to write ${target}: ${existing} is a symbolic link that leads nowhere, so where the file would land is unknown (template '${template}').`);
+    }
+    const landed = (0,external_node_path_namespaceObject.join)(real, ...missing);
+    const rel = (0,external_node_path_namespaceObject.relative)(realRoot, landed);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || (0,external_node_path_namespaceObject.isAbsolute)(rel)) {
+        throw new CliError(`Refusing to write ${target}: it resolves to ${landed}, outside the repository root ${realRoot} (template '${template}'; check for a symbolic link on the way).`);
+    }
+    return landed;
+}
+/** Whether anything, a dangling symbolic link included, is at `absolute`. */
+function exists(absolute) {
+    try {
+        (0,external_node_fs_namespaceObject.lstatSync)(absolute);
+        return true;
+    }
+    catch {
+        return false;
+    }
 }
 function sameBytes(absolute, body) {
     if (!(0,external_node_fs_namespaceObject.existsSync)(absolute))

@@ -1,6 +1,7 @@
 /** Turns a completed batch into one commit on `parlance/<base>` and one pull request, rebuilding the branch only when Parlance alone wrote to it. */
 import { createHash } from 'node:crypto';
 import type { ProbotOctokit } from 'probot';
+import { RepoPathError, repoPathProblem } from '../../src/core/repo-path.js';
 import { pullRequestBody, pullRequestTitle, type BatchReport, type DriftImport, type ProjectRef } from './pr-body.js';
 
 /** The part of an Octokit client the engine uses; Probot's `context.octokit` and a bare `@octokit/core` both fit. */
@@ -122,14 +123,13 @@ export function changedFiles(files: readonly TargetFile[], tree: TreeListing, wh
   });
 }
 
-/** Rejects paths GitHub would misplace or refuse, and a path given twice (which content would win?). */
+/** Rejects paths that fail the repository path rule or would write into `.git`, and a path given twice (which content would win?). */
 export function assertTargetPaths(files: readonly TargetFile[]): void {
   const seen = new Set<string>();
   for (const { path } of files) {
-    const segments = path.split('/');
-    if (path === '' || segments.some((s) => s === '' || s === '.' || s === '..' || s === '.git')) {
-      throw new GitHubSyncError(`Invalid target path '${path}'. Expected a repository-relative path such as 'locales/de.json'.`);
-    }
+    const problem = repoPathProblem(path);
+    if (problem) throw new GitHubSyncError(`Refusing to commit: ${new RepoPathError(path, problem.problem, problem.reason).message}`);
+    if (path.split('/').includes('.git')) throw new GitHubSyncError(`Refusing to commit '${path}': a '.git' segment would write into Git's own data. Expected a repository-relative path such as 'locales/de.json'.`);
     if (seen.has(path)) throw new GitHubSyncError(`Target path '${path}' is given twice; each locale file must appear once.`);
     seen.add(path);
   }

@@ -23,8 +23,9 @@ import { translateMissingRoutes } from '../routes/v1/translate-missing.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { mcpRoutes } from './mcp-route.js';
 import { authenticate } from './middleware/rate-limit.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { problemResponse, toApiError } from './problem.js';
-import { renderReferencePage } from './reference-page.js';
+import { REFERENCE_PAGE_CSP, renderReferencePage } from './reference-page.js';
 import { consoleRoutes } from '../web/console-routes.js';
 
 const PUBLIC_PATHS = ['/v1/openapi.json', '/v1/reference'] as const;
@@ -46,6 +47,7 @@ export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A project token: `prl_` followed by 38 letters and digits.' });
 
+  app.use('*', securityHeaders({ htmlPolicy: REFERENCE_PAGE_CSP }));
   // Not under /v1: it authenticates each request itself, and its tools go through /v1 (and its middleware) in-process.
   app.route('/mcp', mcpRoutes({ tokens: deps.tokens, allowedOrigins: options.mcpAllowedOrigins ?? [], fetchV1: (request) => app.fetch(request) }));
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {

@@ -1,6 +1,7 @@
 /** Maps every error to an RFC 9457 problem+json response, once, at the edge. */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { RepoPathError } from '../../src/core/repo-path.js';
 import { ApiError, TITLES } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { AppEnv } from './context.js';
@@ -25,12 +26,18 @@ export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
 
 export function toApiError(error: unknown, log: Logger): ApiError {
   if (error instanceof ApiError) return error;
+  // Thrown by the one path rule wherever a path enters: a request's path, or a stored one that no longer passes it.
+  if (error instanceof RepoPathError) return new ApiError(422, 'path_invalid', error.message, { path: error.value, problem: error.problem });
   if (error instanceof HTTPException) {
     const status = error.status;
     if (status === 413) return new ApiError(413, 'payload_too_large', error.message || 'The request body is too large.');
     if (status === 415) return new ApiError(415, 'unsupported_media_type', 'Send application/json or multipart/form-data.');
     if (status === 400) return new ApiError(400, 'bad_request', error.message || 'The request could not be read.');
     if (status === 404) return new ApiError(404, 'not_found', error.message || 'Not found.');
+  }
+  // PostgreSQL cannot store U+0000 in text (22021 character_not_in_repertoire): a NUL that reaches a query came from the request.
+  if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '22021') {
+    return new ApiError(422, 'validation_failed', 'Invalid request: text may not contain the NUL character (U+0000).');
   }
   log.error('unhandled error', { error });
   return new ApiError(500, 'internal_error', 'Something went wrong on the server; the error was logged.');

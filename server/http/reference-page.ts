@@ -1,4 +1,5 @@
 /** A readable API reference rendered from the generated OpenAPI document: no scripts, no CDN, works offline. */
+import { createHash } from 'node:crypto';
 
 interface OperationLike {
   summary?: string;
@@ -7,6 +8,25 @@ interface OperationLike {
   requestBody?: { content?: Record<string, unknown> };
   responses?: Record<string, { description?: string }>;
 }
+
+const STYLES = `
+body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
+code{background:#f2f2f5;padding:0 .25em;border-radius:3px}
+section{border-top:1px solid #ddd;padding:.5rem 0}
+.method{display:inline-block;min-width:4.5em;color:#fff;background:#3a5ccc;border-radius:4px;padding:0 .4em;font-size:.8em;text-align:center}
+`;
+
+/**
+ * The page's Content-Security-Policy: nothing loads but its one inline style block, allowed by hash; no other site may
+ * frame it. (Links to /v1/openapi.json are navigation, which CSP does not restrict.)
+ */
+export const REFERENCE_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLES).digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const inlineCode = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
@@ -36,12 +56,7 @@ ${bodies ? `<h3>Request body</h3><p>${bodies}</p>` : ''}
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.info.title)} — API reference</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
-code{background:#f2f2f5;padding:0 .25em;border-radius:3px}
-section{border-top:1px solid #ddd;padding:.5rem 0}
-.method{display:inline-block;min-width:4.5em;color:#fff;background:#3a5ccc;border-radius:4px;padding:0 .4em;font-size:.8em;text-align:center}
-</style></head><body>
+<style>${STYLES}</style></head><body>
 <h1>${escapeHtml(doc.info.title)} <small>${escapeHtml(doc.info.version)}</small></h1>
 <p>${inlineCode(doc.info.description ?? '')}</p>
 <p>Machine-readable: <a href="/v1/openapi.json"><code>/v1/openapi.json</code></a> (OpenAPI 3.1).</p>

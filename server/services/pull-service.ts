@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../errors.js';
 import { getCodec, isFormatId } from '../../src/core/formats/index.js';
 import type { Codec, FormatId, FreshEntry, PluralForms, Value } from '../../src/core/formats/codec.js';
 import { sourceFormsFor } from '../../src/core/plurals.js';
+import { repoPath } from '../../src/core/repo-path.js';
 import { targetPath } from './pull-fns.js';
 
 export interface PullInput {
@@ -57,6 +58,8 @@ export function createPullService(deps: { db: Db }) {
 
   async function pull(input: PullInput): Promise<PulledFile> {
     const path = await resolvePath(input.projectId, input.path);
+    // A path stored before the path rule existed is refused (422 path_invalid), never served for a client to write.
+    if (path !== '') repoPath(path);
     const stored = await db.selectFrom('source_files').selectAll().where('project_id', '=', input.projectId).where('path', '=', path).executeTakeFirst();
     // pg hands bytea back as a Node Buffer, often a view into a shared pool; codecs get a plain Uint8Array of their own.
     const file = stored && { ...stored, content: new Uint8Array(stored.content) };
@@ -134,12 +137,13 @@ export function createPullService(deps: { db: Db }) {
       if (input.locale !== input.sourceLocale && !targets.includes(input.locale)) {
         throw notFound('locale_not_in_project', `Locale '${input.locale}' is not a language of this project. Its languages: ${[input.sourceLocale, ...targets].join(', ')}.`);
       }
-      const filePath = input.locale === input.sourceLocale && path !== '' ? path : targetPath(path, input.sourceLocale, input.locale, extension);
+      const filePath = repoPath(input.locale === input.sourceLocale && path !== '' ? path : targetPath(path, input.sourceLocale, input.locale, extension));
       const body = await render(input.locale);
       return { path: filePath, format: codec.id, locale: input.locale, contentType: contentTypeOf(codec), body, refused };
     }
     const entries: Record<string, Uint8Array> = {};
-    for (const locale of targets) entries[targetPath(path, input.sourceLocale, locale, extension)] = await render(locale);
+    // Every entry name is a path inside the archive's folder, so no extractor can be led outside it (zip-slip).
+    for (const locale of targets) entries[repoPath(targetPath(path, input.sourceLocale, locale, extension))] = await render(locale);
     return { path: 'translations.zip', format: codec.id, locale: null, contentType: 'application/zip', body: zipSync(entries, { level: 6 }), refused };
   }
 

@@ -5,7 +5,8 @@ import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml
 import { z } from 'zod';
 import { FORMAT_IDS } from '../core/formats/codec.js';
 import { checkLocale } from '../core/locales/locales.js';
-import { LOCALE_VARIABLES, TEMPLATE_VARIABLES, translationPath, unknownVariables, variablesIn } from './templates.js';
+import { RepoPathError, repoPathProblem } from '../core/repo-path.js';
+import { LOCALE_VARIABLES, TEMPLATE_VARIABLES, templatePathProblem, translationPath, unknownVariables, variablesIn } from './templates.js';
 
 export interface FileRule {
   source: string;
@@ -124,14 +125,25 @@ const SourceGlob = z.string().transform((value, ctx) => {
     return z.NEVER;
   }
   // './locales/*.json' and 'locales/*.json' name the same files; matching and templates see the second.
-  return posix.normalize(value);
+  const normalised = posix.normalize(value);
+  const pathProblem = repoPathProblem(normalised);
+  if (pathProblem) {
+    ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
+    return z.NEVER;
+  }
+  return normalised;
 });
 
 function isUsableTemplate(template: string): boolean {
-  return unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
+  return templatePathProblem(template) === undefined && unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
 }
 
 const TranslationTemplate = z.string().superRefine((value, ctx) => {
+  const pathProblem = templatePathProblem(value);
+  if (pathProblem) {
+    ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
+    return;
+  }
   const unknown = unknownVariables(value);
   if (unknown.length > 0) {
     ctx.addIssue({ code: 'custom', message: `unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in '${value}'; known: ${knownVariablesText()}` });
@@ -182,7 +194,15 @@ function crossFieldIssues(config: ParlanceConfig): { path: (string | number)[]; 
     const glob = compileGlob(rule.source);
     const sample = sampleOfGlob(rule.source);
     for (const locale of targets) {
-      const target = translationPath(rule.translation, sample, locale);
+      let target: string;
+      try {
+        target = translationPath(rule.translation, sample, locale);
+      } catch (error) {
+        if (!(error instanceof RepoPathError)) throw error;
+        // `{dir}/../..` climbing above the repository for a source such as the glob's sample.
+        issues.push({ path: ['files', index, 'translation'], message: `for the source '${sample}' and locale '${locale}' it gives ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}` });
+        break;
+      }
       if (glob.test(target)) {
         const which = config.locales ? `for locale '${locale}'` : `for a target locale such as '${locale}'`;
         issues.push({

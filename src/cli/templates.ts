@@ -1,6 +1,7 @@
 /** Translation path templates of parlance.yml: where the file of one locale goes, given the source file it translates. */
 import { posix } from 'node:path';
 import { checkLocale } from '../core/locales/locales.js';
+import { RepoPathError, repoPath, repoPathProblem } from '../core/repo-path.js';
 
 export const TEMPLATE_VARIABLES: readonly { name: string; example: string; meaning: string }[] = [
   { name: 'locale', example: 'pt-BR', meaning: 'the BCP-47 tag (zh-Hans, sr-Latn, es-419)' },
@@ -39,10 +40,35 @@ export function translationPath(template: string, sourcePath: string, locale: st
   if (unknown.length > 0) {
     throw new Error(`Unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in translation template '${template}'. Known: ${[...KNOWN_VARIABLES].map((n) => `{${n}}`).join(', ')}.`);
   }
-  const values = variableValues(sourcePath, locale);
+  const problem = templatePathProblem(template);
+  if (problem) throw new RepoPathError(template, problem.problem, problem.reason);
+  const values = variableValues(repoPath(sourcePath), locale);
+  // Filled but for {dir}, the path meets the same rule: a file named `...json` must not make {name} a '..' that climbs.
+  const beforeDir = template.replace(VARIABLE, (whole, name: string) => (name === 'dir' ? whole : (values[name] ?? '')));
+  const filledProblem = templatePathProblem(beforeDir);
+  if (filledProblem) throw new RepoPathError(beforeDir, filledProblem.problem, filledProblem.reason);
   const filled = template.replace(VARIABLE, (_, name: string) => values[name] ?? '');
-  // `{dir}` is '.' for a file at the top, and templates may climb with '..'; normalising gives the path a user would write.
-  return posix.normalize(filled);
+  // `{dir}` is '.' for a file at the top, and `{dir}/..` climbs out of the source's folder; normalising gives the path a user
+  // would write, and the result must still be a path inside the repository.
+  return repoPath(posix.normalize(filled));
+}
+
+/**
+ * Why a translation template cannot give a repository path, or undefined. The template is held to the repository path rule
+ * (src/core/repo-path.ts) as it is written (braces are allowed characters), except that `..` may follow `{dir}` (`{dir}/../{apple_locale}.lproj/…`
+ * names a sibling of the source's folder); every filled path is checked again by translationPath.
+ */
+export function templatePathProblem(template: string): ReturnType<typeof repoPathProblem> {
+  let afterDir = false;
+  const segments = template.split('/').map((segment) => {
+    if (segment === '{dir}') afterDir = true;
+    else if (segment === '..' && afterDir) return 'xx';
+    else afterDir = false;
+    return segment;
+  });
+  const problem = repoPathProblem(template === '' ? '' : segments.join('/'));
+  if (problem?.problem === 'dot_segment') return { ...problem, reason: `${problem.reason} (only right after {dir}, as in '{dir}/../{apple_locale}.lproj/{name}.strings')` };
+  return problem;
 }
 
 /** The value of every variable for one source file and locale. */

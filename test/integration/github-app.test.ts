@@ -279,3 +279,59 @@ describe('Parlance events at /events', () => {
     expect((await app.handleParlanceEvent({ headers: {}, body, query: {} })).status).toBe(400);
   });
 });
+
+describe('the repository path rule on a push', () => {
+  /** The repository at one commit with its own parlance.yml. */
+  function mockRepositoryWith(commit: string, config: string, files: Record<string, string>) {
+    const scope = github.scope();
+    mockInstallationToken(scope);
+    scope.get(contentsPath('parlance.yml')).query({ ref: commit }).reply(200, contentsAnswer('parlance.yml', config));
+    scope.get(`${REPO_PATH}/git/trees/${commit}`).query({ recursive: 'true' }).reply(200, treeAnswer(sha(`${commit}-tree`), { 'parlance.yml': config, ...files }));
+    return scope;
+  }
+
+  async function pushedPaths(): Promise<string[]> {
+    return ((await (await service.api('/v1/files')).json()) as { items: { path: string }[] }).items.map((f) => f.path);
+  }
+
+  it('neither reads nor pushes a source file whose name fails the rule (git allows a backslash or a control character)', async () => {
+    app = await newApp();
+    const after = sha('push-hostile-names');
+    const config = "files:\n  - source: 'web/*.json'\n    translation: 'web/{locale}/{name}.json'\n";
+    const files = { 'web/app.json': SOURCE_TEXT, 'web/..\\..\\evil.json': SOURCE_TEXT, 'web/bell\u0007.json': SOURCE_TEXT };
+    const scope = mockRepositoryWith(after, config, files);
+    // Only the good file is read; a request for another would find no interceptor and fail the delivery.
+    scope.get(contentsPath('web/app.json')).query({ ref: after }).reply(200, contentsAnswer('web/app.json', SOURCE_TEXT));
+
+    await app.probot.receive({ name: 'push', id: 'delivery-push-hostile-names', payload: pushPayload({ after, commits: [{ message: 'Add strings', added: Object.keys(files) }] }) as never });
+
+    const paths = await pushedPaths();
+    expect(paths).toContain('web/app.json');
+    expect(paths.filter((p) => p.includes('\\') || p.includes('\u0007'))).toEqual([]);
+    expect(github.sent.filter((r) => new URL(r.url).pathname.includes('/contents/')).map((r) => decodeURIComponent(new URL(r.url).pathname))).toEqual([
+      `${REPO_PATH}/contents/parlance.yml`,
+      `${REPO_PATH}/contents/web/app.json`,
+    ]);
+  });
+
+  it('refuses a parlance.yml whose template leads out of the repository: nothing read, nothing pushed', async () => {
+    app = await newApp();
+    const after = sha('push-hostile-template');
+    const config = "files:\n  - source: 'locales/en.json'\n    translation: '../../{locale}.json'\n";
+    const scope = github.scope();
+    mockInstallationToken(scope);
+    scope.get(contentsPath('parlance.yml')).query({ ref: after }).reply(200, contentsAnswer('parlance.yml', config));
+    const before = await pushedPaths();
+    const batches = ((await (await service.api('/v1/batches?limit=100')).json()) as { items: unknown[] }).items.length;
+
+    const delivery = app.probot.receive({ name: 'push', id: 'delivery-push-hostile-template', payload: pushPayload({ after, commits: [{ message: 'Move translations', modified: ['locales/en.json'] }] }) as never });
+    await expect(delivery).rejects.toThrow("parlance.yml:3:18: files[0].translation: Invalid path '../../{locale}.json': '..' segments are not allowed");
+
+    expect(await pushedPaths()).toEqual(before);
+    expect(((await (await service.api('/v1/batches?limit=100')).json()) as { items: unknown[] }).items).toHaveLength(batches);
+    expect(github.sent.map((r) => `${r.method} ${decodeURIComponent(new URL(r.url).pathname)}`)).toEqual([
+      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      `GET ${REPO_PATH}/contents/parlance.yml`,
+    ]);
+  });
+});

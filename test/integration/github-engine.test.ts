@@ -433,3 +433,24 @@ describe('reportCheckRun', () => {
     ]);
   });
 });
+
+describe('the repository path rule on the commit', () => {
+  it.each([
+    ['..', '../../etc/passwd', "'..' segments are not allowed"],
+    ['.', 'locales/./de.json', "'.' segments are not allowed"],
+    ['absolute', '/etc/passwd', 'absolute paths are not allowed'],
+    ['backslash', 'locales\\de.json', 'backslashes are not allowed'],
+    ['drive letter', 'C:/locales/de.json', 'drive letters are not allowed'],
+    ['NUL', 'locales/de.json\u0000', 'control character U+0000'],
+    ['control character', 'locales/\u001bde.json', 'control character U+001B'],
+    ['empty segment', 'locales//de.json', 'empty segments are not allowed'],
+    ['empty path', '', 'the path is empty'],
+    ['over 1,024 bytes', `locales/${'d'.repeat(1020)}.json`, 'at most 1024 are allowed'],
+    ['.git', '.git/hooks/post-checkout', "a '.git' segment would write into Git's own data"],
+  ])('commits nothing when a target path fails it (%s): no request reaches GitHub', async (_rule, path, says) => {
+    const result = syncTranslationPullRequest({ octokit: octokit(), owner: OWNER, repo: REPO, base: 'main', files: files({ 'locales/fr.json': FR_NEW, [path]: DE_NEW }), batch, project });
+    await expect(result).rejects.toMatchObject({ name: 'GitHubSyncError', message: expect.stringContaining(says) });
+    await expect(result).rejects.toThrow(/^Refusing to commit/);
+    expect(sent).toEqual([]);
+  });
+});

@@ -213,6 +213,27 @@ describe('loadConfig: errors name the file, line and column', () => {
     expect(withSource('')).toBe("parlance.yml:2:13: files[0].source: must not be empty; expected a glob such as 'locales/en/*.json'");
   });
 
+  it('holds translation templates and their expansions to the repository path rule, at the template', () => {
+    const withTranslation = (translation: string, source = 'locales/en.json') =>
+      configError(lines('files:', `  - source: '${source}'`, `    translation: '${translation}'`)).message;
+    const expected = "expected a relative path inside the repository such as 'locales/en.json'.";
+    expect(withTranslation('../outside/{locale}.json')).toBe(
+      `parlance.yml:3:18: files[0].translation: Invalid path '../outside/{locale}.json': '..' segments are not allowed (only right after {dir}, as in '{dir}/../{apple_locale}.lproj/{name}.strings'); ${expected}`,
+    );
+    expect(withTranslation('/tmp/{locale}.json')).toBe(`parlance.yml:3:18: files[0].translation: Invalid path '/tmp/{locale}.json': absolute paths are not allowed; drop the leading '/'; ${expected}`);
+    expect(withTranslation('C:/l10n/{locale}.json')).toContain("parlance.yml:3:18: files[0].translation: Invalid path 'C:/l10n/{locale}.json': drive letters are not allowed");
+    expect(withTranslation('locales\\{locale}.json')).toContain("parlance.yml:3:18: files[0].translation: Invalid path 'locales\\{locale}.json': backslashes are not allowed");
+    expect(withTranslation('locales//{locale}.json')).toContain('parlance.yml:3:18: files[0].translation: Invalid path \'locales//{locale}.json\': empty segments are not allowed');
+    expect(withTranslation('./{locale}.json')).toContain("parlance.yml:3:18: files[0].translation: Invalid path './{locale}.json': '.' segments are not allowed");
+    const bell = configError(lines('files:', "  - source: 'locales/en.json'", '    translation: "l10n/\\a/{locale}.json"')).message;
+    expect(bell).toContain('parlance.yml:3:18: files[0].translation: Invalid path \'l10n/\\u0007/{locale}.json\': it contains the control character U+0007');
+    expect(withTranslation(`${'x'.repeat(1100)}/{locale}.json`)).toContain('it is 1114 bytes long (UTF-8); at most 1024 are allowed');
+    // The template passes on its own, but its expansion climbs out of the repository.
+    expect(withTranslation('{dir}/../../{locale}.json')).toBe(
+      `parlance.yml:3:18: files[0].translation: for the source 'locales/en.json' and locale 'de' it gives invalid path '../de.json': '..' segments are not allowed; ${expected}`,
+    );
+  });
+
   it('names .github/parlance.yml as the file when it is the one loaded', () => {
     const error = configError(lines('files:', '  - source: a.json', '    translation: b.json'), '.github/parlance.yml');
     expect(error.message).toMatch(/^\.github\/parlance\.yml:3:18: files\[0\]\.translation: 'b\.json' must contain \{locale\}/);

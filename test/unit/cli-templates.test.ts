@@ -1,6 +1,6 @@
 /** Translation path templates: every variable for typical and awkward locales, and the errors that name what is wrong. */
 import { describe, expect, it } from 'vitest';
-import { TEMPLATE_VARIABLES, localeFromAndroid, translationPath, unknownVariables } from '../../src/cli/templates.js';
+import { TEMPLATE_VARIABLES, localeFromAndroid, translationPath, unknownVariables, variableValues } from '../../src/cli/templates.js';
 
 const SOURCE = 'locales/en/common.json';
 const fill = (variable: string, locale: string, source = SOURCE) => translationPath(`{${variable}}`, source, locale);
@@ -57,7 +57,8 @@ describe('translationPath: file variables and whole templates', () => {
   });
 
   it("gives '.' for {dir} at the top, and normalises the filled path", () => {
-    expect(fill('dir', 'de', 'en.json')).toBe('.');
+    // '.' alone is no file path, so only the value shows it; a filled template must be a repository path.
+    expect(variableValues('en.json', 'de').dir).toBe('.');
     expect(translationPath('{dir}/{locale}.json', 'en.json', 'de')).toBe('de.json');
     expect(translationPath('{dir}/../{locale}/{name}.json', 'locales/en/app.json', 'fr')).toBe('locales/fr/app.json');
   });

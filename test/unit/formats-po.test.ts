@@ -992,3 +992,12 @@ describe('property: values survive render → parse', () => {
     );
   });
 });
+
+describe('po: found by the fuzzer (npm run fuzz)', () => {
+  it('reads a line of 100,000 empty strings in linear time', () => {
+    const bytes = enc(`msgid "a"\nmsgstr ${'""'.repeat(100_000)}\n`);
+    const start = performance.now();
+    expect(poCodec.parse(bytes).map((e) => e.key)).toEqual(['a']);
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
+});

@@ -1247,3 +1247,22 @@ function workbookWith(sheet: string): Uint8Array {
 function replaceBytes(bytes: Uint8Array, from: string, to: string): Uint8Array {
   return new Uint8Array(Buffer.from(Buffer.from(bytes).toString('latin1').replaceAll(from, to), 'latin1'));
 }
+
+describe('csv: found by the fuzzer (npm run fuzz)', () => {
+  const same = (bytes: Uint8Array): Map<string, Value> =>
+    new Map(csvCodec.parse(bytes).map((e) => [e.key, e.plurals ? { plurals: e.plurals } : e.source]));
+
+  it('renders the source locale unchanged when its category columns lack `other` (no column is added)', () => {
+    for (const text of ['key,zero,one,other\u0000\ntitle,,,Inbox\n', 'one\tOne\tUno\ntab_in_value\t"a\tb"\t"a\tb"\nlast\tLast\tÚltimo']) {
+      const bytes = enc(text);
+      expect(dec(csvCodec.render({ source: bytes, values: new Map(), missing: 'source' }))).toBe(text);
+      expect(dec(csvCodec.render({ source: bytes, values: same(bytes), missing: 'source' }))).toBe(text);
+    }
+  });
+
+  it('leaves a plain cell beside category cells alone when the forms are the row\'s own', () => {
+    const text = 'key,en,en_one,en_other\nkey,en,en_one,en_other\nmessages,t{count} message,{count} messages,\n';
+    const bytes = enc(text);
+    expect(dec(csvCodec.render({ source: bytes, values: same(bytes), missing: 'source' }))).toBe(text);
+  });
+});

@@ -1394,3 +1394,19 @@ describe('property tests', () => {
     for (const file of files.slice(0, 10)) expect(phpLint(file).status).toBe(0);
   });
 });
+
+describe('laravel_php: found by the fuzzer (npm run fuzz)', () => {
+  it('refuses a NUL byte in code naming its line and column, instead of the lexer\'s raw Error', () => {
+    const error = parseError(() => laravelPhpCodec.parse(enc("<?php\n\nreturn [\n  'a' => 'A',\0\n];\n")));
+    expect(error.message).toBe('Unexpected character "\\u0000" at line 4, column 14');
+    expect([error.line, error.column]).toEqual([4, 14]);
+  });
+});
+
+describe('laravel_php: a long double-quoted literal (found by the fuzzer)', () => {
+  it('reads a 300,000-character "..." string with an escape, not a RangeError', () => {
+    const long = 'a'.repeat(300_000);
+    const entries = laravelPhpCodec.parse(enc(`<?php\nreturn ['k' => "${long}\\n"];\n`));
+    expect(entries.map((e) => e.source)).toEqual([`${long}\n`]);
+  });
+});

@@ -2,6 +2,7 @@
 import type { ParlanceClient } from '../../../src/client/client.js';
 import { ApiError } from '../../../src/client/client.js';
 import { detectFormat, getCodec, isFormatId, type Codec, type Entry } from '../../../src/core/formats/index.js';
+import { repoPathProblem } from '../../../src/core/repo-path.js';
 import type { GithubLink } from '../links.js';
 import type { DriftImport } from '../pr-body.js';
 import { BATCH_TRAILER, type GitHubClient } from '../translation-pr.js';
@@ -94,7 +95,12 @@ export async function handlePush(input: PushInput): Promise<{ pushed: string[]; 
   const changed = changedPaths(push);
   if (changed.size === 0) return { pushed: [], drift: [] };
   const config = await readParlanceConfig(octokit, owner, repo, link.config_path, push.after);
-  const sources = matchSourcePaths(config, await listFilePaths(octokit, owner, repo, push.after));
+  const sources = matchSourcePaths(config, await listFilePaths(octokit, owner, repo, push.after)).filter((source) => {
+    // Git allows names Parlance does not (a backslash, a control character); such a file is neither read nor pushed.
+    const problem = repoPathProblem(source.path);
+    if (problem) log.warn('source file skipped: its path fails the repository path rule', { repository: link.repository, path: source.path, problem: problem.reason });
+    return problem === undefined;
+  });
   const locales = config.locales ?? (await client.project()).target_locales;
 
   const drift: DriftImport[] = [];

@@ -1,6 +1,7 @@
 /** What the App reads from a linked repository: the base commit, `parlance.yml`, file contents, and which paths are sources or managed translations. */
 import { compileGlob, parseConfig, type FileRule, type ParlanceConfig } from '../../../src/cli/config.js';
 import { translationPath } from '../../../src/cli/templates.js';
+import { repoPath } from '../../../src/core/repo-path.js';
 import type { GitHubClient } from '../translation-pr.js';
 
 /** `owner/name` split for the REST API; the route already checked the form. */
@@ -25,11 +26,11 @@ export async function readBranchHead(octokit: GitHubClient, owner: string, repo:
   }
 }
 
-/** A file's bytes at a commit, or null when the path holds no file there. */
+/** A file's bytes at a commit, or null when the path holds no file there; a path that fails the repository path rule is never read. */
 export async function readRepositoryFile(octokit: GitHubClient, owner: string, repo: string, path: string, ref: string): Promise<Uint8Array | null> {
   let data: unknown;
   try {
-    ({ data } = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { owner, repo, path, ref }));
+    ({ data } = await octokit.request('GET /repos/{owner}/{repo}/contents/{path}', { owner, repo, path: repoPath(path), ref }));
   } catch (error) {
     if (statusOf(error) === 404) return null;
     throw error;

@@ -3,6 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { repoPathProblem } from '../../../src/core/repo-path.js';
 
 /** GitHub's rules: an owner of up to 39 letters, digits and hyphens (not first); a name of up to 100 letters, digits, '.', '_' and '-'. */
 const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
@@ -36,11 +37,10 @@ export function branchProblem(value: string): string | undefined {
   return broken && `Invalid base_branch '${value}': ${broken[1]}. Expected a branch name such as 'main'.`;
 }
 
-/** Why `value` is not a relative path inside the repository, or undefined when it is one. */
+/** Why `value` is not a relative path inside the repository (the one repository path rule), or undefined when it is one. */
 export function configPathProblem(value: string): string | undefined {
-  const segments = value.split('/');
-  const bad = value.length === 0 || value.length > 500 || value.startsWith('/') || value.includes('\\') || hasControlCharacter(value) || segments.some((s) => s === '' || s === '.' || s === '..');
-  return bad ? `Invalid config_path '${value}'. Expected a path relative to the repository root, with '/' between parts and no '.' or '..' parts, such as 'parlance.yml' or '.github/parlance.yml'.` : undefined;
+  const problem = repoPathProblem(value);
+  return problem ? `Invalid config_path '${value}': ${problem.reason}. Expected a path relative to the repository root, such as 'parlance.yml' or '.github/parlance.yml'.` : undefined;
 }
 
 /** A string schema whose one check is `problem`, reported with its own message. */

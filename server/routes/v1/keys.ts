@@ -5,7 +5,7 @@ import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ApiError, notFound } from '../../errors.js';
 import { KEY_STATES } from '../../services/key-states-service.js';
 import { localeParam } from './locale-params.js';
-import { Batch, GateFailure, notFoundResponse, problemResponses } from './schemas.js';
+import { Batch, GateFailure, RepoPathParam, notFoundResponse, problemResponses } from './schemas.js';
 
 const Plurals = z.record(z.string(), z.string()).nullable();
 const KeyRow = z
@@ -46,7 +46,7 @@ export function keysRoutes(deps: AppDeps) {
           locale: z.string().min(1).openapi({ description: 'A target locale of the project.' }),
           state: z.enum(KEY_STATES).optional(),
           q: z.string().max(200).optional(),
-          path: z.string().optional(),
+          path: RepoPathParam.optional(),
           cursor: z.string().optional().openapi({ description: 'The `next_cursor` of the previous page.' }),
           limit: z.coerce.number().int().min(1).max(500).default(50),
         }),
@@ -77,7 +77,7 @@ export function keysRoutes(deps: AppDeps) {
       middleware: [requireAbility('write')] as const,
       request: {
         params: z.object({ key: z.string().min(1).openapi({ description: 'The key, URL-encoded.' }) }),
-        query: z.object({ path: z.string().optional().openapi({ description: 'The source file, when the same key exists in several.' }) }),
+        query: z.object({ path: RepoPathParam.optional().openapi({ description: 'The source file, when the same key exists in several.' }) }),
         body: { required: true, content: { 'application/json': { schema: z.object({ pass: z.enum(['fast', 'careful']) }).strict().openapi('KeyPatch') } } },
       },
       responses: {

@@ -3,12 +3,12 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { localeParam } from './locale-params.js';
-import { notFoundResponse, problemResponses } from './schemas.js';
+import { RepoPathParam, notFoundResponse, problemResponses } from './schemas.js';
 
 const PullQuery = z.object({
   format: z.string().optional().openapi({ description: "Format identifier; default: the pushed file's format (`json` for keys pushed without a file)." }),
   locale: z.string().optional().openapi({ description: 'One locale; omit for a zip with one file per target locale.' }),
-  path: z.string().optional().openapi({ description: 'Which source file; needed when the project has more than one.' }),
+  path: RepoPathParam.optional().openapi({ description: 'Which source file; needed when the project has more than one. 422 `path_invalid` for a path outside the repository.' }),
   missing: z.enum(['omit', 'source']).default('omit').openapi({ description: 'Untranslated keys: left out (default) or filled with the source text.' }),
 });
 

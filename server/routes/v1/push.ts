@@ -8,8 +8,9 @@ import type { PushInput } from '../../services/push-service.js';
 import type { SourceEntry } from '../../services/push-fns.js';
 import { FORMAT_IDS, FileUnparsableError, type PluralForms } from '../../../src/core/formats/codec.js';
 import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/index.js';
+import { repoPath } from '../../../src/core/repo-path.js';
 import { localeList } from './locale-params.js';
-import { Batch, Problem, problemResponses } from './schemas.js';
+import { Batch, Problem, RepoPathParam, problemResponses } from './schemas.js';
 
 export const PluralInput = z
   .object({
@@ -37,7 +38,7 @@ const JsonPush = z
   .object({
     keys: z.array(KeyInput).min(1).max(100_000),
     locales: z.array(z.string()).min(1).optional().openapi({ description: "Target locales; default: all of the project's languages." }),
-    path: z.string().max(1000).optional().openapi({ description: "Groups the keys like a file path does; default ''." }),
+    path: RepoPathParam.optional().openapi({ description: "Groups the keys like a file path does; default ''. A relative path inside the repository (422 `path_invalid` otherwise)." }),
   })
   .openapi('PushKeysRequest');
 
@@ -45,7 +46,7 @@ const MultipartPush = z
   .object({
     file: z.any().openapi({ type: 'string', format: 'binary', description: 'The source-language file.' }),
     format: z.string().optional().openapi({ description: 'Format identifier, e.g. `json` or `po`; detected from the file name and content when omitted (the batch says which was used).' }),
-    path: z.string().optional().openapi({ description: "The file's path in the repository (default: the uploaded file name). A project can hold many source files." }),
+    path: z.string().optional().openapi({ description: "The file's path in the repository (default: the uploaded file name), such as `locales/en.json`: relative, with no `.` or `..` segments, backslashes, drive letters, control characters or empty segments, at most 1,024 bytes (422 `path_invalid` otherwise). A project can hold many source files." }),
     locales: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'Target locales, comma-separated or repeated; default: all.' }),
     careful: z
       .union([z.string(), z.array(z.string())])
@@ -133,8 +134,10 @@ function fromJson(projectId: string, body: z.infer<typeof JsonPush>): PushInput 
 async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPush>): Promise<PushInput & { fingerprint: string }> {
   const file: unknown = form.file;
   if (!(file instanceof File)) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'file' part holding the source file.", { errors: [{ path: 'file', message: 'required' }] });
-  const path = (typeof form.path === 'string' && form.path.trim()) || file.name;
-  if (!path) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'path' (the file's repository path).");
+  const given = (typeof form.path === 'string' && form.path.trim()) || file.name;
+  if (!given) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'path' (the file's repository path).");
+  // Checked after trimming and the file-name default, so the path stored is the path checked.
+  const path = repoPath(given);
   const content = new Uint8Array(await file.arrayBuffer());
   const format = (typeof form.format === 'string' ? form.format.trim() : '') || detectFormat(path, content);
   if (!format) {

@@ -3,21 +3,21 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { localeParam } from './locale-params.js';
-import { GateFailure, problemResponses } from './schemas.js';
+import { GateFailure, RepoPathParam, problemResponses } from './schemas.js';
 import { PluralInput } from './push.js';
 
 const QaRequest = z
   .object({
     locales: z.array(z.string()).min(1).optional().openapi({ description: 'Check the stored translations of these locales; default: every target locale. Ignored with `rows`.' }),
     keys: z.array(z.string()).min(1).max(100_000).optional().openapi({ description: 'Only these keys.' }),
-    path: z.string().optional().openapi({ description: 'Only keys of this source file.' }),
+    path: RepoPathParam.optional().openapi({ description: 'Only keys of this source file.' }),
     rows: z
       .array(
         z
           .object({
             key: z.string().min(1),
             locale: z.string().min(1),
-            path: z.string().optional(),
+            path: RepoPathParam.optional(),
             text: z.string().max(100_000).optional().openapi({ description: 'A proposed translation to check instead of the stored one.' }),
             plurals: PluralInput.optional(),
           })

@@ -1,6 +1,7 @@
 /** Response and shared request schemas of /v1; the OpenAPI document is generated from these. */
 import { z } from '@hono/zod-openapi';
 import { ABILITIES } from '../../services/tokens/token-fns.js';
+import { MAX_REPO_PATH_BYTES, repoPath } from '../../../src/core/repo-path.js';
 
 export const Problem = z
   .object({
@@ -111,3 +112,15 @@ export const problemResponses = {
 } as const;
 
 export const notFoundResponse = { 404: { description: 'Not found in this project', content: { 'application/problem+json': { schema: Problem } } } } as const;
+
+/**
+ * A source file's repository path in a request, held to the one path rule (src/core/repo-path.ts); a failing one is thrown
+ * as it is and answered 422 `path_invalid` at the edge. '' names the keys pushed without a file.
+ */
+export const RepoPathParam = z
+  .string()
+  .transform((value) => (value === '' ? value : repoPath(value)))
+  .openapi({
+    type: 'string',
+    description: `A relative POSIX path inside the repository such as \`locales/en.json\` (no \`.\` or \`..\` segments, backslashes, drive letters, control characters or empty segments; at most ${MAX_REPO_PATH_BYTES} bytes), or '' for keys pushed without a file; otherwise 422 \`path_invalid\`.`,
+  });

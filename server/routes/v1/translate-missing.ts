@@ -3,12 +3,12 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { localeList } from './locale-params.js';
-import { Batch, Problem, problemResponses } from './schemas.js';
+import { Batch, Problem, RepoPathParam, problemResponses } from './schemas.js';
 
 const TranslateMissingRequest = z
   .object({
     locales: z.array(z.string().min(1)).min(1).optional().openapi({ description: "Target locales; default: all of the project's languages." }),
-    paths: z.array(z.string().max(1000)).min(1).optional().openapi({ description: 'Source files to cover; default: every file (and keys pushed without one).' }),
+    paths: z.array(RepoPathParam).min(1).optional().openapi({ description: 'Source files to cover; default: every file (and keys pushed without one).' }),
   })
   .strict()
   .openapi('TranslateMissingRequest');

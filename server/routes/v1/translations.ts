@@ -4,7 +4,7 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { REVIEW_STATES } from '../../services/quality/translations-service.js';
 import { localeParam } from './locale-params.js';
-import { GateFailure, Pagination, notFoundResponse, problemResponses } from './schemas.js';
+import { GateFailure, Pagination, RepoPathParam, notFoundResponse, problemResponses } from './schemas.js';
 import { PluralInput } from './push.js';
 
 const State = z.enum(REVIEW_STATES as [string, ...string[]]).openapi('TranslationState', {
@@ -37,7 +37,7 @@ const Params = z.object({
   key: z.string().min(1).openapi({ description: 'The key, URL-encoded (`/` as `%2F`).' }),
   locale: z.string().min(1),
 });
-const PathQuery = z.object({ path: z.string().optional().openapi({ description: 'The source file, when the same key exists in several.' }) });
+const PathQuery = z.object({ path: RepoPathParam.optional().openapi({ description: 'The source file, when the same key exists in several.' }) });
 
 export function translationsRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
@@ -49,7 +49,7 @@ export function translationsRoutes(deps: AppDeps) {
       summary: 'List translation rows by review state',
       description: 'Ability: `read`. Without `state`, lists written translations (flagged, accepted, approved, human). Held and rejected rows are listed only while their source is unchanged.',
       middleware: [requireAbility('read')] as const,
-      request: { query: Pagination.extend({ state: State.optional(), locale: z.string().optional(), path: z.string().optional(), key: z.string().optional() }) },
+      request: { query: Pagination.extend({ state: State.optional(), locale: z.string().optional(), path: RepoPathParam.optional(), key: z.string().optional() }) },
       responses: { 200: { description: 'A page of rows', content: { 'application/json': { schema: z.object({ items: z.array(Translation), next_cursor: z.string().nullable() }) } } }, ...problemResponses },
     }),
     async (c) => {

@@ -1,6 +1,6 @@
 /** `parlance pull`: writes each source file's translations where parlance.yml's translation template puts them, touching only files whose bytes change. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { ApiError, type ParlanceClient } from '../../client/client.js';
 import type { PulledFile } from '../../client/types.js';
@@ -110,12 +110,41 @@ async function pullOrSkip(client: ParlanceClient, input: { path: string; locale:
   }
 }
 
-/** The absolute target path; a template that leads outside the config's directory is refused. */
-function insideRoot(root: string, target: string, template: string): string {
-  const absolute = resolve(root, target);
-  const rel = relative(root, absolute);
-  if (rel.startsWith('..') || isAbsolute(rel)) throw new CliError(`Translation template '${template}' leads outside ${root}: ${target}.`);
-  return absolute;
+/**
+ * The real file to write for `target` (a repository path): symbolic links on the way, of the file itself or of any existing
+ * folder above it, are followed, and a target that lands outside the root is refused (exit 1), whatever the config or the
+ * service asked for.
+ */
+export function insideRoot(root: string, target: string, template: string): string {
+  const realRoot = realpathSync(root);
+  let existing = join(realRoot, ...target.split('/'));
+  const missing: string[] = [];
+  while (!exists(existing)) {
+    missing.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  let real: string;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    throw new CliError(`Refusing to write ${target}: ${existing} is a symbolic link that leads nowhere, so where the file would land is unknown (template '${template}').`);
+  }
+  const landed = join(real, ...missing);
+  const rel = relative(realRoot, landed);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    throw new CliError(`Refusing to write ${target}: it resolves to ${landed}, outside the repository root ${realRoot} (template '${template}'; check for a symbolic link on the way).`);
+  }
+  return landed;
+}
+
+/** Whether anything, a dangling symbolic link included, is at `absolute`. */
+function exists(absolute: string): boolean {
+  try {
+    lstatSync(absolute);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function sameBytes(absolute: string, body: Uint8Array): boolean {

@@ -412,14 +412,17 @@ export function planRender(
     plan.changed = true;
   };
   if (!existing && source.plain !== undefined) add('');
+  // The source's own columns for its own locale gain only what a value needs: with none, the bytes come back unchanged.
+  const own = existing === source && (wanted === normalise(sourceLocale) || wanted === source.id);
   if (source.categories.size > 0) {
     // Per-category layouts get the target's categories, plus any a value carries beyond them.
-    const needed = new Set<PluralCategory>(pluralCategories(locale));
+    const needed = new Set<PluralCategory>(own ? [] : pluralCategories(locale));
     for (const value of input.values.values()) if (typeof value !== 'string') for (const c of Object.keys(value.plurals)) needed.add(c as PluralCategory);
     for (const category of PLURAL_CATEGORIES) if (needed.has(category) && !columns.has(category)) add(category);
   }
   // Text needs a home: a language with category columns but neither a plain nor an `other` column gets `other`.
-  if (!columns.has('') && !columns.has('other')) add('other');
+  // (The source's own group keeps its text where it was read from.)
+  if (!own && !columns.has('') && !columns.has('other')) add('other');
   const plain = columns.get('');
   const categories = [...columns].filter((c): c is [PluralCategory, number] => c[0] !== '');
 
@@ -434,7 +437,7 @@ export function planRender(
     plan.changed = true;
   };
   const writeText = (row: number, text: string): void => {
-    const into = plain ?? columns.get('other')!;
+    const into = plain ?? columns.get('other') ?? textColumn(source);
     set(row, into, text);
     for (const [, column] of categories) if (column !== into) set(row, column, '');
   };
@@ -442,8 +445,10 @@ export function planRender(
     const row = rows[item.row]!;
     if (categories.length > 0) {
       for (const [category, column] of categories) set(item.row, column, forms[category] ?? '');
-      // A plain cell beside the category cells repeats the `other` form where the source row fills it.
-      if (plain !== undefined) set(item.row, plain, cellText(row, source.plain) === '' ? '' : (forms.other ?? ''));
+      // A plain cell beside the category cells repeats the `other` form where the source row fills it (and is left as
+      // it is when the forms are the row's own).
+      const unchanged = own && item.entry.plurals !== undefined && sameForms(forms, item.entry.plurals);
+      if (plain !== undefined && !unchanged) set(item.row, plain, cellText(row, source.plain) === '' ? '' : (forms.other ?? ''));
       return;
     }
     const { icu, entry } = item;

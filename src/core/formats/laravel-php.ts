@@ -112,7 +112,10 @@ function decodeLiteral(raw: string): string | undefined {
   if (quote === "'") return inner.replace(/\\([\\'])/g, '$1');
   const bytes: number[] = [];
   const encoder = new TextEncoder();
-  const push = (s: string): void => void bytes.push(...encoder.encode(s));
+  // A loop, not push(...spread): a spread of a long literal's bytes overflows the call stack.
+  const push = (s: string): void => {
+    for (const byte of encoder.encode(s)) bytes.push(byte);
+  };
   let i = 0;
   while (i < inner.length) {
     const backslash = inner.indexOf('\\', i);
@@ -231,6 +234,13 @@ function parseProgram(text: string, lines: LineIndex): PhpNode {
     const e = error as { message?: string; lineNumber?: number; columnNumber?: number };
     if (typeof e.lineNumber !== 'number') {
       if (error instanceof RangeError) fail(lines, `Expected at most ${MAX_DEPTH} levels of nesting`, 0);
+      // The lexer throws plain Errors that give only an offset (one past the character), e.g. on a NUL byte in code.
+      const lexed = /^(?:Bad terminal sequence "([^]*)"|([^]*?)) at line \d+ \(offset (\d+)\)$/.exec(String(e.message));
+      if (lexed) {
+        const message = lexed[1] !== undefined ? `Unexpected character ${JSON.stringify(lexed[1])}` : lexed[2]!.replace(/^Parse error:\s+/, '');
+        fail(lines, message, Math.min(text.length, Math.max(0, Number(lexed[3]) - 1)));
+      }
+      if (error instanceof Error) fail(lines, `Unexpected input (${error.message})`, 0);
       throw error;
     }
     const message = String(e.message)

@@ -172,13 +172,18 @@ class LineIndex {
       else hi = mid - 1;
     }
     const start = this.starts[lo]!;
-    let column = 1;
-    for (let i = start; i < index; i++) {
+    // Columns are counted on from the last lookup on the same line: a line of many strings stays linear, not quadratic.
+    const resume = this.last && this.last.line === lo + 1 && this.last.index <= index ? this.last : undefined;
+    let column = resume?.column ?? 1;
+    for (let i = resume?.index ?? start; i < index; i++) {
       const c = this.text.charCodeAt(i);
       if (!(c >= 0xdc00 && c <= 0xdfff && i > start && isHighSurrogate(this.text.charCodeAt(i - 1)))) column++;
     }
+    this.last = { line: lo + 1, index, column };
     return { line: lo + 1, column };
   }
+
+  private last: { line: number; index: number; column: number } | undefined;
 }
 
 function isHighSurrogate(c: number): boolean {
