@@ -64,7 +64,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   if (config.database.kind === 'pglite' && config.database.dataDir) lock = acquireDataDirLock(config.dataDir);
   let db: Db;
   try {
-    db = await openDatabase(config.database);
+    db = await openDatabase(config.database, { onIdleError: (error) => log.warn('idle database connection lost', { error }) });
     await migrate(db);
   } catch (error) {
     lock?.release();

@@ -11,7 +11,8 @@ export type Db = Kysely<Database>;
 
 const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export async function openDatabase(database: Config['database']): Promise<Db> {
+/** `onIdleError`: a pooled connection that was idle broke (the server ended it); the pool has dropped it already. */
+export async function openDatabase(database: Config['database'], options: { onIdleError?: (error: Error) => void } = {}): Promise<Db> {
   if (database.kind === 'postgres') {
     const pg = await import('pg');
     // int8 (bigserial ids, count(*)) arrives as text; the values we keep there fit in a JS number only for counts,
@@ -21,6 +22,9 @@ export async function openDatabase(database: Config['database']): Promise<Db> {
       max: 10,
       ...(database.schema ? { options: `-c search_path=${database.schema}` } : {}),
     });
+    // Without a listener, the pool's 'error' event for an idle connection that PostgreSQL terminated (a restart, a
+    // failover, pg_terminate_backend, an idle timeout) is thrown and kills the process; the next query just reconnects.
+    pool.on('error', (error) => options.onIdleError?.(error));
     if (database.schema) {
       const client = await pool.connect();
       try {

@@ -150,6 +150,32 @@ describe('batches', () => {
     expect((await problem(again)).code).toBe('batch_not_retryable');
   });
 
+  it('retry leaves alone the failed rows a newer push has translated meanwhile: no second translation, no second charge', async () => {
+    // Found by the soak (npm run soak): a failed batch retried after a later push had translated its rows charged them twice.
+    const before = await allowance();
+    const keys = [{ key: 'again1', source: 'Translated by the newer push' }, { key: 'again2', source: 'So is this one' }];
+    mock.mode = 'fail400';
+    let first: BatchBody;
+    try {
+      first = await pushKeys(keys, { locales: ['de'] });
+      expect((await waitForBatch(service, first.id)).status).toBe('failed');
+    } finally {
+      mock.mode = 'ok';
+    }
+    const second = await pushKeys(keys, { locales: ['de'] });
+    expect(second.rows.total).toBe(2);
+    const secondDone = await waitForBatch(service, second.id);
+    expect(secondDone.words).toEqual({ reserved: 9, spent: 9, refunded: 0 });
+
+    const res = await service.api(`/v1/batches/${first.id}/retry`, { method: 'POST' });
+    expect(res.status).toBe(202);
+    const retried = await waitForBatch(service, first.id);
+    expect(retried.status).toBe('completed');
+    expect(retried.row_outcomes.items.map((r) => r.outcome)).toEqual(['superseded', 'superseded']);
+    expect(retried.words).toEqual({ reserved: 9, spent: 0, refunded: 9 });
+    expect(await allowance()).toBe(before - 9);
+  });
+
   it('cancel and retry need the push ability', async () => {
     const token = await service.mintToken({ abilities: ['read'] });
     const res = await service.api('/v1/batches/bat_x/cancel', { method: 'POST', token });

@@ -541,6 +541,39 @@ describe.runIf(BACKEND === 'postgres')('parlance serve + parlance worker (Postgr
     expect(workerExit, 'worker: no exit within 8 s of SIGTERM').toEqual({ code: 0, signal: null });
     expect(Date.now() - t0).toBeLessThan(8000);
   });
+
+  it('PostgreSQL ends the idle connections of serve and worker: both keep running and the next request reconnects', async () => {
+    // Found by the soak (npm run soak): an idle pooled connection ended by the server was an unhandled 'error' event
+    // that killed every process.
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const appName = `parlance-idle-${port}`;
+    serve = parlance('serve', 'serve', { ...env, PORT: String(port), PGAPPNAME: appName });
+    const worker = parlance('worker', 'worker', { ...env, PGAPPNAME: appName });
+    await waitHealthy(base, serve);
+    api = client(base, token);
+    expect((await api('/v1/project')).status).toBe(200);
+
+    const pg = await import('pg');
+    const admin = new pg.default.Client({ connectionString: env.DATABASE_URL });
+    await admin.connect();
+    try {
+      const ended = await waitFor('idle connections of both processes', async () => {
+        const result = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and state = 'idle'`, [appName]);
+        return (result.rowCount ?? 0) >= 2 ? result.rowCount : undefined;
+      });
+      expect(ended).toBeGreaterThanOrEqual(2);
+    } finally {
+      await admin.end();
+    }
+    await sleep(500);
+    expect(serve.running(), 'serve exited after its idle connections were ended').toBe(true);
+    expect(worker.running(), 'worker exited after its idle connections were ended').toBe(true);
+    expect((await api('/v1/project')).status).toBe(200);
+    const { content } = sourceFile(3, 'idle');
+    const pushed = await pushFile(api, content, 'idle.json', 'de');
+    expect((await waitCompleted(api, pushed.id, [serve, worker])).status).toBe('completed');
+  });
 });
 
 describe.runIf(BACKEND === 'postgres')('Redis restart (PostgreSQL, own redis-server)', () => {

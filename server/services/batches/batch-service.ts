@@ -134,6 +134,31 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
       if (batch.status !== 'failed') {
         throw new ApiError(409, 'batch_not_retryable', `Batch '${batchId}' is ${batch.status}; only failed batches can be retried.`, { status: batch.status });
       }
+      // The project lock a push takes (after the batch lock, the order finalize takes them in): a push and a retry
+      // then never both queue the same row.
+      await trx.selectFrom('projects').select('id').where('id', '=', projectId).forUpdate().executeTakeFirstOrThrow();
+      // A failed row that no longer needs work, by the push's own rule (the source changed, a newer batch translated
+      // it, a candidate is held, or a queued row carries it), is settled instead of being translated and charged again.
+      await trx
+        .updateTable('batch_rows as r')
+        .set({ status: 'done', outcome: 'superseded', reason: 'a newer push took this row over after it failed; the retry left it alone', updated_at: sql`now()` })
+        .where('r.batch_id', '=', batchId)
+        .where('r.status', '=', 'failed')
+        .where((eb) =>
+          eb.or([
+            eb.exists(eb.selectFrom('keys as k').select('k.id').whereRef('k.id', '=', 'r.key_id').whereRef('k.source_hash', '<>', 'r.source_hash')),
+            eb.exists(
+              eb.selectFrom('translations as t').select('t.key_id').whereRef('t.key_id', '=', 'r.key_id').whereRef('t.locale', '=', 'r.locale').whereRef('t.source_hash', '=', 'r.source_hash').where('t.stale', '=', false),
+            ),
+            eb.exists(
+              eb.selectFrom('held_translations as h').select('h.key_id').whereRef('h.key_id', '=', 'r.key_id').whereRef('h.locale', '=', 'r.locale').whereRef('h.source_hash', '=', 'r.source_hash').where('h.state', '=', 'held'),
+            ),
+            eb.exists(
+              eb.selectFrom('batch_rows as o').select('o.id').whereRef('o.key_id', '=', 'r.key_id').whereRef('o.locale', '=', 'r.locale').whereRef('o.source_hash', '=', 'r.source_hash').where('o.status', '=', 'queued'),
+            ),
+          ]),
+        )
+        .execute();
       const failed = await trx
         .selectFrom('batch_rows')
         .select((eb) => [eb.fn.countAll<string>().as('rows'), eb.fn.sum<string>('words').as('words')])
