@@ -165,7 +165,7 @@ export async function main(): Promise<number> {
       ...(await batchChecks(admin, state.retried)),
       ...(await deliveryChecks(admin, receiver)).checks,
       ...rateLimitChecks(recorder.windows, RATE_LIMIT, faults.redisRestarts),
-      { name: 'requests answered 5xx (other than 503 rate_limiter_unavailable)', figure: String(recorder.unexpected.length), ok: recorder.unexpected.length === 0, detail: JSON.stringify(recorder.unexpected.slice(0, 5)) },
+      { name: 'requests answered 5xx (other than 503 rate_limiter_unavailable / database_unavailable)', figure: String(recorder.unexpected.length), ok: recorder.unexpected.length === 0, detail: JSON.stringify(recorder.unexpected.slice(0, 5)) },
       { name: "failures inside the soak's own clients", figure: String(state.clientFailures.length), ok: state.clientFailures.length === 0, detail: state.clientFailures.slice(0, 5).join('\n') },
       { name: 'processes that died on their own', figure: String(fleet.crashes.length), ok: fleet.crashes.length === 0, detail: fleet.crashes.slice(0, 3).map((c) => `${c.name} code ${c.code} signal ${c.signal}:\n${c.tail.join('\n')}`).join('\n\n') },
     ];
@@ -178,7 +178,7 @@ export async function main(): Promise<number> {
     const pull = recorder.latency('pull');
     console.log(
       table(`Figures (${options.seconds} s of load, seed ${options.seed}, drain ${drainSeconds.toFixed(1)} s)`, [
-        ['requests served', `${totals.served} (2xx ${totals.ok}, 4xx ${totals.clientErrors}, 429 ${totals.rateLimited}, 503 limiter unavailable ${totals.limiterUnavailable}, other 5xx ${totals.serverErrors})`],
+        ['requests served', `${totals.served} (2xx ${totals.ok}, 4xx ${totals.clientErrors}, 429 ${totals.rateLimited}, 503 limiter or database unavailable ${totals.limiterUnavailable}, other 5xx ${totals.serverErrors})`],
         ['network errors (killed processes)', String(totals.network)],
         ['answers by operation', recorder.byOp().map((o) => `${o.op} ${JSON.stringify(o.answers)}`).join('; ')],
         ['pushes sent', `new ${state.pushes.new}, changed ${state.pushes.changed}, unchanged ${state.pushes.unchanged}`],

@@ -46,7 +46,8 @@ export function createRecorder() {
         perToken.set(reset, (perToken.get(reset) ?? 0) + 1);
         windows.set(token, perToken);
       }
-      if (res.status === 503 && body?.includes('rate_limiter_unavailable')) limiterUnavailable += 1;
+      // A 503 with Retry-After while Redis or a PostgreSQL connection is away is the promised answer, not a failure.
+      if (res.status === 503 && (body?.includes('rate_limiter_unavailable') || body?.includes('database_unavailable'))) limiterUnavailable += 1;
       else if (res.status >= 500) unexpected.push({ op, status: res.status, body: (body ?? '').slice(0, 400), at: new Date().toISOString() });
     },
     totals() {

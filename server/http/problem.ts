@@ -39,6 +39,22 @@ export function toApiError(error: unknown, log: Logger): ApiError {
   if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '22021') {
     return new ApiError(422, 'validation_failed', 'Invalid request: text may not contain the NUL character (U+0000).');
   }
+  // The database connection ended under the request (a restart, a failover, pg_terminate_backend): the failed statement
+  // was not committed, and the pool reconnects on the next query, so the client is told to try again, not that we broke.
+  if (databaseConnectionLost(error)) {
+    log.warn('database connection lost during a request', { error });
+    return new ApiError(503, 'database_unavailable', 'The database connection was lost while answering; retry in a second.', { retry_after: 1 }, { 'Retry-After': '1' });
+  }
   log.error('unhandled error', { error });
   return new ApiError(500, 'internal_error', 'Something went wrong on the server; the error was logged.');
+}
+
+/** SQLSTATE class 57P (operator intervention: admin or crash shutdown, cannot connect now) and 08 (connection exception), or node-postgres losing the socket. */
+const CONNECTION_LOST_CODES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '08000', '08003', '08006']);
+
+function databaseConnectionLost(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && CONNECTION_LOST_CODES.has(code)) return true;
+  return typeof message === 'string' && /^Connection terminated( unexpectedly)?$/.test(message);
 }
