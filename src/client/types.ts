@@ -71,6 +71,8 @@ export interface SourceFile {
   sha256: string;
   keys: number;
   updated_at: string;
+  /** Null for a good path; for a path stored before the repository path rule, why pull refuses it. */
+  path_invalid: string | null;
 }
 
 export interface PulledFile {

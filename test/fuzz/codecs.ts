@@ -19,6 +19,8 @@ export interface CodecFuzzOptions {
   seed: number;
   mutantsPerFormat: number;
   formats?: readonly FormatId[];
+  /** Only these mutant indices (to reproduce a reported failure); each failing one is saved. */
+  indices?: readonly number[];
   /** Where failing mutants are written, one `<format>-<seed>-<index>` pair (the bytes and a .txt description) each. */
   artifactsDir: string;
   log: (line: string) => void;
@@ -103,7 +105,8 @@ export function fuzzCodecs(options: CodecFuzzOptions): CodecFuzzCounts[] {
       options.log(`  ${format}: no corpus or fixture files, skipped`);
       continue;
     }
-    for (let index = 0; index < options.mutantsPerFormat; index++) {
+    const indices = options.indices ?? Array.from({ length: options.mutantsPerFormat }, (_, i) => i);
+    for (const index of indices) {
       const rng = createRng(mutantSeed(options.seed, format, index));
       const seed = rng.pick(seeds);
       const mutant = mutate(seed.bytes, rng);
@@ -116,7 +119,7 @@ export function fuzzCodecs(options: CodecFuzzOptions): CodecFuzzCounts[] {
         counts.failures += 1;
         const description = `format ${format}, FUZZ_SEED=${options.seed} index ${index}: ${seed.name} with ${mutant.what.join('; ')}\n  ${outcome.problem}`;
         options.log(`  FAIL ${description}`);
-        if (counts.failures <= SAVED_PER_FORMAT) {
+        if (counts.failures <= SAVED_PER_FORMAT || options.indices) {
           mkdirSync(options.artifactsDir, { recursive: true });
           const base = join(options.artifactsDir, `${format}-${options.seed}-${index}`);
           writeFileSync(`${base}${codec.extensions[0]}`, mutant.bytes);

@@ -74,6 +74,8 @@ describe('push', () => {
     expect(keys.status).toBe(202);
     expect((await waitForBatch(service, ((await keys.json()) as BatchBody).id)).status).toBe('completed');
     expect((await storedPaths()).sort()).toEqual(['web/locales/en.json']);
+    const listed = (await (await service.api('/v1/files')).json()) as { items: { path: string; path_invalid: string | null }[] };
+    expect(listed.items).toEqual([expect.objectContaining({ path: 'web/locales/en.json', path_invalid: null })]);
   });
 });
 
@@ -138,5 +140,8 @@ describe('paths stored before the rule', () => {
     expect(zip.path).toBe('../../etc/passwd');
     await pathInvalid(await service.api('/v1/pull?locale=de', { token }), 'dot_segment', "'..' segments");
     await pathInvalid(await service.api('/v1/pull?locale=en', { token }), 'dot_segment', "'..' segments");
+    // The listing still shows the file, so its owner can find it, and says why pull refuses it.
+    const listed = (await (await service.api('/v1/files', { token })).json()) as { items: { path: string; path_invalid: string | null }[] };
+    expect(listed.items).toEqual([expect.objectContaining({ path: '../../etc/passwd', path_invalid: expect.stringContaining("Invalid path '../../etc/passwd': '..' segments are not allowed") })]);
   });
 });

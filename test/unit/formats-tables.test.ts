@@ -524,6 +524,17 @@ describe('csv: render with translations', () => {
     expect(rows[4]).toBe('select,"{g, select, male {He} other {They}}","{g, select, male {On} other {Oni}}",');
   });
 
+  it('gives a source row back unchanged when it fills its `other` cell beside the plain cell it is read from (found by the fuzzer)', () => {
+    const src = enc('key,en,en_one,en_other,de\nmessages,{count} messages,,{count} Nachricht,{count} Nachrichten\n');
+    const entries = csvCodec.parse(src);
+    expect(entries.map((e) => [e.key, e.source, e.plurals])).toEqual([['messages', '{count} messages', undefined]]);
+    const same = csvCodec.render({ source: src, values: new Map([['messages', '{count} messages']]), missing: 'source' });
+    expect(dec(same)).toBe(dec(src));
+    // A changed text is still written as one text: the category cells it no longer needs are cleared.
+    const changed = renderText(csvCodec, src, { messages: '{count} notes' }, { locale: 'en' });
+    expect(changed).toBe('key,en,en_one,en_other,de\nmessages,{count} notes,,,{count} Nachrichten\n');
+  });
+
   it('writes plural values into category columns, adding the target’s categories', () => {
     const src = new Uint8Array(readFileSync(join(FIXTURES, 'csv/plural-columns.csv')));
     const out = renderText(

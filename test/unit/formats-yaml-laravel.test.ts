@@ -738,6 +738,21 @@ describe('yaml', () => {
       const error = parseError(() => yamlCodec.parse(enc(`a: ${'['.repeat(600)}${']'.repeat(600)}\n`)));
       expect(error.message).toMatch(/^Expected at most 512 levels of nesting at line 1, column \d+$/);
     });
+
+    it('names the first flow collection too deep, and keeps brackets inside strings and block scalars out of the count', () => {
+      expect(parseError(() => yamlCodec.parse(enc(`a: ok\nb: ${'{x: '.repeat(513)}y${'}'.repeat(513)}\n`))).message).toBe(
+        `Expected at most 512 levels of nesting at line 2, column ${4 + 512 * 4}`,
+      );
+      // Half a million brackets: refused at the 513th, without building the rest.
+      expect(parseError(() => yamlCodec.parse(enc(`a: ${'['.repeat(500_000)}\n`))).message).toBe('Expected at most 512 levels of nesting at line 1, column 516');
+      const brackets = '{['.repeat(400);
+      const entries = yamlCodec.parse(enc(`quoted: "${brackets}"\nsingle: '${brackets}'\nblock: |\n  ${brackets}\n# ${brackets}\n`));
+      expect(entries.map((e) => [e.key, e.source])).toEqual([
+        ['quoted', brackets],
+        ['single', brackets],
+        ['block', `${brackets}\n`],
+      ]);
+    });
   });
 
   describe('renderFresh', () => {
@@ -1408,5 +1423,23 @@ describe('laravel_php: a long double-quoted literal (found by the fuzzer)', () =
     const long = 'a'.repeat(300_000);
     const entries = laravelPhpCodec.parse(enc(`<?php\nreturn ['k' => "${long}\\n"];\n`));
     expect(entries.map((e) => e.source)).toEqual([`${long}\n`]);
+  });
+
+  it('reads long runs the lexer looks behind on ({ and \\ in "..."), and still places errors after them', () => {
+    const braces = '{'.repeat(200_000);
+    expect(laravelPhpCodec.parse(enc(`<?php\nreturn ['k' => "${braces}"];\n`)).map((e) => e.source)).toEqual([braces]);
+    const slashes = '\\'.repeat(100_000);
+    expect(laravelPhpCodec.parse(enc(`<?php\nreturn ['k' => "${slashes}"];\n`)).map((e) => e.source)).toEqual(['\\'.repeat(50_000)]);
+    const error = parseError(() => laravelPhpCodec.parse(enc(`<?php\nreturn ['k' => "${braces}];`)));
+    expect([error.line, error.column]).toEqual([2, 16 + 200_000 + 3]);
+  });
+
+  it('gives columns on one long line of many entries, counting code points', () => {
+    const items = Array.from({ length: 5_000 }, (_, i) => `'k${i}' => '😀 ${i}'`).join(', ');
+    const entries = laravelPhpCodec.parse(enc(`<?php return [${items}];\n`));
+    expect(entries).toHaveLength(5_000);
+    expect(entries[0]).toMatchObject({ key: 'k0', line: 1, column: 23 });
+    const lastItem = items.slice(0, items.lastIndexOf("'k4999'"));
+    expect(entries[4_999]).toMatchObject({ key: 'k4999', column: [...`<?php return [${lastItem}'k4999' => `].length + 1 });
   });
 });

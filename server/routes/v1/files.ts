@@ -2,6 +2,7 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
+import { RepoPathError, repoPathProblem } from '../../../src/core/repo-path.js';
 import { problemResponses } from './schemas.js';
 
 const SourceFile = z
@@ -11,6 +12,10 @@ const SourceFile = z
     sha256: z.string().openapi({ description: 'SHA-256 (hex) of the file as last pushed.' }),
     keys: z.number().int().openapi({ description: 'Active keys of the file.' }),
     updated_at: z.string(),
+    path_invalid: z.string().nullable().openapi({
+      description:
+        'Null for a good path. For a path stored before the repository path rule existed (`../x.json`, say): why it fails the rule. Pull refuses such a file with 422 `path_invalid`; push it again under a good path.',
+    }),
   })
   .openapi('SourceFile');
 
@@ -45,7 +50,18 @@ export function filesRoutes(deps: AppDeps) {
         .where('f.project_id', '=', projectId)
         .orderBy('f.path')
         .execute();
-      return c.json({ items: rows.map((r) => ({ path: r.path, format: r.format, sha256: r.content_sha256, keys: Number(r.keys ?? 0), updated_at: r.updated_at.toISOString() })) }, 200);
+      const items = rows.map((r) => {
+        const problem = repoPathProblem(r.path);
+        return {
+          path: r.path,
+          format: r.format,
+          sha256: r.content_sha256,
+          keys: Number(r.keys ?? 0),
+          updated_at: r.updated_at.toISOString(),
+          path_invalid: problem ? new RepoPathError(r.path, problem.problem, problem.reason).message : null,
+        };
+      });
+      return c.json({ items }, 200);
     },
   );
   return app;

@@ -1,6 +1,7 @@
 // Android string resources (res/values*/strings.xml): strings, plurals and string arrays with Android's own escaping.
 import { FileUnparsableError, PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
 import { pluralCategories } from '../plurals.js';
+import { trimXmlSpaceEnd } from './trim.js';
 import {
   attribute,
   childElements,
@@ -289,7 +290,7 @@ function readContent(text: string, el: XmlElement, fail: (message: string, at: n
     const first = n.kind === 'text' ? raw.search(/[^ \t\r\n]/) : 0;
     if (first < 0) continue;
     if (coreStart < 0) coreStart = n.start + first;
-    coreEnd = n.kind === 'text' ? n.start + raw.replace(/[ \t\r\n]+$/, '').length : n.end;
+    coreEnd = n.kind === 'text' ? n.start + trimXmlSpaceEnd(raw).length : n.end;
   }
   // No text yet: a new value is inserted after any comments, leaving the (insignificant) whitespace in place.
   if (coreStart < 0) [coreStart, coreEnd] = [insertAt, insertAt];

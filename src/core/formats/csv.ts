@@ -474,7 +474,9 @@ export function planRender(
         writeText(item.row, cellText(rows[item.row]!, textColumn(source)));
       }
     } else if (typeof value === 'string') {
-      writeText(item.row, value);
+      // The source's own text, given back unchanged, leaves its row as it is: a row can fill its `other` cell beside
+      // the plain cell it is read from, and clearing it would lose that text.
+      if (!(own && entry.plurals === undefined && value === entry.source)) writeText(item.row, value);
     } else {
       if (!dialect.plurals) throw new Error(`format_cannot_express_plural: '${dialect.format}' was given plural forms`);
       writeForms(item, value.plurals);

@@ -5,6 +5,7 @@ import { Engine } from 'php-parser';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
 import { textValue } from './values.js';
+import { trimOf } from './trim.js';
 
 /*
  * Decisions:
@@ -102,6 +103,41 @@ const engine = new Engine({
   lexer: { short_tags: false },
 });
 
+/*
+ * php-parser's lexer keeps the current token's text by appending to a string on every character and cutting it with
+ * substring on every look-behind; on a long token (an unterminated string of `{` or `\\`, say) each cut copies the
+ * whole token, which made a 400 KB line take 44 s. Outside `unput` the text is always the input between the token's
+ * first offset and the lexer's offset, so it is derived from them: a slice of the flat input costs the same at any
+ * length. `unput` moves the offset before it reads the text, so during it the text is held as it was.
+ */
+interface LexerState {
+  _input: string | undefined;
+  offset: number;
+  yylloc: { first_offset: number };
+  /** The token text while `unput` runs. */
+  heldText?: string | undefined;
+  unput(size: number): unknown;
+}
+const lexer = engine.lexer as unknown as LexerState;
+Object.defineProperty(lexer, 'yytext', {
+  get(this: LexerState): string {
+    if (this.heldText !== undefined) return this.heldText;
+    return this._input === undefined ? '' : this._input.slice(this.yylloc.first_offset, this.offset);
+  },
+  set(this: LexerState, text: string): void {
+    if (this.heldText !== undefined) this.heldText = text;
+  },
+});
+const unput = lexer.unput;
+lexer.unput = function (this: LexerState, size: number) {
+  this.heldText = this._input === undefined ? '' : this._input.slice(this.yylloc.first_offset, this.offset);
+  try {
+    return unput.call(this, size);
+  } finally {
+    this.heldText = undefined;
+  }
+};
+
 const SIMPLE_ESCAPES: Readonly<Record<string, number>> = { n: 10, t: 9, r: 13, v: 11, e: 27, f: 12, '\\': 92, $: 36, '"': 34 };
 
 /** Decodes a string literal's source as PHP does, byte by byte; undefined when the bytes are not UTF-8 text. */
@@ -195,7 +231,7 @@ function commentText(raw: string): string {
     .replace(/\*\/$/, '')
     .split(/\r?\n|\r/)
     .map((l, i) => (i === 0 ? l.replace(/^ /, '') : l.replace(/^[ \t]*\*? ?/, '')).trimEnd());
-  return lines.join('\n').replace(/^\n+|\n+$/g, '');
+  return trimOf(lines.join('\n'), '\n');
 }
 
 /** Index of the first comment starting at or after `index` (comments are sorted and never overlap). */
@@ -211,19 +247,19 @@ function firstCommentFrom(comments: readonly Comment[], index: number): number {
 }
 
 /** Own-line comments directly above `start` (no blank line between), and one comment after `end` on the item's line. */
-function notesAround(text: string, comments: readonly Comment[], start: number, end: number): { lead: number; notes?: string } {
+function notesAround(text: string, lines: LineIndex, comments: readonly Comment[], start: number, end: number): { lead: number; notes?: string } {
   const notes: string[] = [];
   let lead = start;
   for (let i = firstCommentFrom(comments, start) - 1; i >= 0; i--) {
     const c = comments[i]!;
-    const ownLine = text.slice(lineStart(text, c.start), c.start).trim() === '';
+    const ownLine = text.slice(lines.lineStartOf(c.start), c.start).trim() === '';
     if (c.end > lead || !ownLine || !/^[ \t]*(?:\r?\n|\r)[ \t]*$/.test(text.slice(c.end, lead))) break;
     notes.unshift(c.text);
     lead = c.start;
   }
   const trailing = comments[firstCommentFrom(comments, end)];
   if (trailing && /^[ \t]*,?[ \t]*$/.test(text.slice(end, trailing.start))) notes.push(trailing.text);
-  const joined = notes.join('\n').replace(/^\n+|\n+$/g, '');
+  const joined = trimOf(notes.join('\n'), '\n');
   return joined === '' ? { lead } : { lead, notes: joined };
 }
 
@@ -298,7 +334,7 @@ function analyse(bytes: Uint8Array): Model {
       const end = entry.loc.end.offset;
       const key = keys[i];
       const keyless = entry.kind === 'entry' && !entry.key && !entry.unpack;
-      const { lead, notes } = notesAround(text, comments, start, end);
+      const { lead, notes } = notesAround(text, lines, comments, start, end);
       const item: Omit<Item, 'tree'> = { start, end, lead, intKey: key === undefined || typeof key === 'bigint', keyless };
       const last = key === undefined ? i : lastIndexOf.get(slot(key))!;
       if (last !== i) return { ...item, shadowedBy: last, tree: { kind: 'fixed' } };

@@ -11,7 +11,13 @@ export class LineIndex {
     }
   }
 
-  at(index: number): { line: number; column: number } {
+  /** The last lookup, so that lookups moving forward along one long line count only the characters in between. */
+  private lastLine = -1;
+  private lastIndex = 0;
+  private lastColumn = 1;
+
+  /** 0-based number of the line holding `index`. */
+  lineOf(index: number): number {
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -19,8 +25,39 @@ export class LineIndex {
       if (this.starts[mid]! <= index) lo = mid;
       else hi = mid - 1;
     }
-    const before = this.text.slice(this.starts[lo], index).replace(/\r$/, '');
-    return { line: lo + 1, column: [...before].length + 1 };
+    return lo;
+  }
+
+  /** Index of the first character of the line holding `index`. */
+  lineStartOf(index: number): number {
+    return this.starts[this.lineOf(index)]!;
+  }
+
+  at(index: number): { line: number; column: number } {
+    const line = this.lineOf(index);
+    const start = this.starts[line]!;
+    let from = start;
+    let column = 1;
+    if (line === this.lastLine && this.lastIndex <= index) {
+      from = this.lastIndex;
+      column = this.lastColumn;
+    }
+    // Columns count code points: the second half of a surrogate pair within the line is not a column of its own.
+    const text = this.text;
+    for (let i = from; i < index; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xdc00 && c <= 0xdfff && i > start) {
+        const before = text.charCodeAt(i - 1);
+        if (before >= 0xd800 && before <= 0xdbff) continue;
+      }
+      column++;
+    }
+    this.lastLine = line;
+    this.lastIndex = index;
+    this.lastColumn = column;
+    // A position on the LF of a CRLF is still in the column of the CR.
+    if (index > start && text.charCodeAt(index - 1) === 0x0d) column--;
+    return { line: line + 1, column };
   }
 }
 

@@ -1,6 +1,7 @@
 // What both XLIFF codecs share: reading and writing <source>/<target> content, locale modes and splice edits.
 import { FileUnparsableError, type RenderInput } from './codec.js';
 import { escapeXmlAttribute, escapeXmlText, lineColumn, scanXml, splice, type XmlAttribute, type XmlDocument, type XmlElement } from './xml-scan.js';
+import { trimXmlSpaceEnd } from './trim.js';
 
 export interface Edit {
   start: number;
@@ -130,7 +131,7 @@ export function replaceContent(el: XmlElement, text: string, inner: string, attr
   if (!el.selfClosing) return [...attributeEdits, { start: el.openEnd, end: el.closeStart, text: inner }];
   const openEnd = el.end - 2;
   const shifted = attributeEdits.map((e) => ({ ...e, start: e.start - el.start, end: e.end - el.start }));
-  const open = splice(text.slice(el.start, openEnd), shifted).replace(/[ \t\r\n]+$/, '');
+  const open = trimXmlSpaceEnd(splice(text.slice(el.start, openEnd), shifted));
   return [{ start: el.start, end: el.end, text: `${open}>${inner}</${el.name}>` }];
 }
 

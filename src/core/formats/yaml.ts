@@ -1,10 +1,11 @@
 // The `yaml` codec: string scalars of nested maps and sequences, spliced back into the untouched text in their own quoting style.
 import { afterLineEnd, LineIndex, lineStart } from './line-index.js';
 import { insertKey, type KeyLevel } from './key-tree.js';
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type CST, type Document, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, Lexer, parseDocument, type CST, type Document, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
 import { textValue } from './values.js';
+import { trimEndOf, trimOf } from './trim.js';
 
 /*
  * Decisions:
@@ -211,7 +212,7 @@ function notesOf(text: string, above: readonly string[], scalar: Scalar.Parsed):
     const trailing = /^[ \t]*#(.*?)\r?\n?$/.exec(rest);
     if (trailing) notes.push(trailing[1]!.trim());
   }
-  const joined = notes.join('\n').replace(/^\n+|\n+$/g, '');
+  const joined = trimOf(notes.join('\n'), '\n');
   return joined === '' ? undefined : joined;
 }
 
@@ -235,17 +236,50 @@ function keySegment(key: unknown): string | undefined {
   return (key as Scalar.Parsed).source ?? String(key.value);
 }
 
+// The lexer's tokens that stand for no source text: document start, flow end, scalar.
+const CONTROL_TOKENS = new Set(['\u0002', '\u0018', '\u001f']);
+
+/**
+ * Refuses flow collections (`{`, `[`) nested deeper than MAX_DEPTH before the parser builds them: half a million
+ * nested `{` took the parser 1.7 s to build and then refuse. Only a text with enough brackets is lexed for this, and the
+ * lexer stops at the first collection too deep.
+ */
+function guardFlowDepth(model: Model): void {
+  const { text } = model;
+  let brackets = 0;
+  for (let i = 0; i < text.length && brackets <= MAX_DEPTH; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) brackets++;
+  }
+  if (brackets <= MAX_DEPTH) return;
+  let depth = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '{' || token === '[') {
+      if (++depth > MAX_DEPTH) fail(model, `Expected at most ${MAX_DEPTH} levels of nesting`, offset);
+    } else if (token === '}' || token === ']') depth--;
+    if (!CONTROL_TOKENS.has(token)) offset += token.length;
+  }
+}
+
 function analyse(bytes: Uint8Array): Model {
   const { text, encoding, bom } = decode(bytes);
   const lines = new LineIndex(text);
   const eol = /\r\n|\n|\r/.exec(text)?.[0] ?? '\n';
   const model: Model = { text, encoding, bom, eol, lines, strings: [] };
+  guardFlowDepth(model);
   let doc: Document.Parsed;
+  // The parser makes an Error object for every problem it meets, and capturing each one's stack trace made a line of
+  // 400,000 stray quotes take seconds; only the first problem's position is reported, so no stack is captured.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
     if (error instanceof RangeError) fail(model, `Expected at most ${MAX_DEPTH} levels of nesting`, 0);
     throw error;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   const error = doc.errors[0];
   if (error) {
@@ -367,7 +401,7 @@ function blockScalar(value: string, s: YamlString, model: Model): Edit | undefin
   const indent = ' '.repeat(Math.min(...indents));
   const eol = /\r\n|\n|\r/.exec(text.slice(start, end))?.[0] ?? model.eol;
 
-  const content = value.replace(/\n+$/, '');
+  const content = trimEndOf(value, '\n');
   const breaks = value.length - content.length;
   const chomp = breaks === 0 ? '-' : breaks === 1 ? '' : '+';
   // Folding turns a single break between lines into a space, so each run of n breaks is written as n blank lines.
