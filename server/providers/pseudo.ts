@@ -1,4 +1,5 @@
 /** Pseudo-localisation provider: accented, expanded, bracketed text that exposes hard-coded strings and layout overflow without a real translator. */
+import { splitEdgeWhitespace } from '../../src/core/edge-whitespace.js';
 import { tokenize, type Segment } from '../../src/core/placeholders.js';
 import type { GlossaryHint, Pass, TranslationProvider } from './provider.js';
 
@@ -58,8 +59,14 @@ function distribute(total: number, weights: readonly number[]): number[] {
 
 /** Deterministic pseudo-translation: literal text accented and padded, placeholders/ICU/markup untouched, bracketed by pass. */
 export function pseudoLocalize(text: string, pass: Pass): string {
+  // Line breaks and spaces at the ends are layout, so the brackets go inside them: "Line\n" becomes "[Ļîñé··]\n".
+  const { leading, core, trailing } = splitEdgeWhitespace(text);
   // An empty source must stay empty: apps often treat '' as "not set".
-  if (text === '') return '';
+  if (core === '') return text;
+  return `${leading}${bracketed(core, pass)}${trailing}`;
+}
+
+function bracketed(text: string, pass: Pass): string {
   const runs = runsOf(tokenize(text));
   const lengths = runs.map(literalLength);
   const literal = lengths.reduce((a, b) => a + b, 0);
@@ -81,7 +88,7 @@ export function pseudoLocalize(text: string, pass: Pass): string {
         out += value;
         return;
       }
-      // Padding goes before trailing whitespace so line breaks at the end of a string stay at the end.
+      // Padding goes before trailing whitespace, so a line break closing an ICU branch stays at its end.
       const body = value.trimEnd();
       out += body + pad + value.slice(body.length);
     });

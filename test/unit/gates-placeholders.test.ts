@@ -1,5 +1,6 @@
 /** The placeholders gate on real UI strings (corpus files, framework docs) and the ways machine translation damages them. */
 import { describe, expect, it } from 'vitest';
+import { runGates } from '../../src/core/gates/index.js';
 import { checkPlaceholders } from '../../src/core/gates/placeholders.js';
 import type { PluralForms } from '../../src/core/formats/codec.js';
 
@@ -92,6 +93,52 @@ describe('checkPlaceholders', () => {
     expect(checkPlaceholders({ sourceLocale: 'en', targetLocale: 'de', source: '{count} files', target: 'Dateien' })).toEqual([
       { gate: 'placeholders', reason: 'placeholder {count} is missing' },
     ]);
+  });
+});
+
+describe('checkPlaceholders on the line breaks at the ends (issue 14: msgfmt --check)', () => {
+  it.each<[where: string, source: string, target: string]>([
+    ['gettext msgid ending with a line break', 'Hello\n', 'Hallo\n'],
+    ['line breaks and indentation at both ends', '\n\tUsage: %s [options]\n\n', '\n\tVerwendung: %s [Optionen]\n\n'],
+    ['spaces and tabs at the ends are the translator\'s', '  Name: ', 'Nom :'],
+    ['spaces beside a kept line break', 'Line\n', 'Zeile \n'],
+    ['CR LF is one line break, as LF is', 'Line\r\n', 'Zeile\n'],
+    ['line breaks inside the text are free', 'First line\nsecond line', 'Erste und zweite Zeile'],
+    ['whitespace-only sources have no ends to compare', '\n', 'x'],
+    ['an empty translation is left to the other gates', 'Hello\n', ''],
+    ['ICU strings compare as whole strings', '\n{count, plural, one {# file} other {# files}}\n', '\n{count, plural, one {# Datei} other {# Dateien}}\n'],
+  ])('passes: %s', (_where, source, target) => {
+    expect(reasons(source, target)).toEqual([]);
+  });
+
+  it.each<[where: string, source: string, target: string, expected: string[]]>([
+    ['trailing line break dropped', 'Hello\n', 'Hallo', ['trailing line break is missing: the source ends with "\\n"']],
+    ['leading line break dropped', '\nHello', 'Hallo', ['leading line break is missing: the source starts with "\\n"']],
+    ['two trailing line breaks dropped', 'Hello\n\n', 'Hallo ', ['trailing line breaks are missing: the source ends with "\\n\\n"']],
+    ['trailing line break added', 'Hello', 'Hallo\n', ['trailing line break is not in the source: the translation ends with "\\n"']],
+    ['one of two trailing line breaks dropped', 'Hello\n\n', 'Hallo\n', ['trailing line breaks differ: the source ends with "\\n\\n", the translation with "\\n"']],
+    ['a space after the final line break', 'Hello\n', 'Hallo\n ', ['trailing line breaks differ: the source ends with "\\n", the translation with "\\n "']],
+    ['a space before the first line break', '\nHello', ' \nHallo', ['leading line breaks differ: the source starts with "\\n", the translation with " \\n"']],
+    ['both ends changed', '\nHello\n', 'Hallo\n\n', ['leading line break is missing: the source starts with "\\n"', 'trailing line breaks differ: the source ends with "\\n", the translation with "\\n\\n"']],
+    ['ICU line breaks moved into the branches', '\n{count, plural, one {# file} other {# files}}', '{count, plural, one {\n# Datei} other {\n# Dateien}}', ['leading line break is missing: the source starts with "\\n"']],
+  ])('fails: %s', (_where, source, target, expected) => {
+    expect(reasons(source, target)).toEqual(expected);
+  });
+
+  it('checks each plural form against the source form of its category, else other', () => {
+    expect(pluralReasons({ one: 'One file\n', other: '%d files\n' }, { one: 'Jeden plik\n', few: '%d pliki\n', many: '%d plików\n', other: '%d pliku\n' })).toEqual([]);
+    expect(pluralReasons({ one: '\nOne file', other: '%d files\n' }, { one: 'Jeden plik\n', few: '%d pliki', many: '%d plików\n', other: '%d pliku\n' })).toEqual([
+      'form "one": leading line break is missing: the source starts with "\\n"',
+      'form "one": trailing line break is not in the source: the translation ends with "\\n"',
+      'form "few": trailing line break is missing: the source ends with "\\n"',
+    ]);
+  });
+
+  it('refuses the row under the placeholders gate', () => {
+    expect(runGates({ sourceLocale: 'en', targetLocale: 'de', source: 'Hello\n', target: 'Hallo' })).toEqual({
+      outcome: 'refused',
+      failures: [{ gate: 'placeholders', reason: 'trailing line break is missing: the source ends with "\\n"' }],
+    });
   });
 });
 

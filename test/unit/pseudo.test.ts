@@ -82,9 +82,13 @@ describe('pseudoLocalize', () => {
     for (const sample of SAMPLES) expect(looksLikeIcu(pseudoLocalize(sample, 'careful'))).toBe(looksLikeIcu(sample));
   });
 
-  it('keeps empty strings empty and trailing newlines at the end', () => {
+  it('keeps empty strings empty and the whitespace at both ends outside the brackets', () => {
     expect(pseudoLocalize('', 'fast')).toBe('');
-    expect(pseudoLocalize('Line\n', 'fast')).toMatch(/^\[Ļîñé·+\n\]$/);
+    expect(pseudoLocalize(' \n', 'fast')).toBe(' \n');
+    // msgfmt --check refuses a msgstr that does not end with "\n" where its msgid does.
+    expect(pseudoLocalize('Line\n', 'fast')).toMatch(/^\[Ļîñé·+\]\n$/);
+    expect(pseudoLocalize('\n\t Two\nlines  \n\n', 'careful')).toMatch(/^\n\t ⟦Ţŵö\nļîñéš·+⟧ {2}\n\n$/);
+    expect(pseudoLocalize('{n, plural, one {# line\n} other {# lines\n}}', 'fast')).toMatch(/^\[\{n, plural, one \{# ļîñé·+\n\} other \{# ļîñéš·+\n\}\}\]$/);
     expect(pseudoLocalize('{name}', 'fast')).toBe('[{name}]');
   });
 });

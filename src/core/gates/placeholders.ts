@@ -1,4 +1,5 @@
-/** The placeholders gate: a translation keeps the source's placeholders, tags, xliff:g content and printf order. */
+/** The placeholders gate: a translation keeps the source's placeholders, tags, xliff:g content, printf order and the line breaks at its ends. */
+import { splitEdgeWhitespace } from '../edge-whitespace.js';
 import { PLURAL_CATEGORIES, type PluralCategory, type PluralForms } from '../formats/codec.js';
 import { allBlocks, icuTree, type IcuMessage } from './icu-tree.js';
 import type { GateFailure, GateInput } from './types.js';
@@ -303,6 +304,38 @@ function percentReasons(source: Inventory, target: Inventory): string[] {
   );
 }
 
+const LINE_BREAK = /\r\n|\r|\n/g;
+
+/** The line breaks in one end's whitespace run: how many, and whether one is the outermost character of the string. */
+function lineBreaks(run: string, end: 'leading' | 'trailing'): { count: number; outermost: boolean } {
+  const outer = end === 'leading' ? run[0] : run[run.length - 1];
+  return { count: run.match(LINE_BREAK)?.length ?? 0, outermost: outer === '\n' || outer === '\r' };
+}
+
+/**
+ * Line breaks at the two ends are structure in every format: gettext refuses a whole catalog when one msgstr does not
+ * begin and end with "\n" where its msgid does, and elsewhere a lost final line break joins two lines of output.
+ * Spaces and tabs there are left to a person (machine output gets the source's restored before the gates run).
+ */
+function edgeReasons(sourceText: string, targetText: string): string[] {
+  const source = splitEdgeWhitespace(sourceText);
+  const target = splitEdgeWhitespace(targetText);
+  // Whitespace-only text has no ends to compare, and an empty translation is the plurals gate's (or nobody's) business.
+  if (source.core === '' || target.core === '') return [];
+  const reasons: string[] = [];
+  for (const end of ['leading', 'trailing'] as const) {
+    const from = lineBreaks(source[end], end);
+    const to = lineBreaks(target[end], end);
+    if (from.count === to.count && from.outermost === to.outermost) continue;
+    const verb = end === 'leading' ? 'starts' : 'ends';
+    const [was, were] = [JSON.stringify(source[end]), JSON.stringify(target[end])];
+    if (to.count === 0) reasons.push(`${end} line ${from.count === 1 ? 'break is' : 'breaks are'} missing: the source ${verb} with ${was}`);
+    else if (from.count === 0) reasons.push(`${end} line ${to.count === 1 ? 'break is' : 'breaks are'} not in the source: the translation ${verb} with ${were}`);
+    else reasons.push(`${end} line breaks differ: the source ${verb} with ${was}, the translation with ${were}`);
+  }
+  return reasons;
+}
+
 const hasBlocks = (inv: Inventory): boolean => inv.tree.blocks.length > 0;
 
 function markupReasons(source: Inventory, target: Inventory, asSets: boolean): string[] {
@@ -322,13 +355,13 @@ function messageReasons(sourceText: string, targetText: string): string[] {
     : isLaravelChoice(source) || isLaravelChoice(target)
       ? setReasons(source, target)
       : [...multisetReasons(source, target), ...orderReasons(source, target)];
-  return [...placeholders, ...markupReasons(source, target, icu)];
+  return [...placeholders, ...markupReasons(source, target, icu), ...edgeReasons(sourceText, targetText)];
 }
 
 /**
  * A plural key's target forms: each uses only placeholders some source form has; forms other than zero/one/two keep
- * every placeholder of the source `other` form. Tags and printf order compare with the source form of the same
- * category, or `other` where the source lacks it (as `sourceFormsFor` pairs them).
+ * every placeholder of the source `other` form. Tags, printf order and end line breaks compare with the source form
+ * of the same category, or `other` where the source lacks it (as `sourceFormsFor` pairs them).
  */
 function pluralKeyReasons(sourceText: string, sourcePlurals: PluralForms, targetPlurals: PluralForms): string[] {
   const sourceForms = new Map<PluralCategory, Inventory>();
@@ -354,13 +387,13 @@ function pluralKeyReasons(sourceText: string, sourcePlurals: PluralForms, target
         if (!present.has(placeholderKey(token))) own.push(`placeholder ${token} is missing`);
       }
     }
-    own.push(...orderReasons(reference, target), ...markupReasons(reference, target, hasBlocks(reference) || hasBlocks(target)));
+    own.push(...orderReasons(reference, target), ...markupReasons(reference, target, hasBlocks(reference) || hasBlocks(target)), ...edgeReasons(reference.text, form));
     reasons.push(...own.map((reason) => `form "${category}": ${reason}`));
   }
   return reasons;
 }
 
-/** Placeholders, tags and their nesting, xliff:g content, printf order and stray percent signs of one translated row. */
+/** Placeholders, tags and their nesting, xliff:g content, printf order, stray percent signs and end line breaks of one translated row. */
 export function checkPlaceholders(input: GateInput): GateFailure[] {
   const reasons =
     input.sourcePlurals && input.targetPlurals
