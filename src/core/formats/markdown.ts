@@ -1,14 +1,11 @@
 // The `markdown` codec: a document split into block segments (headings, paragraphs, list items, quotes, table cells, front-matter strings), spliced back in place.
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { frontmatter } from 'micromark-extension-frontmatter';
-import { gfm } from 'micromark-extension-gfm';
-import type { Heading, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, TableCell, Yaml } from 'mdast';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode, type Scalar } from 'yaml';
 import { textValue } from './values.js';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
+import { LineIndex } from './line-index.js';
+import { parseMarkdownBlocks, type Block, type FrontMatter, type LineRanges, type MarkdownBlocks } from './markdown-blocks.js';
+import { readInline, type InlineContext } from './markdown-inline.js';
 
 /*
  * Keys. A body segment's key is `<section>.<kind><n>`: the section is the GitHub-style slug of the nearest heading above
@@ -29,16 +26,14 @@ import { decodeUtf8, encodeUtf8 } from './json-scan.js';
  * delimiter rows) gets a backslash before its marker; in table cells `|` is escaped and line breaks become `<br>`;
  * ATX headings put line breaks as spaces and escape a trailing `#` run. Those escapes are part of the text read back.
  *
+ * Reading: markdown-blocks.ts finds the blocks (CommonMark 0.31 and GFM), markdown-inline.ts what a block's text shows
+ * (letters, heading slugs); both are linear in the document's length.
+ *
  * Missing values: a document has no per-key fallback, and removing a block would change the document's structure
  * (lists renumber, paragraphs merge, table rows lose cells), so `missing: 'omit'` keeps the source text like 'source'.
  */
 
-const PARSE_OPTIONS = {
-  extensions: [frontmatter(['yaml', 'toml']), gfm()],
-  mdastExtensions: [frontmatterFromMarkdown(['yaml', 'toml']), gfmFromMarkdown()],
-};
-
-// CommonMark sets no nesting limit, but micromark slows down quadratically with markers on one line (`> > > …`).
+// CommonMark sets no nesting limit; a line opening more containers than this is not a document worth reading.
 const MAX_LINE_MARKERS = 100;
 
 type Kind = 'atx' | 'setext' | 'paragraph' | 'cell' | 'yaml';
@@ -83,55 +78,19 @@ interface MarkdownDocument {
   segments: Segment[];
 }
 
-/** Line starts of the decoded text, for 1-based line and code-point column. */
-class Lines {
-  readonly starts: number[] = [0];
-
-  constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.starts.push(i + 1);
-    }
-  }
-
-  /** Index of the line holding `offset`, 0-based. */
-  index(offset: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  }
-
-  at(offset: number): { line: number; column: number } {
-    const i = this.index(offset);
-    return { line: i + 1, column: [...this.text.slice(this.starts[i]!, offset)].length + 1 };
-  }
-
+/** Line lookups over the decoded text, with the refusal that names a line and column. */
+class Lines extends LineIndex {
   fail(message: string, offset: number): never {
     const { line, column } = this.at(offset);
     throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
   }
 }
 
-const offsetOf = (point: { offset?: number | undefined } | undefined): number => point?.offset ?? 0;
-const startOf = (node: Nodes): number => offsetOf(node.position?.start);
-const endOf = (node: Nodes): number => offsetOf(node.position?.end);
-
 /** Where the line holding `offset` ends (before its line break). */
 function lineEndAt(text: string, offset: number): number {
   let i = offset;
   while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
   return i;
-}
-
-/** Start of the line after the one holding `offset`. */
-function nextLineStart(text: string, offset: number): number {
-  const end = lineEndAt(text, offset);
-  return end + (text.startsWith('\r\n', end) ? 2 : end < text.length ? 1 : 0);
 }
 
 function lineBreakAfter(text: string, offset: number): string {
@@ -154,23 +113,25 @@ function scanMarkdown(bytes: Uint8Array): MarkdownDocument {
   const nul = text.indexOf('\u0000');
   if (nul >= 0) lines.fail('Expected text, found a NUL character (is this a binary file?)', nul);
   guardNesting(text, lines);
-  let tree: Root;
-  try {
-    tree = fromMarkdown(text, PARSE_OPTIONS);
-  } catch (error) {
-    if (error instanceof RangeError) throw new FileUnparsableError('Expected less deeply nested Markdown at line 1, column 1', 1, 1);
-    throw error;
-  }
+  const blocks = parseMarkdownBlocks(text);
   const eol = lineBreakAfter(text, 0) || '\n';
   const segments: Segment[] = [];
-  const first = tree.children[0];
-  if (first?.type === 'yaml') segments.push(...frontMatterSegments(text, first, lines, eol));
-  else if ((first?.type as string) === 'toml') lines.fail("TOML front matter ('+++') is not supported; expected YAML front matter between '---' lines", 0);
-  else if (/^---[ \t]*(?:\r\n|\r|\n)[ \t]*[A-Za-z_][\w .-]*:(?:[ \t]|\r|\n|$)/.test(text)) {
+  const front = blocks.frontMatter;
+  if (front?.kind === 'yaml') {
+    try {
+      segments.push(...frontMatterSegments(text, front, lines, eol));
+    } catch (error) {
+      // The yaml parser recurses per nested collection, and implicit keys on one line (`a: b: c: …`) nest too.
+      if (error instanceof RangeError) lines.fail('Expected less deeply nested YAML in the front matter', front.contentStart);
+      throw error;
+    }
+  } else if (front?.kind === 'toml') {
+    lines.fail("TOML front matter ('+++') is not supported; expected YAML front matter between '---' lines", 0);
+  } else if (/^---[ \t]*(?:\r\n|\r|\n)[ \t]*[A-Za-z_][\w .-]*:(?:[ \t]|\r|\n|$)/.test(text)) {
     lines.fail("Expected a closing '---' line for the front matter that opens", 0);
   }
   try {
-    segments.push(...bodySegments(text, tree, lines, eol));
+    segments.push(...bodySegments(text, blocks, lines, eol));
   } catch (error) {
     if (error instanceof RangeError) throw new FileUnparsableError('Expected less deeply nested Markdown at line 1, column 1', 1, 1);
     throw error;
@@ -178,7 +139,7 @@ function scanMarkdown(bytes: Uint8Array): MarkdownDocument {
   return { text, bom, segments };
 }
 
-/** Refuses lines with absurdly many container markers before micromark spends minutes on them. */
+/** Refuses lines with absurdly many container markers. */
 function guardNesting(text: string, lines: Lines): void {
   for (const start of lines.starts) {
     let i = start;
@@ -202,21 +163,6 @@ function guardNesting(text: string, lines: Lines): void {
 
 /** A container a paragraph's continuation lines must step through: a `>` marker, or indentation to a column. */
 type Container = { kind: 'quote'; column: number } | { kind: 'indent'; column: number };
-
-/** The column where a list item's content starts, which its continuation lines are indented to. */
-function listItemColumn(text: string, lines: Lines, item: ListItem): number {
-  const start = startOf(item);
-  const lineStart = lines.starts[lines.index(start)]!;
-  const marker = /^(?:[-+*]|\d{1,9}[.)])/.exec(text.slice(start, start + 10));
-  const markerEnd = visualColumn(text, lineStart, start + (marker?.[0].length ?? 1));
-  const first = item.children[0];
-  if (first && lines.index(startOf(first)) === lines.index(start)) {
-    const column = visualColumn(text, lineStart, startOf(first));
-    // Five or more spaces after the marker make indented code, and the content column is one past the marker.
-    return column - markerEnd > 4 ? markerEnd + 1 : column;
-  }
-  return markerEnd + 1;
-}
 
 /** Index of a continuation line's content: past the containers' markers and indentation, and the line's own spaces. */
 function contentStart(text: string, lineStart: number, lineEnd: number, containers: readonly Container[]): number {
@@ -279,31 +225,13 @@ function readLines(text: string, start: number, end: number, containers: readonl
   return { source: parts.join('\n'), prefix, eol };
 }
 
-function plainText(nodes: readonly PhrasingContent[]): string {
-  let out = '';
-  for (const node of nodes) {
-    if (node.type === 'text' || node.type === 'inlineCode') out += node.value;
-    else if (node.type === 'image') out += node.alt ?? '';
-    else if (node.type === 'break') out += ' ';
-    else if ('children' in node) out += plainText(node.children);
-  }
-  return out;
-}
-
-// Inline code, HTML and URLs carry nothing to translate; text, link text and image descriptions do.
-function hasLetters(nodes: readonly PhrasingContent[]): boolean {
-  return nodes.some((node) => {
-    if (node.type === 'text') return /\p{L}/u.test(node.value);
-    if (node.type === 'image') return /\p{L}/u.test(node.alt ?? '');
-    return 'children' in node && hasLetters(node.children);
-  });
-}
-
 /** GitHub-style heading slugs, made unique in order of appearance. */
 class Sections {
   private readonly used = new Set(['intro', 'frontmatter']);
   current = 'intro';
   private readonly counts = new Map<string, number>();
+  /** The suffix to try next for a repeated slug: all below it are taken, so many equal headings stay linear. */
+  private readonly suffixes = new Map<string, number>();
 
   enter(headingText: string): string {
     const base =
@@ -311,7 +239,12 @@ class Sections {
         .slice(0, 64)
         .join('') || 'section';
     let slug = base;
-    for (let n = 1; this.used.has(slug); n++) slug = `${base}-${n}`;
+    if (this.used.has(slug)) {
+      let n = this.suffixes.get(base) ?? 1;
+      while (this.used.has(`${base}-${n}`)) n++;
+      slug = `${base}-${n}`;
+      this.suffixes.set(base, n + 1);
+    }
     this.used.add(slug);
     this.counts.clear();
     this.current = slug;
@@ -325,9 +258,12 @@ class Sections {
   }
 }
 
-function bodySegments(text: string, tree: Root, lines: Lines, eol: string): Segment[] {
+function bodySegments(text: string, document: MarkdownBlocks, lines: Lines, eol: string): Segment[] {
   const out: Segment[] = [];
   const sections = new Sections();
+  const context: InlineContext = { definitions: document.definitions, footnotes: document.footnotes };
+  /** The containers around the block being visited, outermost first. */
+  const containers: Container[] = [];
 
   const segment = (path: string[], kind: Kind, start: number, end: number, extra: Partial<Segment>): Segment => ({
     key: path.join('.'),
@@ -346,9 +282,9 @@ function bodySegments(text: string, tree: Root, lines: Lines, eol: string): Segm
     ...extra,
   });
 
-  const lineBlock = (path: string[], kind: Kind, node: Heading | Paragraph, containers: readonly Container[], taskable: boolean): Segment => {
-    const start = startOf(node.children[0]!);
-    const end = endOf(node.children[node.children.length - 1]!);
+  /** A heading or paragraph, from where its first inline node starts to its content's end. */
+  const lineBlock = (path: string[], kind: Kind, start: number, ranges: LineRanges, taskable: boolean): Segment => {
+    const end = ranges[ranges.length - 1]!;
     const read = readLines(text, start, end, containers);
     return segment(path, kind, start, end, {
       source: read.source,
@@ -358,70 +294,58 @@ function bodySegments(text: string, tree: Root, lines: Lines, eol: string): Segm
     });
   };
 
-  const visit = (node: RootContent, containers: Container[], parent: Nodes): void => {
-    switch (node.type) {
+  const within = (container: Container, block: Block & { children: Block[] }): void => {
+    containers.push(container);
+    block.children.forEach((child, i) => visit(child, block, i === 0));
+    containers.pop();
+  };
+
+  const visit = (block: Block, parent: Block | undefined, first: boolean): void => {
+    switch (block.type) {
       case 'heading': {
-        const slug = sections.enter(plainText(node.children));
-        if (!hasLetters(node.children)) return;
-        const setext = lines.index(startOf(node)) !== lines.index(endOf(node));
-        out.push(lineBlock([slug, 'heading'], setext ? 'setext' : 'atx', node, containers, false));
+        const inline = block.lines.length > 0 ? readInline(text, block.lines, context, false) : undefined;
+        const slug = sections.enter(inline?.plain ?? '');
+        if (!inline?.letters) return;
+        out.push(lineBlock([slug, 'heading'], block.setext ? 'setext' : 'atx', inline.start, block.lines, false));
         return;
       }
       case 'paragraph': {
-        if (!hasLetters(node.children)) return;
-        const kind = innermostKind(parent);
-        const taskable = parent.type === 'listItem' && parent.children[0] === node && typeof parent.checked !== 'boolean';
-        out.push(lineBlock([sections.current, sections.next(kind)], 'paragraph', node, containers, taskable));
+        const inline = readInline(text, block.lines, context, block.taskCandidate);
+        if (!inline.letters) return;
+        const kind = parent?.type === 'item' ? 'li' : parent?.type === 'quote' ? 'quote' : parent?.type === 'footnote' ? 'note' : 'p';
+        // A first paragraph that is not a task item would become one if its text started with `[ ] `.
+        const taskable = parent?.type === 'item' && first && inline.checked === undefined;
+        out.push(lineBlock([sections.current, sections.next(kind)], 'paragraph', inline.start, block.lines, taskable));
         return;
       }
       case 'table': {
         const table = sections.next('table');
-        node.children.forEach((row, r) => {
-          const rowStart = text[startOf(row)] !== '|';
-          row.children.forEach((cell: TableCell, c) => {
-            if (!hasLetters(cell.children)) return;
-            const start = startOf(cell.children[0]!);
-            const end = endOf(cell.children[cell.children.length - 1]!);
-            out.push(segment([sections.current, table, `r${r + 1}c${c + 1}`], 'cell', start, end, { rowStart: rowStart && c === 0 }));
+        block.rows.forEach((row, r) => {
+          const rowStart = text[row.start] !== '|';
+          row.cells.forEach((cell, c) => {
+            if (!cell || !readInline(text, cell, context, false).letters) return;
+            out.push(segment([sections.current, table, `r${r + 1}c${c + 1}`], 'cell', cell[0], cell[1], { rowStart: rowStart && c === 0 }));
           });
         });
         return;
       }
-      case 'blockquote': {
-        const lineStart = lines.starts[lines.index(startOf(node))]!;
-        const inner: Container[] = [...containers, { kind: 'quote', column: visualColumn(text, lineStart, startOf(node)) }];
-        for (const child of node.children) visit(child, inner, node);
+      case 'quote':
+        within({ kind: 'quote', column: visualColumn(text, lines.lineStartOf(block.marker), block.marker) }, block);
         return;
-      }
-      case 'list':
-        for (const child of node.children) visit(child, containers, node);
+      case 'item':
+        within({ kind: 'indent', column: block.column }, block);
         return;
-      case 'listItem': {
-        const inner: Container[] = [...containers, { kind: 'indent', column: listItemColumn(text, lines, node) }];
-        for (const child of node.children) visit(child, inner, node);
+      case 'footnote':
+        within({ kind: 'indent', column: visualColumn(text, lines.lineStartOf(block.label), block.label) + 4 }, block);
         return;
-      }
-      case 'footnoteDefinition': {
-        const lineStart = lines.starts[lines.index(startOf(node))]!;
-        const inner: Container[] = [...containers, { kind: 'indent', column: visualColumn(text, lineStart, startOf(node)) + 4 }];
-        for (const child of node.children) visit(child, inner, node);
-        return;
-      }
-      default:
-        // Code, HTML, definitions, thematic breaks and front matter hold nothing to translate here.
+      case 'opaque':
+        // Code, HTML, definitions and thematic breaks hold nothing to translate.
         return;
     }
   };
 
-  for (const child of tree.children) visit(child, [], tree);
+  for (const block of document.blocks) visit(block, undefined, false);
   return out;
-}
-
-function innermostKind(parent: Nodes): string {
-  if (parent.type === 'listItem') return 'li';
-  if (parent.type === 'blockquote') return 'quote';
-  if (parent.type === 'footnoteDefinition') return 'note';
-  return 'p';
 }
 
 // Front-matter fields that hold machine data rather than prose (compared lowercased, without `-` and `_`).
@@ -447,9 +371,8 @@ function isProse(field: string, value: string, plain: boolean): boolean {
   return !/^\d{4}-\d{2}-\d{2}/.test(value);
 }
 
-function frontMatterSegments(text: string, node: Yaml, lines: Lines, eol: string): Segment[] {
-  const contentStart = nextLineStart(text, startOf(node));
-  const closeStart = lines.starts[lines.index(endOf(node))]!;
+function frontMatterSegments(text: string, front: FrontMatter, lines: Lines, eol: string): Segment[] {
+  const { contentStart, closeStart } = front;
   const source = contentStart < closeStart ? text.slice(contentStart, closeStart) : '';
   const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
@@ -484,7 +407,7 @@ function frontMatterSegments(text: string, node: Yaml, lines: Lines, eol: string
       const position = lines.at(start);
       seen.set(key, position.line);
       const raw = text.slice(start, end);
-      const lineStart = lines.starts[lines.index(start)]!;
+      const lineStart = lines.lineStartOf(start);
       const lineIndent = /^ */.exec(text.slice(lineStart, start))![0];
       const blockIndent = /(?:\r\n|\r|\n)( +)[^ \r\n]/.exec(raw)?.[1];
       out.push({
