@@ -54,6 +54,9 @@ export const envSchema = z.object({
   LIBRETRANSLATE_API_KEY: optionalString,
   PROVIDER_TIMEOUT_MS: positiveInt.default(60_000),
   PROVIDER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  PROVIDER_BATCH_ROWS: positiveInt.default(40),
+  PROVIDER_BATCH_TOKENS: positiveInt.default(3000),
+  PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   PARLANCE_DEMO: z.enum(['true', 'false']).default('true'),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false'),
@@ -103,11 +106,18 @@ export interface RemoteSettings {
   maxRetries: number;
 }
 
+/** How an LLM provider cuts rows into requests: rows and estimated prompt tokens per request, requests in flight. */
+export interface BatchingSettings {
+  batchRows: number;
+  batchTokens: number;
+  concurrency: number;
+}
+
 /** One translation provider and everything it needs; API keys live here and nowhere in logs. */
 export type ProviderSettings =
   | { kind: 'pseudo' }
-  | ({ kind: 'openai'; baseUrl: string; apiKey: string | undefined; model: string; carefulModel: string | undefined } & RemoteSettings)
-  | ({ kind: 'anthropic'; baseUrl: string; apiKey: string; model: string; carefulModel: string | undefined } & RemoteSettings)
+  | ({ kind: 'openai'; baseUrl: string; apiKey: string | undefined; model: string; carefulModel: string | undefined } & RemoteSettings & BatchingSettings)
+  | ({ kind: 'anthropic'; baseUrl: string; apiKey: string; model: string; carefulModel: string | undefined } & RemoteSettings & BatchingSettings)
   /** `baseUrl` undefined: chosen from the key (Free keys end in ':fx'). */
   | ({ kind: 'deepl'; baseUrl: string | undefined; apiKey: string } & RemoteSettings)
   | ({ kind: 'libretranslate'; baseUrl: string; apiKey: string | undefined } & RemoteSettings);
@@ -170,6 +180,7 @@ function chosenBy(e: Env, kind: ProviderKind): string {
 /** The settings of one provider kind, or the problem that stops it (a required variable unset). */
 function providerSettings(e: Env, kind: ProviderKind): { ok: true; settings: ProviderSettings } | { ok: false; problem: string } {
   const remote: RemoteSettings = { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES };
+  const batching: BatchingSettings = { batchRows: e.PROVIDER_BATCH_ROWS, batchTokens: e.PROVIDER_BATCH_TOKENS, concurrency: e.PROVIDER_CONCURRENCY };
   const missing = (name: string, expected: string) => ({ ok: false as const, problem: `${name}=(unset): required because ${chosenBy(e, kind)}; expected ${expected}` });
   switch (kind) {
     case 'pseudo':
@@ -177,13 +188,13 @@ function providerSettings(e: Env, kind: ProviderKind): { ok: true; settings: Pro
     case 'openai':
       return {
         ok: true,
-        settings: { kind, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY, model: e.OPENAI_MODEL, carefulModel: e.OPENAI_CAREFUL_MODEL, ...remote },
+        settings: { kind, baseUrl: e.OPENAI_BASE_URL, apiKey: e.OPENAI_API_KEY, model: e.OPENAI_MODEL, carefulModel: e.OPENAI_CAREFUL_MODEL, ...remote, ...batching },
       };
     case 'anthropic':
       if (!e.ANTHROPIC_API_KEY) return missing('ANTHROPIC_API_KEY', 'an Anthropic API key');
       return {
         ok: true,
-        settings: { kind, baseUrl: e.ANTHROPIC_BASE_URL, apiKey: e.ANTHROPIC_API_KEY, model: e.ANTHROPIC_MODEL, carefulModel: e.ANTHROPIC_CAREFUL_MODEL, ...remote },
+        settings: { kind, baseUrl: e.ANTHROPIC_BASE_URL, apiKey: e.ANTHROPIC_API_KEY, model: e.ANTHROPIC_MODEL, carefulModel: e.ANTHROPIC_CAREFUL_MODEL, ...remote, ...batching },
       };
     case 'deepl':
       if (!e.DEEPL_API_KEY) return missing('DEEPL_API_KEY', "a DeepL API key (Free keys end in ':fx')");

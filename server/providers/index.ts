@@ -1,5 +1,6 @@
 /** Builds the translation providers of the fast and careful passes from their settings. */
-import type { ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
+import type { BatchingSettings, ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
+import type { LlmOptions } from './llm.js';
 import type { Logger } from '../logger.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { createDeepLProvider } from './deepl.js';
@@ -14,6 +15,11 @@ function remoteOptions(settings: RemoteSettings, log: Logger | undefined): Remot
   return { timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, ...(log ? { log } : {}) };
 }
 
+/** An LLM provider's request sizing from its settings. */
+function batchingOptions(settings: BatchingSettings): Pick<LlmOptions, 'batchSize' | 'batchTokens' | 'concurrency'> {
+  return { batchSize: settings.batchRows, batchTokens: settings.batchTokens, concurrency: settings.concurrency };
+}
+
 /** One provider from its settings; `log` receives a warning per retried request. */
 export function createProvider(settings: ProviderSettings, log?: Logger): TranslationProvider {
   switch (settings.kind) {
@@ -24,6 +30,7 @@ export function createProvider(settings: ProviderSettings, log?: Logger): Transl
         ...remoteOptions(settings, log),
         baseUrl: settings.baseUrl,
         model: settings.model,
+        ...batchingOptions(settings),
         ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
         ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
       });
@@ -33,6 +40,7 @@ export function createProvider(settings: ProviderSettings, log?: Logger): Transl
         baseUrl: settings.baseUrl,
         apiKey: settings.apiKey,
         model: settings.model,
+        ...batchingOptions(settings),
         ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
       });
     case 'deepl':

@@ -8,8 +8,31 @@ export interface LlmOptions extends RemoteOptions {
   model: string;
   /** Model for the careful pass; defaults to `model`. */
   carefulModel?: string;
-  /** Rows per request. Default 40. */
+  /** At most this many rows per request. Default 40. */
   batchSize?: number;
+  /** At most about this many prompt tokens of rows per request (estimated at 4 characters a token). Default 3,000. */
+  batchTokens?: number;
+  /** Requests in flight at once, across all calls to this provider. Default 4. */
+  concurrency?: number;
+}
+
+/** How a provider cuts a translate call's rows into requests. */
+export interface ChunkLimits {
+  rows: number;
+  tokens: number;
+  concurrency: number;
+}
+
+export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { rows: 40, tokens: 3000, concurrency: 4 };
+
+/** The limits from a provider's options, each at least 1. */
+export function chunkLimits(options: { batchSize?: number | undefined; batchTokens?: number | undefined; concurrency?: number | undefined }): ChunkLimits {
+  const atLeastOne = (value: number | undefined, fallback: number) => Math.max(1, Math.floor(value ?? fallback));
+  return {
+    rows: atLeastOne(options.batchSize, DEFAULT_CHUNK_LIMITS.rows),
+    tokens: atLeastOne(options.batchTokens, DEFAULT_CHUNK_LIMITS.tokens),
+    concurrency: atLeastOne(options.concurrency, DEFAULT_CHUNK_LIMITS.concurrency),
+  };
 }
 
 const INSTRUCTIONS = [
@@ -143,26 +166,104 @@ export function chunkResults(rows: readonly ProviderRow[], completion: Completio
   });
 }
 
+/** A row's size in prompt tokens, estimated as models' tokenizers average on mixed text: 4 characters a token. */
+export function estimatedTokens(row: ProviderRow): number {
+  return Math.ceil(JSON.stringify(promptRow(row, 0)).length / 4);
+}
+
+/**
+ * What the model is asked for a row, apart from the row's key and its neighbours: rows alike in this get one
+ * translation. The key and neighbours only help the model read the text; a string repeated under many keys
+ * ("Cancel", "Save") is translated once and reads the same everywhere.
+ */
+function requestSignature(row: ProviderRow): string {
+  const { id: _id, key: _key, neighbours: _neighbours, ...asked } = promptRow(row, 0);
+  return JSON.stringify(asked);
+}
+
+/** Cuts rows into requests of at most `limits.rows` rows and about `limits.tokens` tokens; a bigger row goes alone. */
+export function packChunks(rows: readonly ProviderRow[], limits: Pick<ChunkLimits, 'rows' | 'tokens'>): ProviderRow[][] {
+  const chunks: ProviderRow[][] = [];
+  let current: ProviderRow[] = [];
+  let tokens = 0;
+  for (const row of rows) {
+    const size = estimatedTokens(row);
+    if (current.length > 0 && (current.length >= limits.rows || tokens + size > limits.tokens)) {
+      chunks.push(current);
+      current = [];
+      tokens = 0;
+    }
+    current.push(row);
+    tokens += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** Lets at most `size` tasks run at once, in the order they asked; shared by every call of one provider. */
+export function createSlots(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async (task) => {
+    if (running >= size) await new Promise<void>((resolve) => queue.push(resolve));
+    else running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = queue.shift();
+      if (next) next();
+      else running -= 1;
+    }
+  };
+}
+
 /**
  * Runs a provider's chunk translator over the rows that need one: rows with nothing translatable come back as their
- * source without a request, the rest go in sequential chunks (a rate-limited key gains nothing from parallel requests).
+ * source without a request; rows asking the same (text, notes, context, budget, hints) are sent once and share the
+ * answer; the rest go in requests sized by `limits`, each run in one of the provider's slots (PROVIDER_CONCURRENCY
+ * requests in flight per provider, across the calls a worker makes at once). A request that fails after its own
+ * retries fails the whole call, as one sequential request would.
  */
 export async function translateInChunks(
   rows: readonly ProviderRow[],
-  batchSize: number,
+  limits: Pick<ChunkLimits, 'rows' | 'tokens'>,
+  inSlot: <T>(task: () => Promise<T>) => Promise<T>,
   translateChunk: (chunk: readonly ProviderRow[]) => Promise<RowResult[]>,
 ): Promise<RowResult[]> {
   const results = new Map<ProviderRow, RowResult>();
-  const pending: ProviderRow[] = [];
+  const unique: ProviderRow[] = [];
+  const sameAs = new Map<ProviderRow, ProviderRow>();
+  const bySignature = new Map<string, ProviderRow>();
   for (const row of rows) {
-    if (hasTranslatableText(row.text)) pending.push(row);
-    else results.set(row, { id: row.id, ok: true, text: row.text });
+    if (!hasTranslatableText(row.text)) {
+      results.set(row, { id: row.id, ok: true, text: row.text });
+      continue;
+    }
+    const signature = requestSignature(row);
+    const first = bySignature.get(signature);
+    if (first) sameAs.set(row, first);
+    else {
+      bySignature.set(signature, row);
+      unique.push(row);
+    }
   }
-  for (let i = 0; i < pending.length; i += batchSize) {
-    const chunk = pending.slice(i, i + batchSize);
-    const chunkResultList = await translateChunk(chunk);
-    chunk.forEach((row, j) => results.set(row, chunkResultList[j] as RowResult));
-  }
+  // Once a request has failed for good, the ones still waiting for a slot are not sent: the call has failed.
+  let failed = false;
+  await Promise.all(
+    packChunks(unique, limits).map((chunk) =>
+      inSlot(async () => {
+        if (failed) return;
+        try {
+          const answers = await translateChunk(chunk);
+          chunk.forEach((row, j) => results.set(row, answers[j] as RowResult));
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }),
+    ),
+  );
+  for (const [row, first] of sameAs) results.set(row, { ...results.get(first)!, id: row.id });
   return rows.map((row) => results.get(row) as RowResult);
 }
 
@@ -179,7 +280,8 @@ export interface ChunkPrompt {
  * and reads the reply as a {@link Completion}, and the chunk's results are read from that.
  */
 export function createLlmProvider(name: string, options: LlmOptions, complete: (prompt: ChunkPrompt) => Promise<Completion>): TranslationProvider {
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 40));
+  const limits = chunkLimits(options);
+  const inSlot = createSlots(limits.concurrency);
   const modelFor = (pass: Pass): string => (pass === 'careful' ? (options.carefulModel ?? options.model) : options.model);
 
   async function translateChunk(chunk: readonly ProviderRow[], request: TranslateRequest): Promise<RowResult[]> {
@@ -190,6 +292,6 @@ export function createLlmProvider(name: string, options: LlmOptions, complete: (
   return {
     name,
     instructable: true,
-    translate: (request) => translateInChunks(request.rows, batchSize, (chunk) => translateChunk(chunk, request)),
+    translate: (request) => translateInChunks(request.rows, limits, inSlot, (chunk) => translateChunk(chunk, request)),
   };
 }

@@ -60,13 +60,90 @@ describe('openai provider', () => {
   it('sends rows in chunks of batchSize (default 40) and keeps the caller order', async () => {
     const rows = Array.from({ length: 100 }, (_, i) => ({ id: `r${i}`, key: `key.${i}`, text: `String number ${i} for <ph id="0"/>` }));
     const results = await provider().translate(request(rows));
-    expect(mock.requests.map((r) => r.user.rows.length)).toEqual([40, 40, 20]);
+    // Up to 4 requests run at once, so they may arrive in any order.
+    expect(mock.requests.map((r) => r.user.rows.length).sort((a, b) => b - a)).toEqual([40, 40, 20]);
     expect(results.map((r) => r.id)).toEqual(rows.map((r) => r.id));
     expect(results[99]).toEqual({ id: 'r99', ok: true, text: 'de: STRING NUMBER 99 FOR <ph id="0"/>' });
 
     mock.requests.length = 0;
     await provider({ batchSize: 25 }).translate(request(rows));
     expect(mock.requests.map((r) => r.user.rows.length)).toEqual([25, 25, 25, 25]);
+  });
+
+  it('sizes requests by estimated tokens as well as rows; a row over the budget goes alone', async () => {
+    const long = 'word '.repeat(400);
+    const rows = [
+      { id: 'a', key: 'k.a', text: 'Short one' },
+      { id: 'b', key: 'k.b', text: long },
+      { id: 'c', key: 'k.c', text: 'Short two' },
+      { id: 'd', key: 'k.d', text: 'Short three' },
+    ];
+    const results = await provider({ batchTokens: 200, concurrency: 1 }).translate(request(rows));
+    expect(mock.requests.map((r) => r.user.rows.map((row) => row.key))).toEqual([['k.a'], ['k.b'], ['k.c', 'k.d']]);
+    expect(results.map((r) => r.ok && r.text)).toEqual(['de: SHORT ONE', `de: ${long.toUpperCase()}`, 'de: SHORT TWO', 'de: SHORT THREE']);
+  });
+
+  it('translates rows asking the same once, whatever their keys, and gives each row the answer under its own id', async () => {
+    const rows = [
+      { id: 'save-1', key: 'toolbar.save', text: 'Save' },
+      { id: 'save-2', key: 'dialog.save', text: 'Save' },
+      { id: 'save-note', key: 'menu.save', text: 'Save', notes: 'Verb, in a menu' },
+      { id: 'cancel', key: 'dialog.cancel', text: 'Cancel' },
+      { id: 'save-3', key: 'form.save', text: 'Save', neighbours: [{ key: 'form.title', text: 'Profile' }] },
+    ];
+    const results = await provider().translate(request(rows));
+    expect(mock.requests).toHaveLength(1);
+    // A note changes what is asked; a key or neighbours do not.
+    expect(mock.requests[0]!.user.rows.map((r) => r.key)).toEqual(['toolbar.save', 'menu.save', 'dialog.cancel']);
+    expect(results).toEqual([
+      { id: 'save-1', ok: true, text: 'de: SAVE' },
+      { id: 'save-2', ok: true, text: 'de: SAVE' },
+      { id: 'save-note', ok: true, text: 'de: SAVE' },
+      { id: 'cancel', ok: true, text: 'de: CANCEL' },
+      { id: 'save-3', ok: true, text: 'de: SAVE' },
+    ]);
+  });
+
+  it('keeps up to `concurrency` requests in flight, and fails the call when one request fails for good', async () => {
+    // A server that holds every answer until `concurrency` requests are waiting (or a moment has passed), counting
+    // the most it ever held at once.
+    let waiting: (() => void)[] = [];
+    let most = 0;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (part: Buffer) => (body += part.toString()));
+      req.on('end', () => {
+        const user = JSON.parse(JSON.parse(body).messages[1].content) as { rows: { id: string; text: string }[] };
+        const content = JSON.stringify({ translations: user.rows.map((r) => ({ id: r.id, text: `de: ${r.text}` })) });
+        waiting.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] })));
+        most = Math.max(most, waiting.length);
+        const release = () => {
+          const all = waiting;
+          waiting = [];
+          for (const answer of all) answer();
+        };
+        if (waiting.length === 3) release();
+        else setTimeout(release, 200);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const rows = Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, key: `key.${i}`, text: `Text ${i}` }));
+      const results = await provider({ baseUrl, batchSize: 2, concurrency: 3 }).translate(request(rows));
+      expect(most).toBe(3);
+      expect(results.map((r) => r.id)).toEqual(rows.map((r) => r.id));
+      expect(results.every((r) => r.ok)).toBe(true);
+    } finally {
+      server.close();
+    }
+
+    const rows = Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, key: `key.${i}`, text: `Text ${i}` }));
+    mock.script.push({ status: 400, body: openaiError('Invalid request') });
+    const err = await providerError(provider({ batchSize: 2, concurrency: 2, maxRetries: 0 }).translate(request(rows)));
+    expect(err.message).toContain('Invalid request');
+    // Once a request has failed, no new one starts: the one in flight finishes, the rest are never sent.
+    expect(mock.requests.length).toBeLessThan(6);
   });
 
   it('waits for Retry-After on 429, then succeeds', async () => {
@@ -135,7 +212,7 @@ describe('openai provider', () => {
     });
     const results = await provider().translate(request([
       { id: 'ok', key: 'k1', text: 'Hello <ph id="0"/>' },
-      { id: 'dropped', key: 'k2', text: 'Hello <ph id="0"/>' },
+      { id: 'dropped', key: 'k2', text: 'Hello again <ph id="0"/>' },
       { id: 'number', key: 'k3', text: 'Forty-two' },
       { id: 'missing', key: 'k4', text: 'Goodbye' },
     ]));

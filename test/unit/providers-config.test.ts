@@ -15,6 +15,7 @@ function configError(env: Record<string, string>): string {
 }
 
 const remote = { timeoutMs: 60_000, maxRetries: 3 };
+const batching = { batchRows: 40, batchTokens: 3000, concurrency: 4 };
 
 describe('providers configuration', () => {
   it('uses pseudo for both passes by default', () => {
@@ -29,6 +30,7 @@ describe('providers configuration', () => {
       model: 'gpt-4o-mini',
       carefulModel: 'gpt-4o',
       ...remote,
+      ...batching,
     };
     const env = { TRANSLATION_PROVIDER: 'openai', OPENAI_API_KEY: 'sk-1', OPENAI_CAREFUL_MODEL: 'gpt-4o' };
     expect(loadConfig(env).providers).toEqual({ fast: openai, careful: openai });
@@ -53,8 +55,16 @@ describe('providers configuration', () => {
         carefulModel: undefined,
         timeoutMs: 5000,
         maxRetries: 0,
+        ...batching,
       },
     });
+  });
+
+  it('reads how LLM requests are sized and how many run at once, refusing nonsense', () => {
+    const config = loadConfig({ TRANSLATION_PROVIDER: 'openai', PROVIDER_BATCH_ROWS: '25', PROVIDER_BATCH_TOKENS: '1500', PROVIDER_CONCURRENCY: '8' });
+    expect(config.providers.fast).toMatchObject({ kind: 'openai', batchRows: 25, batchTokens: 1500, concurrency: 8 });
+    expect(configError({ PROVIDER_CONCURRENCY: '0' })).toContain('PROVIDER_CONCURRENCY');
+    expect(configError({ PROVIDER_BATCH_TOKENS: 'many' })).toContain('PROVIDER_BATCH_TOKENS');
   });
 
   it('reads DeepL and LibreTranslate settings', () => {
@@ -71,7 +81,7 @@ describe('providers configuration', () => {
       loadConfig({ TRANSLATION_PROVIDER: 'libretranslate', LIBRETRANSLATE_URL: 'http://localhost:5000', CAREFUL_PROVIDER: 'openai' }).providers,
     ).toEqual({
       fast: { kind: 'libretranslate', baseUrl: 'http://localhost:5000', apiKey: undefined, ...remote },
-      careful: { kind: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: undefined, model: 'gpt-4o-mini', carefulModel: undefined, ...remote },
+      careful: { kind: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: undefined, model: 'gpt-4o-mini', carefulModel: undefined, ...remote, ...batching },
     });
   });
 

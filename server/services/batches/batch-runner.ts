@@ -134,7 +134,9 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     const groups = new Map<string, ClaimedRow[]>();
     for (const row of rows) {
       const group = `${row.locale}\u0000${row.pass}`;
-      groups.set(group, [...(groups.get(group) ?? []), row]);
+      const list = groups.get(group);
+      if (list) list.push(row);
+      else groups.set(group, [row]);
     }
     const pipelineRow = (row: ClaimedRow): PipelineRow => ({
       id: String(row.id),
@@ -147,7 +149,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     });
     const outcomes: ChunkOutcome[] = [];
     const neighbours = await neighboursOf(project, rows);
-    for (const group of groups.values()) {
+    // The locale and pass groups go to their providers at once: a provider keeps its own limit of requests in flight.
+    const translateOne = async (group: ClaimedRow[]): Promise<void> => {
       const { locale, pass } = group[0]!;
       // Translation memory first: an exact, accepted match that still passes today's gates costs nothing.
       const sha = (r: ClaimedRow) => sourceSha(r.source, r.source_plurals, r.context);
@@ -168,7 +171,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         }
         toTranslate.push(row);
       }
-      if (toTranslate.length === 0) continue;
+      if (toTranslate.length === 0) return;
 
       const provider = pass === 'careful' ? providers.careful : providers.fast;
       const byId = new Map(toTranslate.map((r) => [String(r.id), r]));
@@ -200,7 +203,11 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           outcomes.push({ row, kind: 'written', value: d.value, gateOutcome: d.gateOutcome, failures: d.failures, retries: d.retries, origin: provider.name, fromMemory: false });
         }
       }
-    }
+    };
+    // Every group settles before a failure is passed on, so no request outlives the chunk it belongs to.
+    const settled = await Promise.allSettled([...groups.values()].map(translateOne));
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failure) throw failure.reason;
     return outcomes;
   }
 
