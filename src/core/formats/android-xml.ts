@@ -95,6 +95,15 @@ function androidDecode(segments: readonly Segment[], xml: boolean, fail: (node: 
     }
     const v = segment.value;
     for (let i = 0; i < v.length; i++) {
+      // Ordinary characters are taken as one run: appending them one by one is what made large files slow.
+      let runEnd = i;
+      while (runEnd < v.length && isPlainAndroidChar(v.charCodeAt(runEnd), xml)) runEnd++;
+      if (runEnd > i) {
+        append(v.slice(i, runEnd), false);
+        lastSpace = false;
+        i = runEnd - 1;
+        continue;
+      }
       const c = v[i]!;
       if (!quote && ANDROID_SPACE.test(c)) {
         if (!lastSpace) append(' ', true);
@@ -131,6 +140,13 @@ function androidDecode(segments: readonly Segment[], xml: boolean, fail: (node: 
   return out;
 }
 
+/** Whether a character decodes to itself: not whitespace, not a backslash or a quote, and not markup to escape. */
+function isPlainAndroidChar(c: number, xml: boolean): boolean {
+  if (c <= 0x20) return c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0b && c !== 0x0c;
+  if (c === 0x5c /* \\ */ || c === 0x22 /* " */ || c === 0x27 /* ' */) return false;
+  return !xml || (c !== 0x26 /* & */ && c !== 0x3c /* < */);
+}
+
 // Only what would read as markup is escaped, so a markup value's text looks like what the translator typed.
 function escapeIf(xml: boolean, s: string): string {
   return xml ? s.replace(/[&<]/g, (c) => (c === '&' ? '&amp;' : '&lt;')) : s;
@@ -139,6 +155,10 @@ function escapeIf(xml: boolean, s: string): string {
 // Characters written as \uXXXX: XML cannot carry them (or a parser would fold them into a line end or a space).
 // eslint-disable-next-line no-control-regex
 const UNICODE_ESCAPED = /[\u0000-\u0008\u000B-\u001F\u007F\uFFFE\uFFFF]|[\uD800-\uDFFF]/u;
+
+// Any character escapeChar changes.
+// eslint-disable-next-line no-control-regex
+const ANDROID_ESCAPED = /[\\"'\n\t\u0000-\u0008\u000B-\u001F\u007F\uFFFE\uFFFF\uD800-\uDFFF]/u;
 
 /** Android-escapes one character of a value; `'` needs no escape inside "...". */
 function escapeChar(c: string, quoted: boolean): string {
@@ -162,7 +182,9 @@ function escapeChar(c: string, quoted: boolean): string {
 function androidEncode(value: string, quoted: boolean): string {
   const wrap = quoted || /^ | $| {2}/.test(value);
   let out = '';
-  for (const c of value) out += escapeChar(c, wrap);
+  // Most values need no escape at all: copy them whole.
+  if (!ANDROID_ESCAPED.test(value)) out = value;
+  else for (const c of value) out += escapeChar(c, wrap);
   if (!wrap && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
   return wrap ? `"${out}"` : out;
 }
@@ -170,11 +192,15 @@ function androidEncode(value: string, quoted: boolean): string {
 /** Escapes a text run of a markup value: spaces that would collapse or be trimmed become \u0020. */
 function androidEncodeRun(value: string, atStart: boolean, atEnd: boolean): string {
   let out = '';
-  const chars = [...value];
-  chars.forEach((c, i) => {
-    if (c === ' ' && ((i === 0 && atStart) || (i === chars.length - 1 && atEnd) || chars[i - 1] === ' ')) out += '\\u0020';
-    else out += escapeChar(c, false);
-  });
+  const plain = !ANDROID_ESCAPED.test(value) && !value.includes('  ') && !(atStart && value.startsWith(' ')) && !(atEnd && value.endsWith(' '));
+  if (plain) out = value;
+  else {
+    const chars = [...value];
+    chars.forEach((c, i) => {
+      if (c === ' ' && ((i === 0 && atStart) || (i === chars.length - 1 && atEnd) || chars[i - 1] === ' ')) out += '\\u0020';
+      else out += escapeChar(c, false);
+    });
+  }
   if (atStart && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
   return out;
 }

@@ -90,10 +90,13 @@ export interface XmlDocument {
 
 export type XmlEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
+const NO_PREFIXES: ReadonlySet<string> = new Set();
+
 // Deep enough for any real resource file; keeps codecs that walk the tree recursively clear of stack overflow.
 const MAX_DEPTH = 512;
 
 const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const PREDEFINED: ReadonlyMap<string, string> = new Map(Object.entries(PREDEFINED_ENTITIES));
 
 // Characters XML 1.0 cannot carry at all, not even as references. With the `u` flag, the surrogate range only
 // matches unpaired halves, which TextDecoder never yields but callers' strings may hold.
@@ -101,6 +104,10 @@ const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<
 const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
 // eslint-disable-next-line no-control-regex
 const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/gu;
+
+// Anything escapeXmlText changes; most values hold none of it.
+// eslint-disable-next-line no-control-regex
+const TEXT_ESCAPED = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
 
 const NAME_START =
   ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
@@ -110,7 +117,6 @@ const NAME = new RegExp(`[${NAME_START}][${NAME_CHAR}]*`, 'uy');
 // Character data up to the next character that needs a closer look.
 // eslint-disable-next-line no-control-regex
 const PLAIN_TEXT = /[^<&\]\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]+/uy;
-const WHITESPACE = /[ \t\r\n]*/y;
 const XML_DECLARATION =
   /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>$/;
 const DECLARED_ENCODING = /^(?:\uFEFF)?<\?xml[^>]*?[ \t\r\n]encoding[ \t\r\n]*=[ \t\r\n]*(["'])([^"']*)\1/;
@@ -254,7 +260,7 @@ class Scanner {
   private pos = 0;
   private readonly entities = new Map<string, string>(Object.entries(PREDEFINED_ENTITIES));
   // Namespace prefixes declared on each open element, innermost last.
-  private readonly prefixes: Set<string>[] = [];
+  private readonly prefixes: ReadonlySet<string>[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -284,7 +290,22 @@ class Scanner {
         add(node);
         continue;
       }
-      if (t.startsWith('<!--', start)) add(this.scanComment());
+      const next = t.charCodeAt(start + 1);
+      if (next === 0x2f /* / */) {
+        const element = stack.pop();
+        this.scanEndTag(element);
+        element!.closeStart = start;
+        element!.end = this.pos;
+        this.prefixes.pop();
+      } else if (next !== 0x21 /* ! */ && next !== 0x3f /* ? */) {
+        if (stack.length === 0 && root) this.fail(`Expected a single root element; found another element after </${root.name}>`, start);
+        if (stack.length >= MAX_DEPTH) this.fail(`Elements are nested more than ${MAX_DEPTH} levels deep`, start);
+        const element = this.scanStartTag();
+        add(element);
+        if (stack.length === 0) root = element;
+        if (!element.selfClosing) stack.push(element);
+        else this.prefixes.pop();
+      } else if (t.startsWith('<!--', start)) add(this.scanComment());
       else if (t.startsWith('<![CDATA[', start)) {
         if (stack.length === 0) this.fail('A CDATA section is only allowed inside the root element', start);
         add(this.scanCData());
@@ -294,22 +315,7 @@ class Scanner {
         doctypeSeen = true;
         add(this.scanDoctype());
       } else if (t.startsWith('<!', start)) this.fail("Expected a comment ('<!--'), CDATA section or DOCTYPE after '<!'", start);
-      else if (t.startsWith('<?', start)) add(this.scanProcessingInstruction(start === documentStart));
-      else if (t.startsWith('</', start)) {
-        const element = stack.pop();
-        this.scanEndTag(element);
-        element!.closeStart = start;
-        element!.end = this.pos;
-        this.prefixes.pop();
-      } else {
-        if (stack.length === 0 && root) this.fail(`Expected a single root element; found another element after </${root.name}>`, start);
-        if (stack.length >= MAX_DEPTH) this.fail(`Elements are nested more than ${MAX_DEPTH} levels deep`, start);
-        const element = this.scanStartTag();
-        add(element);
-        if (stack.length === 0) root = element;
-        if (!element.selfClosing) stack.push(element);
-        else this.prefixes.pop();
-      }
+      else add(this.scanProcessingInstruction(start === documentStart));
     }
     const open = stack[stack.length - 1];
     if (open) {
@@ -324,16 +330,26 @@ class Scanner {
     throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
   }
 
-  // Nodes are positioned in document order, so one forward-moving counter serves them all.
-  private counted = { index: 0, line: 1, column: 1 };
+  // Nodes are positioned in document order, so one forward-moving counter serves them all; `locate` leaves the
+  // answer in `line` and `column` rather than allocating an object per node.
+  private counted = 0;
+  private line = 1;
+  private column = 1;
 
-  private position(at: number): { line: number; column: number } {
+  private locate(at: number): void {
     const t = this.text;
-    let { index, line, column } = this.counted;
-    if (at < index) return lineColumn(t, at);
+    if (at < this.counted) {
+      ({ line: this.line, column: this.column } = lineColumn(t, at));
+      this.counted = at;
+      return;
+    }
+    let { line, column } = this;
+    let index = this.counted;
     for (; index < at; index++) {
       const c = t.charCodeAt(index);
-      if (c === 0x0a || (c === 0x0d && t.charCodeAt(index + 1) !== 0x0a)) {
+      if (c > 0x0d && c < 0xdc00) {
+        column++;
+      } else if (c === 0x0a || (c === 0x0d && t.charCodeAt(index + 1) !== 0x0a)) {
         line++;
         column = 1;
       } else if (c === 0x0d || (c >= 0xdc00 && c <= 0xdfff && isHighSurrogate(t.charCodeAt(index - 1)))) {
@@ -342,21 +358,33 @@ class Scanner {
         column++;
       }
     }
-    this.counted.index = index;
-    this.counted.line = line;
-    this.counted.column = column;
-    return { line, column };
+    this.counted = index;
+    this.line = line;
+    this.column = column;
   }
 
   private skipWhitespace(): number {
-    WHITESPACE.lastIndex = this.pos;
-    WHITESPACE.exec(this.text);
-    const skipped = WHITESPACE.lastIndex - this.pos;
-    this.pos = WHITESPACE.lastIndex;
-    return skipped;
+    const t = this.text;
+    const from = this.pos;
+    let at = from;
+    for (let c = t.charCodeAt(at); c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d; c = t.charCodeAt(++at));
+    this.pos = at;
+    return at - from;
   }
 
   private scanName(what: string): string {
+    // ASCII names, nearly all of them, are read without the Unicode-aware expression.
+    const t = this.text;
+    const start = this.pos;
+    let c = t.charCodeAt(start);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x3a) {
+      let end = start + 1;
+      for (c = t.charCodeAt(end); isAsciiNameChar(c); c = t.charCodeAt(++end));
+      if (!(c >= 0x80)) {
+        this.pos = end;
+        return t.slice(start, end);
+      }
+    }
     NAME.lastIndex = this.pos;
     const match = NAME.exec(this.text);
     if (!match) this.fail(`Expected ${what}`);
@@ -374,12 +402,15 @@ class Scanner {
   private scanText(): XmlText {
     const t = this.text;
     const start = this.pos;
-    // Most runs (indentation, plain words) need no decoding: take them whole.
-    PLAIN_TEXT.lastIndex = start;
-    if (PLAIN_TEXT.exec(t) && (PLAIN_TEXT.lastIndex === t.length || t.charCodeAt(PLAIN_TEXT.lastIndex) === 0x3c)) {
-      this.pos = PLAIN_TEXT.lastIndex;
+    // Most runs (indentation, plain words) need no decoding: take them whole. Anything unusual (references, CR,
+    // surrogates, characters XML forbids) goes the careful way below.
+    let end = start;
+    for (let c = t.charCodeAt(end); c >= 0x20 ? c !== 0x3c && c !== 0x26 && c !== 0x5d && c < 0xd800 : c === 0x0a || c === 0x09; c = t.charCodeAt(++end));
+    if (end > start && (end === t.length || t.charCodeAt(end) === 0x3c)) {
+      this.pos = end;
       const raw = t.slice(start, this.pos);
-      return { kind: 'text', raw, value: raw, start, end: this.pos, ...this.position(start) };
+      this.locate(start);
+      return { kind: 'text', raw, value: raw, start, end: this.pos, line: this.line, column: this.column };
     }
     let value = '';
     while (this.pos < t.length) {
@@ -408,7 +439,8 @@ class Scanner {
         this.pos++;
       }
     }
-    return { kind: 'text', raw: t.slice(start, this.pos), value, start, end: this.pos, ...this.position(start) };
+    this.locate(start);
+    return { kind: 'text', raw: t.slice(start, this.pos), value, start, end: this.pos, line: this.line, column: this.column };
   }
 
   /** Decodes `&name;`, `&#N;` or `&#xH;` at the cursor. */
@@ -417,7 +449,11 @@ class Scanner {
     const start = this.pos;
     const semi = t.indexOf(';', start);
     const body = semi < 0 ? '' : t.slice(start + 1, semi);
-    let value: string | undefined;
+    let value = PREDEFINED.get(body);
+    if (value !== undefined) {
+      this.pos = semi + 1;
+      return value;
+    }
     const numeric = /^#(?:x([0-9A-Fa-f]+)|([0-9]+))$/.exec(body);
     if (numeric) {
       const code = numeric[1] !== undefined ? parseInt(numeric[1], 16) : parseInt(numeric[2]!, 10);
@@ -444,7 +480,8 @@ class Scanner {
     if (t.charCodeAt(close + 2) !== 0x3e) this.fail("'--' is not allowed inside a comment", close);
     this.checkChars(start + 4, close);
     this.pos = close + 3;
-    return { kind: 'comment', value: normalizeLineEnds(t.slice(start + 4, close)), start, end: this.pos, ...this.position(start) };
+    this.locate(start);
+    return { kind: 'comment', value: normalizeLineEnds(t.slice(start + 4, close)), start, end: this.pos, line: this.line, column: this.column };
   }
 
   private scanCData(): XmlCData {
@@ -454,7 +491,8 @@ class Scanner {
     if (close < 0) this.fail("Expected ']]>' to close the CDATA section", t.length);
     this.checkChars(start + 9, close);
     this.pos = close + 3;
-    return { kind: 'cdata', value: normalizeLineEnds(t.slice(start + 9, close)), start, end: this.pos, ...this.position(start) };
+    this.locate(start);
+    return { kind: 'cdata', value: normalizeLineEnds(t.slice(start + 9, close)), start, end: this.pos, line: this.line, column: this.column };
   }
 
   private scanProcessingInstruction(atDocumentStart: boolean): XmlOther {
@@ -474,7 +512,8 @@ class Scanner {
     } else if (target.toLowerCase() === 'xml') {
       this.fail(`The processing instruction target '${target}' is reserved`, start);
     }
-    return { kind: 'pi', raw, start, end: this.pos, ...this.position(start) };
+    this.locate(start);
+    return { kind: 'pi', raw, start, end: this.pos, line: this.line, column: this.column };
   }
 
   private scanDoctype(): XmlOther {
@@ -507,7 +546,8 @@ class Scanner {
     this.pos++;
     this.checkChars(start, this.pos);
     if (subset) this.declareEntities(t.slice(subset[0], subset[1]));
-    return { kind: 'doctype', raw: t.slice(start, this.pos), start, end: this.pos, ...this.position(start) };
+    this.locate(start);
+    return { kind: 'doctype', raw: t.slice(start, this.pos), start, end: this.pos, line: this.line, column: this.column };
   }
 
   /** Moves to the ']' ending an internal subset, stepping over quoted literals and comments that may contain one. */
@@ -552,24 +592,25 @@ class Scanner {
     let selfClosing = false;
     for (;;) {
       const spaced = this.skipWhitespace() > 0;
-      const c = t[this.pos];
-      if (c === undefined) this.fail(`Expected '>' to close the start tag <${name}>`, t.length);
-      if (c === '>') {
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x3e /* > */) {
         this.pos++;
         break;
       }
-      if (c === '/') {
-        if (t[this.pos + 1] !== '>') this.fail("Expected '>' after '/' in the start tag");
+      if (c === 0x2f /* / */) {
+        if (t.charCodeAt(this.pos + 1) !== 0x3e) this.fail("Expected '>' after '/' in the start tag");
         this.pos += 2;
         selfClosing = true;
         break;
       }
+      if (this.pos >= t.length) this.fail(`Expected '>' to close the start tag <${name}>`, t.length);
       if (!spaced) this.fail(`Expected whitespace, '>' or '/>' in the start tag <${name}>`);
       const attribute = this.scanAttribute();
-      if (attributes.some((a) => a.name === attribute.name)) this.fail(`Attribute '${attribute.name}' appears twice on <${name}>`, attribute.start);
+      for (const a of attributes) if (a.name === attribute.name) this.fail(`Attribute '${attribute.name}' appears twice on <${name}>`, attribute.start);
       attributes.push(attribute);
     }
     this.checkNamespaces(name, start, attributes);
+    this.locate(start);
     const element: XmlElement = {
       kind: 'element',
       name,
@@ -580,7 +621,8 @@ class Scanner {
       openEnd: this.pos,
       closeStart: this.pos,
       selfClosing,
-      ...this.position(start),
+      line: this.line,
+      column: this.column,
     };
     return element;
   }
@@ -590,14 +632,20 @@ class Scanner {
     const start = this.pos;
     const name = this.scanName('an attribute name');
     this.skipWhitespace();
-    if (t[this.pos] !== '=') this.fail(`Expected '=' after the attribute name '${name}'`);
+    if (t.charCodeAt(this.pos) !== 0x3d /* = */) this.fail(`Expected '=' after the attribute name '${name}'`);
     this.pos++;
     this.skipWhitespace();
     const quote = t[this.pos];
     if (quote !== '"' && quote !== "'") this.fail(`Expected a quoted value for the attribute '${name}'`);
+    const quoteCode = quote.charCodeAt(0);
     const valueStart = ++this.pos;
     let value = '';
     for (;;) {
+      // Plain characters are copied as one run rather than one by one.
+      const runStart = this.pos;
+      let unit = t.charCodeAt(this.pos);
+      while (unit > 0x3c ? unit < 0xd800 : unit >= 0x20 && unit !== 0x26 && unit !== 0x3c && unit !== quoteCode) unit = t.charCodeAt(++this.pos);
+      if (this.pos > runStart) value += t.slice(runStart, this.pos);
       const c = t[this.pos];
       if (c === undefined) this.fail(`Expected ${quote} to close the value of the attribute '${name}'`, t.length);
       if (c === quote) break;
@@ -628,25 +676,37 @@ class Scanner {
 
   /** Namespace well-formedness: a prefixed name needs its prefix declared here or on an ancestor. */
   private checkNamespaces(name: string, start: number, attributes: XmlAttribute[]): void {
-    const declared = new Set<string>();
-    for (const a of attributes) if (a.name.startsWith('xmlns:')) declared.add(a.name.slice(6));
-    this.prefixes.push(declared);
-    const check = (qualified: string, at: number, what: string): void => {
-      const parts = qualified.split(':');
-      if (parts.length > 2 || parts.some((p) => p === '')) this.fail(`${what} '${qualified}' is not a valid qualified name`, at);
-      if (parts.length === 1) return;
-      const prefix = parts[0]!;
-      if (prefix === 'xml' || prefix === 'xmlns') return;
-      if (!this.prefixes.some((s) => s.has(prefix))) this.fail(`Namespace prefix '${prefix}' of ${what.toLowerCase()} '${qualified}' is not declared (expected an xmlns:${prefix} attribute)`, at);
-    };
-    check(name, start + 1, 'Element');
-    for (const a of attributes) check(a.name, a.start, 'Attribute');
+    // Most elements declare nothing: they share one empty set instead of allocating their own.
+    let declared: Set<string> | undefined;
+    for (const a of attributes) if (a.name.startsWith('xmlns:')) (declared ??= new Set<string>()).add(a.name.slice(6));
+    this.prefixes.push(declared ?? NO_PREFIXES);
+    this.checkQualifiedName(name, start + 1, 'Element');
+    for (const a of attributes) this.checkQualifiedName(a.name, a.start, 'Attribute');
+  }
+
+  private checkQualifiedName(qualified: string, at: number, what: string): void {
+    if (!qualified.includes(':')) return;
+    const parts = qualified.split(':');
+    if (parts.length > 2 || parts.some((p) => p === '')) this.fail(`${what} '${qualified}' is not a valid qualified name`, at);
+    const prefix = parts[0]!;
+    if (prefix === 'xml' || prefix === 'xmlns') return;
+    if (!this.prefixes.some((s) => s.has(prefix))) this.fail(`Namespace prefix '${prefix}' of ${what.toLowerCase()} '${qualified}' is not declared (expected an xmlns:${prefix} attribute)`, at);
   }
 
   private scanEndTag(open: XmlElement | undefined): void {
     const t = this.text;
     const start = this.pos;
     this.pos += 2;
+    // The expected name, as it nearly always is, is matched in place rather than read into a new string.
+    if (open && t.startsWith(open.name, this.pos) && !isAsciiNameChar(t.charCodeAt(this.pos + open.name.length)) && t.charCodeAt(this.pos + open.name.length) < 0x80) {
+      this.pos += open.name.length;
+      this.skipWhitespace();
+      if (t.charCodeAt(this.pos) === 0x3e) {
+        this.pos++;
+        return;
+      }
+      this.pos = start + 2;
+    }
     const name = this.scanName("an element name after '</'");
     this.skipWhitespace();
     if (t[this.pos] !== '>') this.fail(`Expected '>' to close the end tag </${name}>`, this.pos >= t.length ? t.length : this.pos);
@@ -656,6 +716,10 @@ class Scanner {
     }
     this.pos++;
   }
+}
+
+function isAsciiNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2d || c === 0x2e;
 }
 
 function normalizeLineEnds(s: string): string {
@@ -670,6 +734,7 @@ function normalizeLineEnds(s: string): string {
  * into a line end. Characters XML 1.0 cannot carry at all become U+FFFD rather than an unreadable file.
  */
 export function escapeXmlText(value: string): string {
+  if (!TEXT_ESCAPED.test(value)) return value;
   return value
     .replace(INVALID_CHARS, '\uFFFD')
     .replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'));
