@@ -52,10 +52,10 @@ const TAG = /<\/?[A-Za-z][\w:.-]*(?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|
 const COMMENT = /<!--[\s\S]*?-->/y;
 const ENTITY = /&(?:[A-Za-z][A-Za-z0-9]{1,31}|#\d{1,7}|#[xX][0-9A-Fa-f]{1,6});/y;
 
+// `test` on a sticky pattern leaves lastIndex at the match's end, and allocates no match array.
 function matchAt(re: RegExp, src: string, pos: number): number | null {
   re.lastIndex = pos;
-  const m = re.exec(src);
-  return m ? pos + m[0].length : null;
+  return re.test(src) ? re.lastIndex : null;
 }
 
 function push(out: Segment[], kind: SegmentKind, value: string): void {
@@ -69,26 +69,37 @@ function push(out: Segment[], kind: SegmentKind, value: string): void {
   }
 }
 
+/** `push` for a segment already built. */
+function append(out: Segment[], segment: Segment): void {
+  if (segment.kind === 'text') push(out, 'text', segment.value);
+  else out.push(segment);
+}
+
 /** Real messages nest two or three levels; the cap keeps hostile input from exhausting the stack. */
 const MAX_ICU_DEPTH = 16;
 
 interface Scanner {
   readonly src: string;
   /** Positions (×2, +1 inside plural) already known not to start a well-formed ICU block: avoids rescanning them. */
-  readonly failed: Set<number>;
+  failed?: Set<number>;
   depth: number;
   /** For each `{`, the index of its `}` by plain brace counting, or -1; computed on the first ICU candidate. */
   closeOf?: Int32Array;
 }
 
+// One table serves every tokenize call of ordinary length (tokenizing runs no callbacks, so calls never overlap): a
+// typed array of a few hundred bytes lives outside the heap, and allocating one per message cost more than the scan.
+const SHARED_CLOSES = new Int32Array(2048);
+
 function closeOf(sc: Scanner): Int32Array {
   if (sc.closeOf) return sc.closeOf;
   const { src } = sc;
-  const close = new Int32Array(src.length).fill(-1);
+  const close = src.length <= SHARED_CLOSES.length ? SHARED_CLOSES.fill(-1, 0, src.length) : new Int32Array(src.length).fill(-1);
   const open: number[] = [];
   for (let i = 0; i < src.length; i++) {
-    if (src[i] === '{') open.push(i);
-    else if (src[i] === '}' && open.length) close[open.pop() as number] = i;
+    const code = src.charCodeAt(i);
+    if (code === 0x7b) open.push(i);
+    else if (code === 0x7d && open.length) close[open.pop() as number] = i;
   }
   sc.closeOf = close;
   return close;
@@ -101,8 +112,9 @@ function protectedAt(sc: Scanner, pos: number, inPlural: boolean): { kind: Segme
   let end: number | null = null;
   switch (ch) {
     case '{': {
-      for (const re of BRACE_PLACEHOLDERS) {
-        end = matchAt(re, src, pos);
+      // `{{` and `{{{` forms need a second brace; the others cannot start with one.
+      for (let i = src.charCodeAt(pos + 1) === 0x7b ? 0 : 2; i < BRACE_PLACEHOLDERS.length; i++) {
+        end = matchAt(BRACE_PLACEHOLDERS[i] as RegExp, src, pos);
         if (end !== null) return { kind: 'placeholder', end };
       }
       ICU_SIMPLE_HEAD.lastIndex = pos;
@@ -114,12 +126,16 @@ function protectedAt(sc: Scanner, pos: number, inPlural: boolean): { kind: Segme
       }
       return null;
     }
-    case '%':
-      for (const re of PERCENT_PATTERNS) {
-        end = matchAt(re, src, pos);
+    case '%': {
+      // The first five forms each need their own second character (`%%`, `%{`, `%<`, `%(`, `%#`); others start at printf.
+      const next = src.charCodeAt(pos + 1);
+      const from = next === 0x25 || next === 0x7b || next === 0x3c || next === 0x28 || next === 0x23 ? 0 : 5;
+      for (let i = from; i < PERCENT_PATTERNS.length; i++) {
+        end = matchAt(PERCENT_PATTERNS[i] as RegExp, src, pos);
         if (end !== null) return { kind: 'placeholder', end };
       }
       return null;
+    }
     case '$':
       for (const re of DOLLAR_PATTERNS) {
         end = matchAt(re, src, pos);
@@ -133,7 +149,7 @@ function protectedAt(sc: Scanner, pos: number, inPlural: boolean): { kind: Segme
       return end === null ? null : { kind: 'placeholder', end };
     }
     case '<':
-      end = matchAt(COMMENT, src, pos) ?? matchAt(TAG, src, pos);
+      end = (src.charCodeAt(pos + 1) === 0x21 ? matchAt(COMMENT, src, pos) : null) ?? matchAt(TAG, src, pos);
       return end === null ? null : { kind: 'markup', end };
     case '&':
       end = matchAt(ENTITY, src, pos);
@@ -150,20 +166,52 @@ function protectedAt(sc: Scanner, pos: number, inPlural: boolean): { kind: Segme
  * well-formed ICU, so a stray `{` falls back to literal text instead of swallowing the rest of the string.
  */
 function icuComplexAt(sc: Scanner, pos: number, inPlural: boolean): { segments: Segment[]; end: number } | null {
+  // Most braces are plain placeholders: the head, which cannot reach past the next brace, rules them out in one short
+  // match, so only heads are worth remembering as failed. Before the head's first comma come only spaces and name
+  // characters: anything else first (the `}` of `{name}`) rules it out without the pattern.
+  if (!commaMayFollow(sc.src, pos + 1)) return null;
+  ICU_COMPLEX_HEAD.lastIndex = pos;
+  const head = ICU_COMPLEX_HEAD.exec(sc.src);
+  if (!head) return null;
   const key = pos * 2 + (inPlural ? 1 : 0);
-  if (sc.depth >= MAX_ICU_DEPTH || sc.failed.has(key)) return null;
+  if (sc.depth >= MAX_ICU_DEPTH || sc.failed?.has(key)) return null;
   sc.depth++;
-  const parsed = parseIcuComplex(sc, pos, inPlural);
+  const parsed = parseIcuComplex(sc, pos, inPlural, head);
   sc.depth--;
-  if (!parsed) sc.failed.add(key);
+  if (!parsed) (sc.failed ??= new Set()).add(key);
   return parsed;
 }
 
-function parseIcuComplex(sc: Scanner, pos: number, inPlural: boolean): { segments: Segment[]; end: number } | null {
+const isAsciiLetter = (code: number): boolean => (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
+const isAsciiDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+const isAsciiSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+
+/** False when the text from `p` reaches an ASCII character that can be neither space nor name before a comma. */
+function commaMayFollow(src: string, p: number): boolean {
+  for (let q = p; q < src.length; q++) {
+    const code = src.charCodeAt(q);
+    if (code === 0x2c) return true;
+    if (code >= 0x80 || isAsciiLetter(code) || isAsciiDigit(code) || isAsciiSpace(code) || code === 0x5f || code === 0x24 || code === 0x2e || code === 0x2d) continue;
+    return false;
+  }
+  return false;
+}
+
+/** `matchAt(ICU_SELECTOR, …)`, read by hand while the selector and the space after it are ASCII. */
+function selectorAt(src: string, p: number): number | null {
+  let code = src.charCodeAt(p);
+  if (!isAsciiLetter(code) && code !== 0x5f) return code >= 0x80 || code === 0x3d ? matchAt(ICU_SELECTOR, src, p) : null;
+  let q = p;
+  do code = src.charCodeAt(++q);
+  while (isAsciiLetter(code) || isAsciiDigit(code) || code === 0x5f || code === 0x2d);
+  while (isAsciiSpace(code)) code = src.charCodeAt(++q);
+  if (code === 0x7b) return q + 1;
+  // A letter or a space beyond ASCII may still continue the selector: the pattern decides.
+  return code >= 0x80 ? matchAt(ICU_SELECTOR, src, p) : null;
+}
+
+function parseIcuComplex(sc: Scanner, pos: number, inPlural: boolean, head: RegExpExecArray): { segments: Segment[]; end: number } | null {
   const { src } = sc;
-  ICU_COMPLEX_HEAD.lastIndex = pos;
-  const head = ICU_COMPLEX_HEAD.exec(src);
-  if (!head) return null;
   // Well-formed ICU has balanced braces, so each block must end at its plain-count partner. Checking that first
   // bounds every branch scan, which keeps malformed or hostile input linear instead of rescanning to the end.
   const closes = closeOf(sc);
@@ -174,64 +222,84 @@ function parseIcuComplex(sc: Scanner, pos: number, inPlural: boolean): { segment
   const branchPlural = type === 'select' ? inPlural : true;
   const segments: Segment[] = [];
   let p = pos + head[0].length;
-  let structure = head[0];
-  if (type !== 'select') {
-    const off = matchAt(ICU_OFFSET, src, p);
-    if (off !== null) {
-      structure += src.slice(p, off);
-      p = off;
-    }
-  }
+  // The structure between two branches' text is one stretch of the source: from the head (or a branch's `}`) to the next `{`.
+  let structure = pos;
+  if (type !== 'select') p = matchAt(ICU_OFFSET, src, p) ?? p;
   let branches = 0;
   for (;;) {
-    const ws = matchAt(WHITESPACE, src, p) ?? p;
-    structure += src.slice(p, ws);
-    p = ws;
-    if (src[p] === '}') {
+    // ASCII whitespace by hand; the pattern only for what follows it beyond ASCII (a no-break space, U+2028…).
+    let code = src.charCodeAt(p);
+    while (isAsciiSpace(code)) code = src.charCodeAt(++p);
+    if (code >= 0x80) p = matchAt(WHITESPACE, src, p) ?? p;
+    if (src.charCodeAt(p) === 0x7d) {
       if (branches === 0 || p !== blockEnd) return null;
-      push(segments, 'icu', structure + '}');
+      segments.push({ kind: 'icu', value: src.slice(structure, p + 1) });
       return { segments, end: p + 1 };
     }
-    const sel = matchAt(ICU_SELECTOR, src, p);
+    const sel = selectorAt(src, p);
     if (sel === null) return null;
     const branchEnd = closes[sel - 1] as number;
     if (branchEnd < 0 || branchEnd > blockEnd) return null;
-    structure += src.slice(p, sel);
-    push(segments, 'icu', structure);
-    const inner: Segment[] = [];
-    const close = scan(sc, sel, inner, true, branchPlural, branchEnd);
+    segments.push({ kind: 'icu', value: src.slice(structure, sel) });
+    // The branch's segments follow the structure directly: an icu segment never merges with text.
+    const close = scan(sc, sel, segments, true, branchPlural, branchEnd);
     if (close !== branchEnd) return null;
-    for (const s of inner) push(segments, s.kind, s.value);
-    structure = '}';
+    structure = close;
     p = close + 1;
     branches++;
   }
 }
 
-/** Scans from `pos` up to `limit`; when `nested`, stops at the first unmatched `}` and returns its index. */
+// The characters a protected token or an ICU block can start with (`}` ends a nested branch): every other character is
+// literal text, which the scanner passes over without a look-up.
+const NEXT_SPECIAL = /[{}%$:<&#]/g;
+const SPECIAL = new Uint8Array(128);
+for (const ch of '{}%$:<&#') SPECIAL[ch.charCodeAt(0)] = 1;
+
+/**
+ * Scans from `pos` up to `limit`; when `nested`, stops at the first unmatched `}` and returns its index. A run of
+ * literal text is cut out in one slice when the next token starts, not built up one character at a time.
+ */
 function scan(sc: Scanner, pos: number, out: Segment[], nested: boolean, inPlural: boolean, limit = sc.src.length): number {
   const { src } = sc;
   let p = pos;
+  let text = pos;
   while (p < limit) {
-    const ch = src[p];
-    if (nested && ch === '}') return p;
-    if (ch === '{') {
+    let code = src.charCodeAt(p);
+    // Tokens often follow one another (`{# files}`): look at the character in hand before searching on.
+    if (code >= 0x80 || SPECIAL[code] === 0) {
+      NEXT_SPECIAL.lastIndex = p + 1;
+      if (!NEXT_SPECIAL.test(src) || NEXT_SPECIAL.lastIndex > limit) {
+        p = limit;
+        break;
+      }
+      p = NEXT_SPECIAL.lastIndex - 1;
+      code = src.charCodeAt(p);
+    }
+    if (code === 0x7d) {
+      if (nested) break;
+      p++;
+      continue;
+    }
+    if (code === 0x7b) {
       const icu = icuComplexAt(sc, p, inPlural);
       if (icu) {
-        for (const s of icu.segments) push(out, s.kind, s.value);
-        p = icu.end;
+        push(out, 'text', src.slice(text, p));
+        for (const s of icu.segments) append(out, s);
+        p = text = icu.end;
         continue;
       }
     }
     const tok = protectedAt(sc, p, inPlural);
     if (tok) {
+      push(out, 'text', src.slice(text, p));
       push(out, tok.kind, src.slice(p, tok.end));
-      p = tok.end;
+      p = text = tok.end;
       continue;
     }
-    push(out, 'text', ch as string);
     p++;
   }
+  push(out, 'text', src.slice(text, Math.min(p, limit)));
   return p;
 }
 
@@ -243,7 +311,7 @@ export interface TokenizeOptions {
 /** Splits `text` into segments whose values concatenate back to `text` exactly. */
 export function tokenize(text: string, options: TokenizeOptions = {}): Segment[] {
   const out: Segment[] = [];
-  scan({ src: text, failed: new Set(), depth: 0 }, 0, out, false, options.pluralBranch === true);
+  scan({ src: text, depth: 0 }, 0, out, false, options.pluralBranch === true);
   return out;
 }
 

@@ -35,6 +35,36 @@ interface MutableMessage {
 const emptyMessage = (): MutableMessage => ({ segments: [], blocks: [] });
 const selectorOf = (raw: string): string => raw.replace(/\s+/g, '');
 
+/** What one structure segment says: a block opens with its first branch, the next branch starts, or the block ends. */
+type Structure =
+  | { readonly kind: 'head'; readonly argument: string; readonly type: IcuBlockType; readonly selector: string }
+  | { readonly kind: 'next'; readonly selector: string }
+  | { readonly kind: 'end' }
+  | { readonly kind: 'other' };
+
+// Structure segments repeat across messages (`} other {`, `{count, plural, one {`): each is read once. Cleared when
+// full, which keeps a long-running server's memory bounded.
+const MAX_CACHED_STRUCTURES = 4096;
+const structures = new Map<string, Structure>();
+
+function readStructure(value: string): Structure {
+  const head = HEAD.exec(value);
+  if (head) return { kind: 'head', argument: head[1] as string, type: head[2] as IcuBlockType, selector: selectorOf(head[3] as string) };
+  const next = NEXT.exec(value);
+  if (next) return { kind: 'next', selector: selectorOf(next[1] as string) };
+  return { kind: END.test(value) ? 'end' : 'other' };
+}
+
+function structureOf(value: string): Structure {
+  let structure = structures.get(value);
+  if (!structure) {
+    structure = readStructure(value);
+    if (structures.size >= MAX_CACHED_STRUCTURES) structures.clear();
+    structures.set(value, structure);
+  }
+  return structure;
+}
+
 // runGates hands the same source and target to four gates; remembering the last few texts saves re-tokenizing them.
 // A ring scanned with `===` is cheaper here than a Map, which hashes every new string in full.
 const MEMO_SIZE = 8;
@@ -43,7 +73,11 @@ const memoEntries: { segments: readonly Segment[]; tree?: IcuMessage }[] = new A
 let memoNext = 0;
 
 function remembered(text: string): { segments: readonly Segment[]; tree?: IcuMessage } {
-  for (let i = 0; i < MEMO_SIZE; i++) if (memoTexts[i] === text) return memoEntries[i] as { segments: readonly Segment[]; tree?: IcuMessage };
+  // Newest first: the gates of one row ask for the texts it just added.
+  for (let k = 1; k <= MEMO_SIZE; k++) {
+    const i = (memoNext - k + MEMO_SIZE) % MEMO_SIZE;
+    if (memoTexts[i] === text) return memoEntries[i] as { segments: readonly Segment[]; tree?: IcuMessage };
+  }
   const entry = { segments: tokenize(text) };
   memoTexts[memoNext] = text;
   memoEntries[memoNext] = entry;
@@ -67,6 +101,8 @@ export function icuTree(text: string): IcuMessage {
 }
 
 function buildTree(segments: readonly Segment[]): IcuMessage {
+  // Most messages have no plural or select: their one message is the segments as they are (`#` is ICU only in a plural).
+  if (!segments.some((segment) => segment.kind === 'icu' && segment.value !== '#')) return { segments, blocks: [] };
   const root = emptyMessage();
   // Each entry is an open block and the message of its current branch.
   const stack: { block: MutableMessage['blocks'][number]; branch: MutableMessage }[] = [];
@@ -76,23 +112,22 @@ function buildTree(segments: readonly Segment[]): IcuMessage {
       current.segments.push(segment);
       continue;
     }
-    const head = HEAD.exec(segment.value);
-    if (head) {
+    const structure = structureOf(segment.value);
+    if (structure.kind === 'head') {
       const branch = emptyMessage();
-      const block = { argument: head[1] as string, type: head[2] as IcuBlockType, branches: [{ selector: selectorOf(head[3] as string), message: branch }] };
+      const block = { argument: structure.argument, type: structure.type, branches: [{ selector: structure.selector, message: branch }] };
       current.blocks.push(block);
       stack.push({ block, branch });
       current = branch;
       continue;
     }
-    const next = NEXT.exec(segment.value);
     const top = stack[stack.length - 1];
-    if (next && top) {
+    if (structure.kind === 'next' && top) {
       const branch = emptyMessage();
-      top.block.branches.push({ selector: selectorOf(next[1] as string), message: branch });
+      top.block.branches.push({ selector: structure.selector, message: branch });
       top.branch = branch;
       current = branch;
-    } else if (END.test(segment.value) && top) {
+    } else if (structure.kind === 'end' && top) {
       stack.pop();
       current = stack[stack.length - 1]?.branch ?? root;
     } else {

@@ -13,7 +13,8 @@ export { checkPlurals } from './plurals.js';
 
 /** Runs all four gates: any placeholder, plural or glossary failure refuses the row; length failures alone flag it. */
 export function runGates(input: GateInput): GateReport {
-  const failures = [...checkPlaceholders(input), ...checkPlurals(input), ...checkGlossary(input), ...checkLength(input)];
+  const failures = checkPlaceholders(input);
+  for (const more of [checkPlurals(input), checkGlossary(input), checkLength(input)]) for (const failure of more) failures.push(failure);
   const outcome = failures.length === 0 ? 'passed' : failures.every((f) => f.gate === 'length') ? 'flagged' : 'refused';
   return { outcome, failures };
 }

@@ -1,7 +1,7 @@
 /** The placeholders gate: a translation keeps the source's placeholders, tags, xliff:g content, printf order and the line breaks at its ends. */
 import { splitEdgeWhitespace } from '../edge-whitespace.js';
 import { PLURAL_CATEGORIES, type PluralCategory, type PluralForms } from '../formats/codec.js';
-import { allBlocks, icuTree, type IcuMessage } from './icu-tree.js';
+import { allBlocks, icuTree, type IcuBlock, type IcuMessage } from './icu-tree.js';
 import type { GateFailure, GateInput } from './types.js';
 
 interface Placeholder {
@@ -23,13 +23,22 @@ interface Inventory {
   readonly text: string;
   /** Placeholders in order, without `%%` (a literal percent, not an argument). */
   readonly placeholders: readonly Placeholder[];
+  /** `placeholderKey` of each placeholder, in the same order. */
+  readonly keys: readonly string[];
+  /** The placeholders that are sequential printf conversions, in order (what `orderReasons` compares). */
+  readonly sequence: readonly string[];
   /** True when the message has a `%%` or a printf conversion, i.e. it goes through a printf-style formatter. */
   readonly printf: boolean;
-  /** Tags of the top level and of each ICU branch, each outside nested blocks: the units tag nesting is checked in. */
+  /**
+   * Tags of the top level and of each ICU branch, each outside nested blocks: the units tag nesting is checked in.
+   * Those without tags are left out.
+   */
   readonly regions: readonly (readonly Tag[])[];
-  /** Text the tokenizer left as prose, where a stray `%` would hide. */
-  readonly prose: readonly string[];
   readonly tree: IcuMessage;
+  /** Every block of the tree, nested ones included, depth first (`allBlocks`). */
+  readonly blocks: readonly IcuBlock[];
+  /** `argumentNames`, once asked for. */
+  readonly names?: ReadonlySet<string>;
 }
 
 // Conversions that take the next argument: no `n$`, not `%%`, not Java's `%n` (a line break that takes no argument).
@@ -54,11 +63,51 @@ const COUNT_OPTIONAL: ReadonlySet<PluralCategory> = new Set(['zero', 'one', 'two
  * `:NAME` are one parameter in three casings of its value; other brace-delimited forms compare without inner
  * spacing, which translators and engines often change (`{{ name }}`).
  */
-function placeholderKey(token: string): string {
+function keyOf(token: string): string {
   if (token.startsWith(':')) return token.toLowerCase();
   const match = token.startsWith('{{') ? null : ICU_ARGUMENT.exec(token);
   if (match) return `{${match[1]}}`;
   return /^(?:\{|%\{|\$\{|\$t\()/.test(token) ? token.replace(/\s+/g, '') : token;
+}
+
+/** What the gate reads from one placeholder token. */
+interface TokenFacts {
+  readonly key: string;
+  /** A printf conversion or `%%`: the message goes through a printf-style formatter. */
+  readonly printf: boolean;
+  /** A conversion that takes the next argument, so its position among the others matters. */
+  readonly sequential: boolean;
+  /** The token as a placeholder of the top level, shared by every message that has it there. */
+  readonly topLevel: Placeholder;
+}
+
+// The same few tokens (`%d`, `{count}`, `<b>`) recur on nearly every row of a batch: each is read once. The caches
+// are cleared when full, which keeps a long-running server's memory bounded.
+const MAX_CACHED_TOKENS = 4096;
+const tokenFacts = new Map<string, TokenFacts>();
+const tagCache = new Map<string, Tag | null>();
+
+function factsOf(token: string): TokenFacts {
+  let facts = tokenFacts.get(token);
+  if (!facts) {
+    facts = { key: keyOf(token), printf: PRINTF.test(token), sequential: SEQUENTIAL_PRINTF.test(token), topLevel: { token, branch: '' } };
+    if (tokenFacts.size >= MAX_CACHED_TOKENS) tokenFacts.clear();
+    tokenFacts.set(token, facts);
+  }
+  return facts;
+}
+
+const placeholderKey = (token: string): string => factsOf(token).key;
+
+/** `parseTag`, remembered: tags are immutable, so one parse serves every row that has the tag. */
+function tagOf(token: string): Tag | undefined {
+  let tag = tagCache.get(token);
+  if (tag === undefined) {
+    tag = parseTag(token) ?? null;
+    if (tagCache.size >= MAX_CACHED_TOKENS) tagCache.clear();
+    tagCache.set(token, tag);
+  }
+  return tag ?? undefined;
 }
 
 function parseTag(token: string): Tag | undefined {
@@ -80,31 +129,62 @@ function parseTag(token: string): Tag | undefined {
   return { token, name, kind, key: `<${[name, ...attributes].join(' ')}${close}>` };
 }
 
+/** An inventory being filled: most messages have few placeholders and no tags, so each list is made on its first item. */
+interface MutableInventory {
+  text: string;
+  placeholders: Placeholder[] | undefined;
+  keys: string[] | undefined;
+  sequence: string[] | undefined;
+  printf: boolean;
+  regions: Tag[][] | undefined;
+  tree: IcuMessage;
+  blocks: readonly IcuBlock[];
+  names?: Set<string>;
+}
+
+function visit(inv: MutableInventory, message: IcuMessage, branch: string): void {
+  let regionTags: Tag[] | undefined;
+  for (const segment of message.segments) {
+    if (segment.kind === 'placeholder') {
+      const facts = factsOf(segment.value);
+      if (facts.printf) inv.printf = true;
+      if (segment.value === '%%') continue;
+      (inv.placeholders ??= []).push(branch === '' ? facts.topLevel : { token: segment.value, branch });
+      (inv.keys ??= []).push(facts.key);
+      if (facts.sequential) (inv.sequence ??= []).push(segment.value);
+    } else if (segment.kind === 'markup') {
+      const tag = tagOf(segment.value);
+      if (tag) (regionTags ??= []).push(tag);
+    }
+  }
+  if (regionTags) (inv.regions ??= []).push(regionTags);
+  for (const block of message.blocks) {
+    for (const { selector, message: inner } of block.branches) visit(inv, inner, `the "${selector}" branch of {${block.argument}}`);
+  }
+}
+
+const NONE: readonly never[] = [];
+
 function inventory(text: string): Inventory {
-  const placeholders: Placeholder[] = [];
-  const regions: Tag[][] = [];
-  const prose: string[] = [];
-  let printf = false;
-  const visit = (message: IcuMessage, branch: string): void => {
-    const tags: Tag[] = [];
-    for (const segment of message.segments) {
-      if (segment.kind === 'text') prose.push(segment.value);
-      else if (segment.kind === 'placeholder') {
-        if (PRINTF.test(segment.value)) printf = true;
-        if (segment.value !== '%%') placeholders.push({ token: segment.value, branch });
-      } else if (segment.kind === 'markup') {
-        const tag = parseTag(segment.value);
-        if (tag) tags.push(tag);
-      }
-    }
-    regions.push(tags);
-    for (const block of message.blocks) {
-      for (const { selector, message: inner } of block.branches) visit(inner, `the "${selector}" branch of {${block.argument}}`);
-    }
-  };
   const tree = icuTree(text);
-  visit(tree, '');
-  return { text, placeholders, printf, regions, prose, tree };
+  const blocks = tree.blocks.length === 0 ? NONE : allBlocks(tree);
+  const inv: MutableInventory = { text, placeholders: undefined, keys: undefined, sequence: undefined, printf: false, regions: undefined, tree, blocks };
+  visit(inv, tree, '');
+  return { text, placeholders: inv.placeholders ?? NONE, keys: inv.keys ?? NONE, sequence: inv.sequence ?? NONE, printf: inv.printf, regions: inv.regions ?? NONE, tree, blocks, names: undefined };
+}
+
+/** Text the tokenizer left as prose, where a stray `%` would hide, in the order the inventory reads the tree. */
+function proseOf(message: IcuMessage, out: string[] = []): string[] {
+  for (const segment of message.segments) if (segment.kind === 'text') out.push(segment.value);
+  for (const block of message.blocks) for (const branch of block.branches) proseOf(branch.message, out);
+  return out;
+}
+
+/** Whether two lists hold the same strings in the same order. */
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
@@ -127,6 +207,8 @@ const times = (n: number): string => (n === 1 ? 'once' : `${n} times`);
 
 /** Plain strings: the same placeholders the same number of times. */
 function multisetReasons(source: Inventory, target: Inventory): string[] {
+  // The common case, the same placeholders in the same order, has nothing to report.
+  if (sameList(source.keys, target.keys)) return [];
   const sourceCounts = countBy(source.placeholders, (p) => placeholderKey(p.token));
   const targetCounts = countBy(target.placeholders, (p) => placeholderKey(p.token));
   const reasons: string[] = [];
@@ -155,38 +237,47 @@ function isLaravelChoice(inv: Inventory): boolean {
  * languages, so occurrence counts do too), and no branch using an argument the source does not have.
  */
 function setReasons(source: Inventory, target: Inventory): string[] {
-  const names = (inv: Inventory): Set<string> =>
-    new Set([...inv.placeholders.map((p) => placeholderKey(p.token)), ...allBlocks(inv.tree).map((block) => `{${block.argument}}`)]);
-  const sourceNames = names(source);
-  const targetNames = names(target);
+  const sourceNames = argumentNames(source);
+  const targetNames = argumentNames(target);
   const reasons: string[] = [];
   for (const name of sourceNames) if (!targetNames.has(name)) reasons.push(`placeholder ${name} is missing`);
   for (const { token, branch } of target.placeholders) {
     const name = placeholderKey(token);
     if (!sourceNames.has(name)) reasons.push(`placeholder ${name} is not in the source${branch ? ` (in ${branch})` : ''}`);
   }
-  for (const block of allBlocks(target.tree)) {
+  for (const block of target.blocks) {
     if (!sourceNames.has(`{${block.argument}}`)) reasons.push(`placeholder {${block.argument}} is not in the source (the translation has a ${block.type} on it)`);
   }
   return reasons;
 }
 
+/** The arguments of a message, as placeholder keys: its placeholders' and those its blocks select on. Computed once. */
+function argumentNames(inv: Inventory): ReadonlySet<string> {
+  if (inv.names) return inv.names;
+  const names = new Set(inv.keys);
+  for (const block of inv.blocks) names.add(`{${block.argument}}`);
+  (inv as MutableInventory).names = names;
+  return names;
+}
+
+function selectorsByArgument(inv: Inventory): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const block of inv.blocks) {
+    if (block.type !== 'select') continue;
+    const selectors = out.get(block.argument) ?? new Set<string>();
+    for (const branch of block.branches) selectors.add(branch.selector);
+    out.set(block.argument, selectors);
+  }
+  return out;
+}
+
 /** Select keys are values the program passes (`female`, `admin`): a translated or dropped key never matches again. */
 function selectReasons(source: Inventory, target: Inventory): string[] {
-  const selectorsByArgument = (inv: Inventory): Map<string, Set<string>> => {
-    const out = new Map<string, Set<string>>();
-    for (const block of allBlocks(inv.tree)) {
-      if (block.type !== 'select') continue;
-      const selectors = out.get(block.argument) ?? new Set<string>();
-      for (const branch of block.branches) selectors.add(branch.selector);
-      out.set(block.argument, selectors);
-    }
-    return out;
-  };
+  if (!source.blocks.some((block) => block.type === 'select')) return [];
   const sourceSelects = selectorsByArgument(source);
   const targetSelects = selectorsByArgument(target);
   const reasons: string[] = [];
-  const targetArguments = new Set([...target.placeholders.map((p) => placeholderKey(p.token)), ...allBlocks(target.tree).map((b) => `{${b.argument}}`)]);
+  const targetArguments = argumentNames(target);
   for (const [argument, selectors] of sourceSelects) {
     const translated = targetSelects.get(argument);
     if (!translated) {
@@ -202,9 +293,9 @@ function selectReasons(source: Inventory, target: Inventory): string[] {
 
 /** Non-positional printf conversions take arguments in order, so their sequence must not change. */
 function orderReasons(source: Inventory, target: Inventory): string[] {
-  const sequence = (inv: Inventory): string[] => inv.placeholders.map((p) => p.token).filter((t) => SEQUENTIAL_PRINTF.test(t));
-  const from = sequence(source);
-  const to = sequence(target);
+  const from = source.sequence;
+  const to = target.sequence;
+  if (sameList(from, to)) return [];
   if (from.length !== to.length || unmatched(from, to, (t) => t).length > 0) return [];
   const at = from.findIndex((token, i) => token !== to[i]);
   if (at < 0) return [];
@@ -252,7 +343,8 @@ function nestingProblems(tags: readonly Tag[]): string[] {
   for (const tag of tags) {
     if (tag.kind === 'open') open.push(tag);
     if (tag.kind !== 'close' || VOID_ELEMENTS.has(tag.name.toLowerCase())) continue;
-    const at = open.map((t) => t.name).lastIndexOf(tag.name);
+    let at = open.length - 1;
+    while (at >= 0 && (open[at] as Tag).name !== tag.name) at--;
     if (at < 0) {
       problems.push(`closing tag ${tag.token} has no opening tag`);
       continue;
@@ -268,7 +360,9 @@ function nestingProblems(tags: readonly Tag[]): string[] {
 /** Nesting is checked only where the source itself nests properly: a source fragment like `</p>` is passed on as it is. */
 function nestingReasons(source: Inventory, target: Inventory): string[] {
   if (source.regions.some((tags) => nestingProblems(tags).length > 0)) return [];
-  return target.regions.flatMap(nestingProblems);
+  const reasons: string[] = [];
+  for (const tags of target.regions) if (tags.length > 0) reasons.push(...nestingProblems(tags));
+  return reasons;
 }
 
 /** Android `<xliff:g>` marks text that must not be translated (a product name, an example value). */
@@ -276,7 +370,7 @@ function xliffReasons(source: Inventory, target: Inventory): string[] {
   if (!source.text.includes('<xliff:g')) return [];
   const contents = (text: string): [Tag, string][] =>
     [...text.matchAll(XLIFF_G)].flatMap((m) => {
-      const tag = parseTag(m[1] as string);
+      const tag = tagOf(m[1] as string);
       return tag ? [[tag, m[2] as string] as [Tag, string]] : [];
     });
   const translated = contents(target.text);
@@ -290,12 +384,14 @@ function xliffReasons(source: Inventory, target: Inventory): string[] {
   return reasons;
 }
 
+const straysOf = (inv: Inventory): string[] => proseOf(inv.tree).flatMap((text) => [...text.matchAll(STRAY_PERCENT)].map((m) => m[0]));
+
 /** In a printf string a bare `%` is read as (the start of) a conversion; the source's own stray ones are its author's choice. */
 function percentReasons(source: Inventory, target: Inventory): string[] {
-  if (!source.printf || !target.prose.some((text) => text.includes('%'))) return [];
-  const strays = (inv: Inventory): string[] => inv.prose.flatMap((text) => [...text.matchAll(STRAY_PERCENT)].map((m) => m[0]));
-  const before = strays(source);
-  const after = strays(target);
+  // Prose is part of the text: without a `%` in the text there is none in the prose.
+  if (!source.printf || !target.text.includes('%') || !proseOf(target.tree).some((text) => text.includes('%'))) return [];
+  const before = straysOf(source);
+  const after = straysOf(target);
   if (after.length <= before.length) return [];
   return [...new Set(unmatched(after, before, (s) => s))].map((stray) =>
     stray === '%'
@@ -305,6 +401,12 @@ function percentReasons(source: Inventory, target: Inventory): string[] {
 }
 
 const LINE_BREAK = /\r\n|\r|\n/g;
+
+/** Whether the character at `index` is whitespace as `splitEdgeWhitespace` counts it (ASCII only); false past either end. */
+function edgeIsSpace(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
 
 /** The line breaks in one end's whitespace run: how many, and whether one is the outermost character of the string. */
 function lineBreaks(run: string, end: 'leading' | 'trailing'): { count: number; outermost: boolean } {
@@ -318,6 +420,8 @@ function lineBreaks(run: string, end: 'leading' | 'trailing'): { count: number; 
  * Spaces and tabs there are left to a person (machine output gets the source's restored before the gates run).
  */
 function edgeReasons(sourceText: string, targetText: string): string[] {
+  // Without whitespace at any of the four ends there are no line breaks there to compare.
+  if (!edgeIsSpace(sourceText, 0) && !edgeIsSpace(sourceText, sourceText.length - 1) && !edgeIsSpace(targetText, 0) && !edgeIsSpace(targetText, targetText.length - 1)) return [];
   const source = splitEdgeWhitespace(sourceText);
   const target = splitEdgeWhitespace(targetText);
   // Whitespace-only text has no ends to compare, and an empty translation is the plurals gate's (or nobody's) business.
@@ -339,10 +443,25 @@ function edgeReasons(sourceText: string, targetText: string): string[] {
 const hasBlocks = (inv: Inventory): boolean => inv.tree.blocks.length > 0;
 
 function markupReasons(source: Inventory, target: Inventory, asSets: boolean): string[] {
-  const tags = tagReasons(source.regions.flat(), target.regions.flat(), asSets);
-  // With a tag missing or added, its nesting problems are only echoes of that one change.
-  const nesting = tags.length === 0 ? nestingReasons(source, target) : [];
-  return [...tags, ...nesting, ...xliffReasons(source, target), ...percentReasons(source, target)];
+  const reasons: string[] = [];
+  const sourceTags = source.regions.length <= 1 ? (source.regions[0] ?? NONE) : source.regions.flat();
+  const targetTags = target.regions.length <= 1 ? (target.regions[0] ?? NONE) : target.regions.flat();
+  if (sourceTags.length > 0 || targetTags.length > 0) {
+    const tags = sameTags(sourceTags, targetTags) ? [] : tagReasons(sourceTags, targetTags, asSets);
+    reasons.push(...tags);
+    // With a tag missing or added, its nesting problems are only echoes of that one change.
+    if (tags.length === 0) reasons.push(...nestingReasons(source, target));
+  }
+  if (source.text.includes('<xliff:g')) reasons.push(...xliffReasons(source, target));
+  if (source.printf) reasons.push(...percentReasons(source, target));
+  return reasons;
+}
+
+/** The same tags in the same order, which `tagReasons` would find nothing wrong with, as lists or as sets. */
+function sameTags(a: readonly Tag[], b: readonly Tag[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if ((a[i] as Tag).key !== (b[i] as Tag).key) return false;
+  return true;
 }
 
 /** One source message against its translation. */
@@ -350,12 +469,13 @@ function messageReasons(sourceText: string, targetText: string): string[] {
   const source = inventory(sourceText);
   const target = inventory(targetText);
   const icu = hasBlocks(source) || hasBlocks(target);
-  const placeholders = icu
+  const reasons = icu
     ? [...setReasons(source, target), ...selectReasons(source, target)]
     : isLaravelChoice(source) || isLaravelChoice(target)
       ? setReasons(source, target)
       : [...multisetReasons(source, target), ...orderReasons(source, target)];
-  return [...placeholders, ...markupReasons(source, target, icu), ...edgeReasons(sourceText, targetText)];
+  reasons.push(...markupReasons(source, target, icu), ...edgeReasons(sourceText, targetText));
+  return reasons;
 }
 
 /**
@@ -370,7 +490,8 @@ function pluralKeyReasons(sourceText: string, sourcePlurals: PluralForms, target
     if (form !== undefined) sourceForms.set(category, inventory(form));
   }
   const sourceOther = sourceForms.get('other') ?? inventory(sourceText);
-  const allowed = new Set([...sourceForms.values(), sourceOther].flatMap((inv) => inv.placeholders.map((p) => placeholderKey(p.token))));
+  const allowed = new Set(sourceOther.keys);
+  for (const inv of sourceForms.values()) for (const key of inv.keys) allowed.add(key);
   const reasons: string[] = [];
   for (const category of PLURAL_CATEGORIES) {
     const form = targetPlurals[category];
@@ -378,8 +499,10 @@ function pluralKeyReasons(sourceText: string, sourcePlurals: PluralForms, target
     const target = inventory(form);
     const reference = sourceForms.get(category) ?? sourceOther;
     const own: string[] = [];
-    for (const token of new Set(target.placeholders.map((p) => p.token))) {
-      if (!allowed.has(placeholderKey(token))) own.push(`placeholder ${token} is not in the source`);
+    if (!target.keys.every((key) => allowed.has(key))) {
+      for (const token of new Set(target.placeholders.map((p) => p.token))) {
+        if (!allowed.has(placeholderKey(token))) own.push(`placeholder ${token} is not in the source`);
+      }
     }
     if (!COUNT_OPTIONAL.has(category)) {
       const present = new Set(target.placeholders.map((p) => placeholderKey(p.token)));
@@ -388,7 +511,7 @@ function pluralKeyReasons(sourceText: string, sourcePlurals: PluralForms, target
       }
     }
     own.push(...orderReasons(reference, target), ...markupReasons(reference, target, hasBlocks(reference) || hasBlocks(target)), ...edgeReasons(reference.text, form));
-    reasons.push(...own.map((reason) => `form "${category}": ${reason}`));
+    for (const reason of own) reasons.push(`form "${category}": ${reason}`);
   }
   return reasons;
 }
@@ -399,5 +522,6 @@ export function checkPlaceholders(input: GateInput): GateFailure[] {
     input.sourcePlurals && input.targetPlurals
       ? pluralKeyReasons(input.source, input.sourcePlurals, input.targetPlurals)
       : messageReasons(input.source, input.target);
+  if (reasons.length === 0) return [];
   return [...new Set(reasons)].map((reason) => ({ gate: 'placeholders', reason }));
 }

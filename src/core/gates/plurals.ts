@@ -59,7 +59,7 @@ function categoryReasons(given: readonly string[], needed: readonly PluralCatego
   const from = block ? ` from the ${block.type} on {${block.argument}}` : '';
   const within = block ? ` in the ${block.type} on {${block.argument}}` : '';
   const reasons: string[] = [];
-  const present = new Set(given.map((selector) => selector.replace(/^=(-?\d+(?:\.\d+)?)$/, (_m, n: string) => `=${Number(n)}`)));
+  const present = new Set(given.map((selector) => (selector.startsWith('=') ? selector.replace(/^=(-?\d+(?:\.\d+)?)$/, (_m, n: string) => `=${Number(n)}`) : selector)));
   for (const category of needed) {
     if (present.has(category)) continue;
     const sole = block ? soleValue(locale, block.type === 'selectordinal', category) : null;
@@ -77,19 +77,40 @@ function categoryReasons(given: readonly string[], needed: readonly PluralCatego
   return reasons;
 }
 
+// Plural keys and ICU blocks of a batch give the same few sets of forms in the same locale over and over: each set is
+// judged once. Cleared when full, which keeps a long-running server's memory bounded.
+const MAX_JUDGED = 1024;
+const judged = new Map<string, readonly string[]>();
+
 /** A plural key: the non-empty forms are exactly the target locale's cardinal categories. */
-function pluralKeyReasons(targetPlurals: PluralForms, locale: string): string[] {
+function pluralKeyReasons(targetPlurals: PluralForms, locale: string): readonly string[] {
   const given = PLURAL_CATEGORIES.filter((c) => (targetPlurals[c] ?? '').trim() !== '');
-  return categoryReasons(given, pluralCategories(locale), locale, 'plural');
+  const key = `${locale}\u0000${given.join(' ')}`;
+  let reasons = judged.get(key);
+  if (!reasons) {
+    reasons = categoryReasons(given, pluralCategories(locale), locale, 'plural');
+    if (judged.size >= MAX_JUDGED) judged.clear();
+    judged.set(key, reasons);
+  }
+  return reasons;
 }
 
 const isPlural = (block: IcuBlock): boolean => block.type !== 'select';
 
 /** One ICU plural or selectordinal of the translation against the locale's categories (every locale has `other`, which ICU requires). */
-function blockReasons(block: IcuBlock, locale: string): string[] {
-  const ordinal = block.type === 'selectordinal';
-  const needed = ordinal ? ordinalCategories(locale) : pluralCategories(locale);
-  return categoryReasons(block.branches.map((b) => b.selector), needed, locale, ordinal ? 'ordinal' : 'plural', block);
+function blockReasons(block: IcuBlock, locale: string): readonly string[] {
+  const selectors = block.branches.map((b) => b.selector);
+  // What is judged is only the locale, the block's type and argument and its selectors: the same few recur row after row.
+  const key = `${locale}\u0000${block.type}\u0000${block.argument}\u0000${selectors.join(' ')}`;
+  let reasons = judged.get(key);
+  if (!reasons) {
+    const ordinal = block.type === 'selectordinal';
+    const needed = ordinal ? ordinalCategories(locale) : pluralCategories(locale);
+    reasons = categoryReasons(selectors, needed, locale, ordinal ? 'ordinal' : 'plural', block);
+    if (judged.size >= MAX_JUDGED) judged.clear();
+    judged.set(key, reasons);
+  }
+  return reasons;
 }
 
 /** Brace balance by plain counting: the first stray `}` or the number left open. */
@@ -97,18 +118,20 @@ function braceProblem(text: string): string | undefined {
   let depth = 0;
   let opened = 0;
   for (let i = 0; i < text.length; i++) {
-    if (text[i] === '{') {
+    const code = text.charCodeAt(i);
+    if (code === 0x7b) {
       depth++;
       opened++;
-    } else if (text[i] === '}' && --depth < 0) return `"}" at offset ${i} closes nothing`;
+    } else if (code === 0x7d && --depth < 0) return `"}" at offset ${i} closes nothing`;
   }
   return depth > 0 ? `${depth} of its ${opened} "{" ${depth === 1 ? 'is' : 'are'} never closed` : undefined;
 }
 
+const quotingApostrophes = (text: string): number => (text.includes("'") ? [...text.matchAll(QUOTING_APOSTROPHE)].length : 0);
+
 /** Apostrophes that start ICU quoting in the translation beyond those the source has, with a little context each. */
 function quotingReasons(source: string, target: string): string[] {
-  const count = (text: string): number => [...text.matchAll(QUOTING_APOSTROPHE)].length;
-  if (count(target) <= count(source)) return [];
+  if (quotingApostrophes(target) <= quotingApostrophes(source)) return [];
   return [...target.matchAll(QUOTING_APOSTROPHE)].map((m) => {
     const start = Math.max(0, target.lastIndexOf(' ', m.index) + 1);
     const close = target.indexOf('}', m.index + 1);
@@ -119,8 +142,12 @@ function quotingReasons(source: string, target: string): string[] {
 
 /** A plain string: ICU plurals in the source stay valid plurals on the same arguments with the target locale's forms. */
 function messageReasons(source: string, target: string, locale: string): string[] {
-  const sourcePlurals = allBlocks(icuTree(source)).filter(isPlural);
-  const targetPlurals = allBlocks(icuTree(target)).filter(isPlural);
+  const sourceTree = icuTree(source);
+  const targetTree = icuTree(target);
+  // Neither has a plural or select: nothing to compare, and nothing to check against the locale.
+  if (sourceTree.blocks.length === 0 && targetTree.blocks.length === 0) return [];
+  const sourcePlurals = allBlocks(sourceTree).filter(isPlural);
+  const targetPlurals = allBlocks(targetTree).filter(isPlural);
   const reasons: string[] = [];
   if (sourcePlurals.length > 0) {
     const braces = braceProblem(target);
@@ -141,5 +168,6 @@ export function checkPlurals(input: GateInput): GateFailure[] {
   const reasons = input.sourcePlurals || input.targetPlurals
     ? pluralKeyReasons(input.targetPlurals ?? { other: input.target }, input.targetLocale)
     : messageReasons(input.source, input.target, input.targetLocale);
+  if (reasons.length === 0) return [];
   return [...new Set(reasons)].map((reason) => ({ gate: 'plurals', reason }));
 }
