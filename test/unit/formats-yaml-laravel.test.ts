@@ -12,7 +12,8 @@ import { type Codec, type Entry, type FreshEntry } from '../../src/core/formats/
 import { collectStrings, scanJson } from '../../src/core/formats/json-scan.js';
 import { laravelJsonCodec } from '../../src/core/formats/laravel-json.js';
 import { laravelPhpCodec } from '../../src/core/formats/laravel-php.js';
-import { yamlCodec } from '../../src/core/formats/yaml.js';
+import { yamlCodec, yamlLibraryCodec } from '../../src/core/formats/yaml.js';
+import { scanYaml } from '../../src/core/formats/yaml-scan.js';
 import { parseError } from '../helpers/formats.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -810,6 +811,93 @@ describe('yaml', () => {
     expect(yamlCodec.detect('messages', '---\na: b\n')).toBe(0.3);
     expect(yamlCodec.detect('messages.json', '{}')).toBe(0);
     expect(yamlCodec.extensions).toEqual(['.yml', '.yaml']);
+  });
+});
+
+// =====================================================================================================================
+describe('yaml: the fast scan agrees with the library', () => {
+  const outcome = (fn: () => unknown): string => {
+    try {
+      return `ok ${JSON.stringify(fn())}`;
+    } catch (error) {
+      return `error ${(error as Error).message}`;
+    }
+  };
+  /** Parse, and renders that change, keep and omit values, through both paths. */
+  const expectAgreement = (text: string | Uint8Array): void => {
+    const source = typeof text === 'string' ? enc(text) : text;
+    const parsed = outcome(() => yamlLibraryCodec.parse(source));
+    expect(outcome(() => yamlCodec.parse(source))).toBe(parsed);
+    if (parsed.startsWith('error')) return;
+    const entries = yamlLibraryCodec.parse(source);
+    const variants: [Map<string, string>, 'source' | 'omit'][] = [
+      [new Map(entries.map((e) => [e.key, `${e.source} (de)`])), 'source'],
+      [new Map(entries.filter((_, i) => i % 2 === 0).map((e) => [e.key, "it's: \"new\"\n"])), 'omit'],
+      [new Map(entries.filter((_, i) => i % 3 === 1).map((e) => [e.key, e.source])), 'omit'],
+      [new Map(), 'omit'],
+    ];
+    for (const [values, missing] of variants) {
+      const input = { source, values, missing, locale: 'pt-BR' } as const;
+      expect(outcome(() => dec(yamlCodec.render(input)))).toBe(outcome(() => dec(yamlLibraryCodec.render(input))));
+    }
+  };
+
+  // Files in the subset the scan reads itself: where comments, blank lines and empty values end decides notes and omissions.
+  const SCANNED = [
+    '# header\n\nen:\n  # note\n  title: Hello   # trailing\n  nested:\n    deep: \'it\'\'s\'\n        # deeper, kept with deep\n\n  # belongs to next\n  next: "tab\\there \\u00e9 \\"q\\""\n',
+    'a:\n  b:\n    c: x\n    # at the inner map\n  d: y\ne: z\n',
+    'a:\n  b:\n    c: x\n    # kept by the inner map\ne: z',
+    'a:\n  b:\n    c: x\n  # at the middle map\n\n    # deeper\n',
+    'empty:\nnull_after:\n\n  \nk: v\r\nlast:',
+    '---\n# c\npt_BR:\n    one: 1\n    two: two words, and more\n    three: 2020-01-01\n    four: x#y\n',
+    'a: x\n  # c\n',
+    'a: \'\'\nb: ""\nc: "\\x41\\/\\ \\0"\nd: caf\u00e9 \ud83d\ude00\ne.f: dotted\ne:\n  g: x\n',
+  ];
+  // Files the scan leaves to the library: each holds something outside its subset, or in doubt.
+  const FALLBACK = [
+    'a: &x v\nb: *x\n',
+    'a: !!str 1\n',
+    'a: [x, y]\n',
+    'a: {b: c}\n',
+    'a: |\n  block\n',
+    'a: >-\n  folded\n',
+    'a:\n  - x\n  - y\n',
+    'a: x\n---\nb: y\n',
+    '%YAML 1.2\n---\na: x\n',
+    'a:\n\tb: x\n',
+    'a: x\na: y\n',
+    'a: multi\n  line\n',
+    'a: "multi\n  line"\n',
+    'a:\n    b: x\n  c: y\n',
+    '  a: x\n',
+    'a: x\rb: y\n',
+    '404: x\n',
+    'yes: x\n',
+    'a: b: c\n',
+    'a: x\u2028y\n',
+    'a: "\\ud83d"\n',
+    'a: # comment\nb: x\n',
+    'a:\n  # comment\nb: x\n',
+  ];
+
+  it.each(SCANNED)('reads %j itself, as the library does', (text) => {
+    expect(scanYaml(text)).toBeDefined();
+    expectAgreement(text);
+  });
+
+  it.each(FALLBACK)('leaves %j to the library', (text) => {
+    expect(scanYaml(text)).toBeUndefined();
+    expectAgreement(text);
+  });
+
+  it('leaves two paths giving one key to the library, which names both', () => {
+    const text = 'a.b: x\na:\n  b: y\n';
+    expect(() => yamlCodec.parse(enc(text))).toThrow(/both give the key "a.b"/);
+    expectAgreement(text);
+  });
+
+  it('agrees on the corpus and fixtures', () => {
+    for (const [, bytes] of [...corpusFiles('yaml'), ...fixtureFiles('yaml', /\.ya?ml$/)]) expectAgreement(bytes);
   });
 });
 

@@ -1,7 +1,6 @@
 // Android string resources (res/values*/strings.xml): strings, plurals and string arrays with Android's own escaping.
 import { FileUnparsableError, PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
 import { pluralCategories } from '../plurals.js';
-import { trimXmlSpaceEnd } from './trim.js';
 import {
   attribute,
   childElements,
@@ -67,77 +66,98 @@ interface Parsed {
 // ---------------------------------------------------------------------------------------------------------------
 // Android escaping
 
-const ANDROID_SPACE = /[ \t\n\r\v\f]/;
-
-/** A piece of string content: text to run through Android's unescaping, or markup kept verbatim. */
-type Segment = { kind: 'text'; value: string; node: XmlText | XmlCData } | { kind: 'raw'; text: string };
-
 /**
- * Decodes content the way aapt2 does. With `xml` set (markup strings) decoded text is re-escaped for XML and
- * whitespace collapsing restarts at each tag, as aapt2 does per text run.
+ * Decodes content the way aapt2 does, fed piece by piece: text to run through Android's unescaping, and (for markup
+ * strings, `xml` set) tags kept verbatim. Decoded text of a markup string is re-escaped for XML, and whitespace
+ * collapsing restarts at each tag, as aapt2 does per text run.
  */
-function androidDecode(segments: readonly Segment[], xml: boolean, fail: (node: XmlText | XmlCData, index: number, message: string) => never): string {
-  let out = '';
-  let startSoft = false;
-  let endSoft = false;
-  let quote = false;
-  let lastSpace = false;
-  const append = (s: string, soft: boolean): void => {
-    if (out === '') startSoft = soft;
-    out += s;
-    endSoft = soft;
-  };
-  for (const segment of segments) {
-    if (segment.kind === 'raw') {
-      append(segment.text, false);
-      lastSpace = false;
-      continue;
-    }
-    const v = segment.value;
+class AndroidDecoder {
+  private out = '';
+  // Whether the first and the last piece appended are a collapsed space, which the end result drops.
+  private startSoft = false;
+  private endSoft = false;
+  private quote = false;
+  private lastSpace = false;
+
+  constructor(
+    private readonly xml: boolean,
+    private readonly fail: (node: XmlText | XmlCData, index: number, message: string) => never,
+  ) {}
+
+  private append(s: string, soft: boolean): void {
+    if (this.out === '') this.startSoft = soft;
+    this.out += s;
+    this.endSoft = soft;
+  }
+
+  /** Markup kept as written. */
+  raw(text: string): void {
+    this.append(text, false);
+    this.lastSpace = false;
+  }
+
+  text(v: string, node: XmlText | XmlCData): void {
+    const xml = this.xml;
     for (let i = 0; i < v.length; i++) {
-      // Ordinary characters are taken as one run: appending them one by one is what made large files slow.
+      // Ordinary characters are taken as one run: appending them one by one is what made large files slow. Inside
+      // quotes white space is ordinary; outside, so is a single space between ordinary characters (it collapses to
+      // itself, and being neither the first nor the last piece it is never trimmed).
       let runEnd = i;
-      while (runEnd < v.length && isPlainAndroidChar(v.charCodeAt(runEnd), xml)) runEnd++;
+      while (runEnd < v.length) {
+        const c = v.charCodeAt(runEnd);
+        if (isPlainAndroidChar(c, xml)) runEnd++;
+        else if (this.quote ? isAndroidSpace(c) : c === 0x20 && runEnd > i && runEnd + 1 < v.length && isPlainAndroidChar(v.charCodeAt(runEnd + 1), xml)) runEnd++;
+        else break;
+      }
       if (runEnd > i) {
-        append(v.slice(i, runEnd), false);
-        lastSpace = false;
+        this.append(runEnd - i === v.length ? v : v.slice(i, runEnd), false);
+        this.lastSpace = false;
         i = runEnd - 1;
         continue;
       }
       const c = v[i]!;
-      if (!quote && ANDROID_SPACE.test(c)) {
-        if (!lastSpace) append(' ', true);
-        lastSpace = true;
+      if (!this.quote && isAndroidSpace(c.charCodeAt(0))) {
+        if (!this.lastSpace) this.append(' ', true);
+        this.lastSpace = true;
         continue;
       }
-      lastSpace = false;
+      this.lastSpace = false;
       if (c === '\\') {
         const n = v[++i];
         if (n === undefined) break;
-        if (n === 't') append('\t', false);
-        else if (n === 'n') append('\n', false);
+        if (n === 't') this.append('\t', false);
+        else if (n === 'n') this.append('\n', false);
         else if (n === 'u') {
           let hex = '';
           while (hex.length < 4 && i + 1 < v.length) {
             const h = v[i + 1]!;
-            if (!/[0-9A-Fa-f]/.test(h)) fail(segment.node, i + 1, `Expected 4 hex digits after \\u (invalid unicode escape sequence)`);
+            if (!/[0-9A-Fa-f]/.test(h)) this.fail(node, i + 1, `Expected 4 hex digits after \\u (invalid unicode escape sequence)`);
             hex += h;
             i++;
           }
-          append(escapeIf(xml, String.fromCharCode(parseInt(hex || '0', 16))), false);
-        } else append(escapeIf(xml, n), false);
+          this.append(escapeIf(xml, String.fromCharCode(parseInt(hex || '0', 16))), false);
+        } else this.append(escapeIf(xml, n), false);
       } else if (c === '"') {
-        quote = !quote;
-      } else if (c === "'" && !quote) {
-        fail(segment.node, i, "Unescaped apostrophe in a string; expected \\' or the whole text in double quotes");
+        this.quote = !this.quote;
+      } else if (c === "'" && !this.quote) {
+        this.fail(node, i, "Unescaped apostrophe in a string; expected \\' or the whole text in double quotes");
       } else {
-        append(escapeIf(xml, c), false);
+        this.append(escapeIf(xml, c), false);
       }
     }
   }
-  if (startSoft) out = out.slice(1);
-  if (endSoft && out.endsWith(' ')) out = out.slice(0, -1);
-  return out;
+
+  finish(): string {
+    let out = this.out;
+    if (this.startSoft) out = out.slice(1);
+    if (this.endSoft && out.endsWith(' ')) out = out.slice(0, -1);
+    return out;
+  }
+}
+
+/** Android's white space: space, tab, LF, CR, VT, FF. */
+function isAndroidSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
 /** Whether a character decodes to itself: not whitespace, not a backslash or a quote, and not markup to escape. */
@@ -178,13 +198,45 @@ function escapeChar(c: string, quoted: boolean): string {
   }
 }
 
+/** escapeChar over a whole value, copying the runs between escapes rather than each character. */
+function escapeChars(value: string, quoted: boolean): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    let escaped: string;
+    if (c === 0x5c /* \\ */) escaped = '\\\\';
+    else if (c === 0x22 /* " */) escaped = '\\"';
+    else if (c === 0x27 /* ' */) {
+      if (quoted) continue;
+      escaped = "\\'";
+    } else if (c === 0x0a) escaped = '\\n';
+    else if (c === 0x09) escaped = '\\t';
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      // A surrogate pair is one character and needs no escape; a lone half does.
+      const next = value.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      escaped = unicodeEscape(c);
+    } else if (c < 0x20 || c === 0x7f || c === 0xfffe || c === 0xffff) escaped = unicodeEscape(c);
+    else continue;
+    out += value.slice(from, i) + escaped;
+    from = i + 1;
+  }
+  return from === 0 ? value : out + value.slice(from);
+}
+
+function unicodeEscape(code: number): string {
+  return `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
 /** Escapes a plain value for Android (before XML escaping); wraps it in quotes when whitespace would otherwise collapse. */
 function androidEncode(value: string, quoted: boolean): string {
   const wrap = quoted || /^ | $| {2}/.test(value);
-  let out = '';
   // Most values need no escape at all: copy them whole.
-  if (!ANDROID_ESCAPED.test(value)) out = value;
-  else for (const c of value) out += escapeChar(c, wrap);
+  let out = ANDROID_ESCAPED.test(value) ? escapeChars(value, wrap) : value;
   if (!wrap && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
   return wrap ? `"${out}"` : out;
 }
@@ -242,7 +294,7 @@ function parseResources(bytes: Uint8Array): Parsed {
     const base = { el, key, translatable, ...(notes !== undefined && { notes }) };
     if (el.name === 'string') {
       claim(key, el.start);
-      resources.push({ kind: 'string', ...base, content: readContent(text, el, fail) });
+      resources.push({ kind: 'string', el, key, translatable, notes, content: readContent(text, el, fail) });
     } else if (el.name === 'plurals') {
       claim(key, el.start);
       const items: { category: string; content: Content }[] = [];
@@ -287,52 +339,75 @@ function commentBefore(siblings: readonly XmlNode[], index: number): string | un
 }
 
 function readContent(text: string, el: XmlElement, fail: (message: string, at: number) => never): Content {
-  const markup = el.children.some((n) => n.kind === 'element');
-  const failAt = (node: XmlText | XmlCData, index: number, message: string): never => fail(message, valueOffset(text, node, index));
-  const segments: Segment[] = [];
-  const collect = (nodes: readonly XmlNode[]): void => {
-    for (const n of nodes) {
-      if (n.kind === 'text') segments.push({ kind: 'text', value: n.value, node: n });
-      else if (n.kind === 'cdata') segments.push(markup ? { kind: 'raw', text: text.slice(n.start, n.end) } : { kind: 'text', value: n.value, node: n });
-      else if (n.kind === 'element') {
-        segments.push({ kind: 'raw', text: text.slice(n.start, n.openEnd) });
-        collect(n.children);
-        if (!n.selfClosing) segments.push({ kind: 'raw', text: text.slice(n.closeStart, n.end) });
-      }
-    }
-  };
-  collect(el.children);
-  const value = androidDecode(segments, markup, failAt);
+  const children = el.children;
+  let markup = false;
+  for (const n of children) if (n.kind === 'element') markup = true;
+  const decoder = new AndroidDecoder(markup, (node, index, message) => fail(message, valueOffset(text, node, index)));
+  decodeNodes(text, children, markup, decoder);
+  const value = decoder.finish();
   // The core: from the first significant character to the last, leaving surrounding whitespace and comments alone.
   let coreStart = -1;
   let coreEnd = -1;
   let insertAt = el.openEnd;
-  for (const n of el.children) {
+  // The child the core starts at the beginning of, if any.
+  let first: XmlNode | undefined;
+  for (const n of children) {
     if (n.kind === 'comment' || n.kind === 'pi') {
       if (coreStart < 0) insertAt = n.end;
       continue;
     }
-    const raw = text.slice(n.start, n.end);
-    const first = n.kind === 'text' ? raw.search(/[^ \t\r\n]/) : 0;
-    if (first < 0) continue;
-    if (coreStart < 0) coreStart = n.start + first;
-    coreEnd = n.kind === 'text' ? n.start + trimXmlSpaceEnd(raw).length : n.end;
+    if (n.kind === 'text') {
+      let from = n.start;
+      while (from < n.end && isXmlSpace(text.charCodeAt(from))) from++;
+      if (from === n.end) continue;
+      if (coreStart < 0) {
+        coreStart = from;
+        first = from === n.start ? n : undefined;
+      }
+      let to = n.end;
+      while (isXmlSpace(text.charCodeAt(to - 1))) to--;
+      coreEnd = to;
+    } else {
+      if (coreStart < 0) {
+        coreStart = n.start;
+        first = n;
+      }
+      coreEnd = n.end;
+    }
   }
   // No text yet: a new value is inserted after any comments, leaving the (insignificant) whitespace in place.
   if (coreStart < 0) [coreStart, coreEnd] = [insertAt, insertAt];
-  const core = text.slice(coreStart, coreEnd);
-  const only = el.children.find((n) => n.start === coreStart);
-  const cdata = !markup && only?.kind === 'cdata' && only.end === coreEnd;
-  const quoted = !markup && !cdata && isQuoted(core);
+  const cdata = !markup && first?.kind === 'cdata' && first.end === coreEnd;
+  const quoted = !markup && !cdata && isQuoted(text, coreStart, coreEnd);
   return { el, markup, value, coreStart, coreEnd, quoted, cdata };
 }
 
-/** Whether raw content is one "..." run: it opens with a quote that only closes at its last character. */
-function isQuoted(core: string): boolean {
-  if (core.length < 2 || !core.startsWith('"') || !core.endsWith('"')) return false;
-  for (let i = 1; i < core.length; i++) {
-    if (core[i] === '\\') i++;
-    else if (core[i] === '"') return i === core.length - 1;
+/** Feeds content to the decoder: text (and, in plain strings, CDATA) to unescape, tags (and markup's CDATA) verbatim. */
+function decodeNodes(text: string, nodes: readonly XmlNode[], markup: boolean, decoder: AndroidDecoder): void {
+  for (const n of nodes) {
+    if (n.kind === 'text') decoder.text(n.value, n);
+    else if (n.kind === 'cdata') {
+      if (markup) decoder.raw(text.slice(n.start, n.end));
+      else decoder.text(n.value, n);
+    } else if (n.kind === 'element') {
+      decoder.raw(text.slice(n.start, n.openEnd));
+      decodeNodes(text, n.children, markup, decoder);
+      if (!n.selfClosing) decoder.raw(text.slice(n.closeStart, n.end));
+    }
+  }
+}
+
+function isXmlSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/** Whether raw content (`text` from `start` to `end`) is one "..." run: it opens with a quote that only closes at its last character. */
+function isQuoted(text: string, start: number, end: number): boolean {
+  if (end - start < 2 || text.charCodeAt(start) !== 0x22 || text.charCodeAt(end - 1) !== 0x22) return false;
+  for (let i = start + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c /* \\ */) i++;
+    else if (c === 0x22) return i === end - 1;
   }
   return false;
 }
@@ -357,11 +432,9 @@ function valueOffset(text: string, node: XmlText | XmlCData, index: number): num
 function toEntries(parsed: Parsed): Entry[] {
   const { text } = parsed;
   const entries: Entry[] = [];
-  const at = (content: Content): { line: number; column: number } => lineColumn(text, content.coreStart);
   for (const r of parsed.resources) {
-    const extra = { ...(r.translatable ? {} : { translatable: false }) };
     if (r.kind === 'string') {
-      entries.push({ key: r.key, path: [r.key], source: r.content.value, ...extra, ...(r.notes !== undefined && { notes: r.notes }), ...at(r.content) });
+      entries.push(entryOf(r.key, [r.key], r.content.value, undefined, r.translatable, r.notes, lineColumn(text, r.content.coreStart)));
     } else if (r.kind === 'plurals') {
       const plurals: PluralForms = {};
       for (const c of PLURAL_CATEGORIES) {
@@ -369,16 +442,34 @@ function toEntries(parsed: Parsed): Entry[] {
         if (item) plurals[c] = item.content.value;
       }
       const main = r.items.find((i) => i.category === 'other') ?? r.items[r.items.length - 1];
-      const position = main ? at(main.content) : lineColumn(text, r.el.openEnd);
-      entries.push({ key: r.key, path: [r.key], source: plurals.other ?? main?.content.value ?? '', plurals, ...extra, ...(r.notes !== undefined && { notes: r.notes }), ...position });
+      const position = lineColumn(text, main ? main.content.coreStart : r.el.openEnd);
+      entries.push(entryOf(r.key, [r.key], plurals.other ?? main?.content.value ?? '', plurals, r.translatable, r.notes, position));
     } else {
       r.items.forEach((item, i) => {
         const key = `${r.key}.${i}`;
-        entries.push({ key, path: [r.key, String(i)], source: item.content.value, ...extra, ...(item.notes !== undefined && { notes: item.notes }), ...at(item.content) });
+        entries.push(entryOf(key, [r.key, String(i)], item.content.value, undefined, r.translatable, item.notes, lineColumn(text, item.content.coreStart)));
       });
     }
   }
   return entries;
+}
+
+/** An entry with its optional fields present only when set, in the order entries always list them. */
+function entryOf(
+  key: string,
+  path: string[],
+  source: string,
+  plurals: PluralForms | undefined,
+  translatable: boolean,
+  notes: string | undefined,
+  position: { line: number; column: number },
+): Entry {
+  const entry: Partial<Entry> = plurals === undefined ? { key, path, source } : { key, path, source, plurals };
+  if (!translatable) entry.translatable = false;
+  if (notes !== undefined) entry.notes = notes;
+  entry.line = position.line;
+  entry.column = position.column;
+  return entry as Entry;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // The `arb` codec: Flutter Application Resource Bundles, messages with `@key` metadata, ICU plurals as plural forms.
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from './icu-plural.js';
-import { encodeUtf8, scanJson, writeObject, type FreshObject, type JsonDocument, type JsonMember, type JsonObjectNode, type JsonStringNode } from './json-scan.js';
+import { encodeUtf8, scanJson, writeObject, type FreshObject, type JsonDocument, type JsonMember, type JsonStringNode } from './json-scan.js';
 
 /** A message: a top-level member whose key does not start with '@'. */
 interface Message {
@@ -25,7 +25,9 @@ function fail(message: string, node: { line: number; column: number }): never {
 
 function readBundle(bytes: Uint8Array): Bundle {
   const doc = scanJson(bytes);
-  const byKey = new Map(doc.root.members.map((m) => [m.key.value, m]));
+  // `@key` metadata by the key it describes (keys are unique, so no message starts with '@').
+  const metadataOf = new Map<string, JsonMember>();
+  for (const member of doc.root.members) if (member.key.value.startsWith('@')) metadataOf.set(member.key.value.slice(1), member);
   const messages: Message[] = [];
   let locale: Bundle['locale'];
   for (const member of doc.root.members) {
@@ -38,7 +40,7 @@ function readBundle(bytes: Uint8Array): Bundle {
     // gen-l10n refuses non-string messages too; reading past one would leave it silently untranslated.
     if (member.value.kind !== 'string') fail(`Expected a string for the message ${JSON.stringify(key)}`, member.value);
     const message: Message = { member: member as Message['member'] };
-    const metadata = byKey.get(`@${key}`);
+    const metadata = metadataOf.get(key);
     if (metadata) message.metadata = metadata;
     const icu = parseIcuPlural(member.value.value);
     const folded = icu && foldIcuPlural(icu);
@@ -77,21 +79,37 @@ function valueText(message: Message, value: Value): string | undefined {
   return text === current ? undefined : JSON.stringify(text);
 }
 
+/** Replaces the values of the given members (in file order), or undefined when there are none. */
+function splice(text: string, edits: readonly { member: JsonMember; text: string }[]): string | undefined {
+  if (edits.length === 0) return undefined;
+  let out = '';
+  let at = 0;
+  for (const { member, text: value } of edits) {
+    out += text.slice(at, member.value.start) + value;
+    at = member.value.end;
+  }
+  return out + text.slice(at);
+}
+
 /**
- * Rewrites the top-level object: changed messages, `@@locale`, and omitted messages (with their `@key` metadata, which
- * would otherwise describe nothing). Separators and indentation come from the file, as in json-scan's writer.
+ * Rewrites the top-level object when messages are omitted, with their `@key` metadata (which would otherwise describe
+ * nothing), besides the changed values. Separators and indentation come from the file, as in json-scan's writer.
  */
-function rewrite(root: JsonObjectNode, text: string, decide: (member: JsonMember) => string | undefined | null): string | undefined {
-  const parts = root.members.map(decide);
-  if (parts.every((p) => p === undefined)) return undefined;
-  const kept = root.members.flatMap((m, i) => (parts[i] === null ? [] : [i]));
+function rewriteOmitting(doc: JsonDocument, messages: readonly Message[], input: RenderInput, edits: readonly { member: JsonMember; text: string }[]): string {
+  const { root, text } = doc;
+  const omitted = new Set<string>();
+  for (const message of messages) {
+    if (!input.values.has(message.member.key.value)) omitted.add(message.member.key.value).add(`@${message.member.key.value}`);
+  }
+  const texts = new Map(edits.map((edit) => [edit.member, edit.text]));
+  const kept = root.members.flatMap((m, i) => (omitted.has(m.key.value) ? [] : [i]));
   if (kept.length === 0) return `${text.slice(0, root.start)}{}${text.slice(root.end)}`;
   const first = root.members[0]!;
   const last = root.members[root.members.length - 1]!;
   let out = text.slice(0, first.start);
   kept.forEach((i, k) => {
     const member = root.members[i]!;
-    out += text.slice(member.start, member.value.start) + (parts[i] ?? text.slice(member.value.start, member.value.end));
+    out += text.slice(member.start, member.value.start) + (texts.get(member) ?? text.slice(member.value.start, member.value.end));
     out += k < kept.length - 1 ? text.slice(member.end, root.members[i + 1]!.start) : text.slice(last.end);
   });
   return out;
@@ -128,28 +146,23 @@ export const arbCodec: Codec = {
    */
   render(input: RenderInput): Uint8Array {
     const { doc, messages, locale } = readBundle(input.source);
-    const byMember = new Map<JsonMember, Message>(messages.map((m) => [m.member, m]));
-    const omitted = new Set<string>();
-    const texts = new Map<JsonMember, string | null>();
+    const edits: { member: JsonMember; text: string }[] = [];
+    let omits = false;
     for (const message of messages) {
       const value = input.values.get(message.member.key.value);
       if (value === undefined) {
-        if (input.missing === 'omit') {
-          texts.set(message.member, null);
-          omitted.add(`@${message.member.key.value}`);
-        }
+        omits ||= input.missing === 'omit';
         continue;
       }
       const text = valueText(message, value);
-      if (text !== undefined) texts.set(message.member, text);
+      if (text !== undefined) edits.push({ member: message.member, text });
     }
     if (locale && input.locale && !sameLocale(locale.value.value, input.locale)) {
-      texts.set(locale, JSON.stringify(arbLocale(input.locale)));
+      const text = JSON.stringify(arbLocale(input.locale));
+      const at = edits.findIndex((edit) => edit.member.start > locale.start);
+      edits.splice(at < 0 ? edits.length : at, 0, { member: locale, text });
     }
-    const out = rewrite(doc.root, doc.text, (member) => {
-      if (omitted.has(member.key.value)) return null;
-      return byMember.has(member) || member === locale ? texts.get(member) : undefined;
-    });
+    const out = omits ? rewriteOmitting(doc, messages, input, edits) : splice(doc.text, edits);
     return out === undefined ? input.source.slice() : encodeUtf8(out, doc.bom);
   },
 

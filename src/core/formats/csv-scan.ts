@@ -1,5 +1,6 @@
 // Shared RFC 4180 tokenizer that keeps every field's span, and the quoting rules for writing fields back.
 import { FileUnparsableError } from './codec.js';
+import { ColumnCounter } from './line-index.js';
 import { decodeXml, encodeXml, lineColumn, type XmlEncoding } from './xml-scan.js';
 
 /*
@@ -28,6 +29,10 @@ export interface CsvField {
 export interface CsvRecord {
   /** At least one field; an empty line is one empty field. */
   fields: CsvField[];
+  /** The fields again, under the name a table row gives its cells, so a record serves as one. */
+  cells: CsvField[];
+  /** Column of the first field. */
+  column: number;
   start: number;
   /** Just past the last field, before the line end. */
   end: number;
@@ -100,48 +105,62 @@ export function scanRecords(text: string, delimiter: CsvDelimiter): CsvRecord[] 
     const { line, column } = lineColumn(text, at);
     throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
   };
+  // Line breaks sit only at record ends and inside quoted fields, so the scan counts lines itself as it passes them.
+  const columns = new ColumnCounter(text);
+  let line = 1;
+  let lineStart = 0;
+  const d = delimiter.charCodeAt(0);
+  // A record's fields are gathered here and copied out at their count: an array grown by push keeps room for 16.
+  const scratch: CsvField[] = [];
   let pos = 0;
   const n = text.length;
   while (pos < n) {
     const recordStart = pos;
-    const fields: CsvField[] = [];
+    scratch.length = 0;
     for (;;) {
       const start = pos;
-      const { line, column } = lineColumn(text, start);
+      const column = columns.at(lineStart, start);
+      const fieldLine = line;
       let value: string;
       let quoted = false;
       if (text.charCodeAt(pos) === 0x22) {
         quoted = true;
-        value = '';
-        let chunk = ++pos;
+        let escaped = false;
+        let close: number;
         for (;;) {
-          const close = text.indexOf('"', pos);
-          if (close < 0) fail(`Expected '"' to close the field opened at line ${line}, column ${column} before the end of the file`, n);
-          if (text.charCodeAt(close + 1) === 0x22) {
-            value += text.slice(chunk, close + 1);
-            pos = chunk = close + 2;
-            continue;
-          }
-          value += text.slice(chunk, close);
+          close = text.indexOf('"', pos + 1);
+          if (close < 0) fail(`Expected '"' to close the field opened at line ${fieldLine}, column ${column} before the end of the file`, n);
+          if (text.charCodeAt(close + 1) !== 0x22) break;
+          escaped = true;
           pos = close + 1;
-          break;
         }
-        const c = text.charAt(pos);
-        if (pos < n && c !== delimiter && c !== '\n' && c !== '\r') {
+        // One flat string for a field with doubled quotes, rather than a chain of its pieces.
+        value = escaped ? text.slice(start + 1, close).split('""').join('"') : text.slice(start + 1, close);
+        pos = close + 1;
+        const c = text.charCodeAt(pos);
+        if (pos < n && c !== d && c !== 0x0a && c !== 0x0d) {
           // Writers built on OpenCSV escape quotes with a backslash; RFC 4180 readers (Excel, Python) do not.
           const hint = text.charAt(pos - 2) === '\\' ? ' (a quote inside a quoted field is written "", not \\")' : '';
           fail(`Expected ${SHOWN[delimiter]} or the end of the line after the closing '"' of a quoted field${hint}`, pos);
         }
+        // LF, CRLF and a lone CR inside the quotes each end a line.
+        for (let i = start + 1; i < close; i++) {
+          const b = text.charCodeAt(i);
+          if (b === 0x0a || (b === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+            line++;
+            lineStart = i + 1;
+          }
+        }
       } else {
         while (pos < n) {
-          const c = text.charAt(pos);
-          if (c === delimiter || c === '\n' || c === '\r') break;
+          const c = text.charCodeAt(pos);
+          if (c === d || c === 0x0a || c === 0x0d) break;
           pos++;
         }
         value = text.slice(start, pos);
       }
-      fields.push({ value, start, end: pos, quoted, line, column });
-      if (text.charAt(pos) === delimiter) {
+      scratch.push({ value, start, end: pos, quoted, line: fieldLine, column });
+      if (text.charCodeAt(pos) === d) {
         pos++;
         continue;
       }
@@ -150,7 +169,14 @@ export function scanRecords(text: string, delimiter: CsvDelimiter): CsvRecord[] 
     const end = pos;
     if (text.charCodeAt(pos) === 0x0d) pos++;
     if (text.charCodeAt(pos) === 0x0a && (pos === end || text.charCodeAt(end) === 0x0d)) pos++;
-    records.push({ fields, start: recordStart, end, next: pos, line: fields[0]!.line });
+    if (pos > end) {
+      line++;
+      lineStart = pos;
+    }
+    // Copied by hand: slice() would give the copy the scratch array's spare room.
+    const fields: CsvField[] = new Array<CsvField>(scratch.length);
+    for (let i = 0; i < scratch.length; i++) fields[i] = scratch[i]!;
+    records.push({ fields, cells: fields, column: fields[0]!.column, start: recordStart, end, next: pos, line: fields[0]!.line });
   }
   return records;
 }

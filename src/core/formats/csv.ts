@@ -110,7 +110,8 @@ export interface TableEntry {
 /** Cells to write: column (existing index, or `width + k` for the k-th added column) → text ('' empties it). */
 export interface RowEdit {
   remove?: boolean;
-  cells: Map<number, string>;
+  /** Sparse: a hole leaves the cell as it is (an array indexed by column costs a row far less than a Map). */
+  cells: string[];
 }
 
 export interface TablePlan {
@@ -320,12 +321,17 @@ export function readEntries(layout: TableLayout, rows: readonly TableRow[], dial
   const out: TableEntry[] = [];
   const keys = new Map<string, number>();
   const { source } = layout;
-  rows.forEach((row, index) => {
-    const stray = row.cells.findIndex((c, i) => i >= layout.width && c !== undefined && c.value !== '');
-    if (stray >= 0) {
-      throw positionError(`Expected at most ${layout.width} cells in a row, as in the header row; this cell has no column`, row.cells[stray]!);
+  const noteColumns = source.notes !== undefined ? [...layout.notes, source.notes] : layout.notes;
+  const plainColumn = textColumn(source);
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index]!;
+    for (let i = layout.width; i < row.cells.length; i++) {
+      const cell = row.cells[i];
+      if (cell !== undefined && cell.value !== '') {
+        throw positionError(`Expected at most ${layout.width} cells in a row, as in the header row; this cell has no column`, cell);
+      }
     }
-    if (row.cells.every((c) => c === undefined || c.value === '')) return;
+    if (isEmptyRow(row)) continue;
     const keyCell = row.cells[layout.key];
     if (!keyCell || keyCell.value === '') throw positionError('Expected a key in the key column of a row that has values', keyCell ?? row);
     const key = keyCell.value;
@@ -349,7 +355,7 @@ export function readEntries(layout: TableLayout, rows: readonly TableRow[], dial
       entry.source = plurals.other ?? '';
       item.categorised = true;
     } else {
-      const column = textColumn(source);
+      const column = plainColumn;
       at = row.cells[column];
       entry.source = at?.value ?? '';
       const plural = dialect.plurals && column === source.plain ? icuPluralOf(entry.source) : undefined;
@@ -359,17 +365,29 @@ export function readEntries(layout: TableLayout, rows: readonly TableRow[], dial
         item.icu = plural.icu;
       }
     }
-    if (at) [entry.line, entry.column] = [at.line, at.column];
-    const notes = [...layout.notes, ...(source.notes !== undefined ? [source.notes] : [])].map((i) => cellText(row, i)).filter((t) => t !== '');
-    if (notes.length > 0) entry.notes = notes.join('\n');
+    if (at) {
+      entry.line = at.line;
+      entry.column = at.column;
+    }
+    if (noteColumns.length > 0) {
+      const notes = noteColumns.map((i) => cellText(row, i)).filter((t) => t !== '');
+      if (notes.length > 0) entry.notes = notes.join('\n');
+    }
     const context = cellText(row, layout.context);
     if (context !== '') entry.context = context;
-    const maxLength = cellText(row, layout.maxLength).trim();
-    if (/^\d+$/.test(maxLength)) entry.maxLength = Number(maxLength);
-    if (FALSE.test(cellText(row, layout.translatable).trim())) entry.translatable = false;
+    if (layout.maxLength !== undefined) {
+      const maxLength = cellText(row, layout.maxLength).trim();
+      if (/^\d+$/.test(maxLength)) entry.maxLength = Number(maxLength);
+    }
+    if (layout.translatable !== undefined && FALSE.test(cellText(row, layout.translatable).trim())) entry.translatable = false;
     out.push(item);
-  });
+  }
   return out;
+}
+
+function isEmptyRow(row: TableRow): boolean {
+  for (const cell of row.cells) if (cell !== undefined && cell.value !== '') return false;
+  return true;
 }
 
 function sameForms(a: PluralForms, b: PluralForms): boolean {
@@ -426,14 +444,20 @@ export function planRender(
   const plain = columns.get('');
   const categories = [...columns].filter((c): c is [PluralCategory, number] => c[0] !== '');
 
+  // Rows are planned in order, so the row edited last is usually the one asked for again.
+  let lastRow = -1;
+  let lastEdit: RowEdit | undefined;
   const edit = (row: number): RowEdit => {
+    if (row === lastRow) return lastEdit!;
     let e = plan.rows.get(row);
-    if (!e) plan.rows.set(row, (e = { cells: new Map() }));
+    if (!e) plan.rows.set(row, (e = { cells: [] }));
+    lastRow = row;
+    lastEdit = e;
     return e;
   };
   const set = (row: number, column: number, text: string): void => {
     if (column < layout.width && cellText(rows[row]!, column) === text) return;
-    edit(row).cells.set(column, text);
+    edit(row).cells[column] = text;
     plan.changed = true;
   };
   const writeText = (row: number, text: string): void => {
@@ -483,8 +507,11 @@ export function planRender(
     }
   }
   // Added columns get a cell in every data row, so the table stays rectangular.
-  for (const item of entries) {
-    for (let k = 0; k < plan.added.length; k++) if (!edit(item.row).cells.has(layout.width + k)) edit(item.row).cells.set(layout.width + k, '');
+  if (plan.added.length > 0) {
+    for (const item of entries) {
+      const { cells } = edit(item.row);
+      for (let k = 0; k < plan.added.length; k++) cells[layout.width + k] ??= '';
+    }
   }
   return plan;
 }
@@ -501,9 +528,7 @@ export interface CsvTable {
   rows: TableRow[];
 }
 
-function toRow(record: CsvRecord): TableRow {
-  return { cells: record.fields, line: record.line, column: record.fields[0]!.column };
-}
+
 
 /** Tokenizes a file and finds its header (the first non-blank record). */
 export function readCsvTable(bytes: Uint8Array): CsvTable {
@@ -515,7 +540,7 @@ export function readCsvTable(bytes: Uint8Array): CsvTable {
   }
   const header = doc.records[start]!;
   const records = doc.records.slice(start + 1);
-  return { doc, header, headerRow: toRow(header), records, rows: records.map(toRow) };
+  return { doc, header, headerRow: header, records, rows: records };
 }
 
 /** What a quoting decision can look at about a written cell. */
@@ -553,29 +578,30 @@ export function applyCsvPlan(table: CsvTable, layout: TableLayout, plan: TablePl
   const likeColumn = textColumn(layout.source);
   const styled = doc.records.some((r) => r.fields.some((f) => f.quoted && !needsQuotes(f.value, d)));
 
-  const rewrite = (record: CsvRecord, cells: ReadonlyMap<number, string>): void => {
+  const write = (text: string, header: boolean, replaced: CsvField | undefined, like: CsvField | undefined): string =>
+    writeField(text, d, quote(text, { header, styled, replaced, like }));
+  const rewrite = (record: CsvRecord, cells: readonly (string | undefined)[]): void => {
     const { fields } = record;
-    const write = (text: string, replaced: CsvField | undefined, like: CsvField | undefined): string =>
-      writeField(text, d, quote(text, { ...(replaced ? { replaced } : {}), ...(like ? { like } : {}), header: record === table.header, styled }));
+    const header = record === table.header;
     const like = fields[likeColumn] ?? fields[layout.key];
     let tail = '';
     let pending = '';
     for (const column of order) {
-      const text = cells.get(column);
+      const text = cells[column];
       const field = column < layout.width ? fields[column] : undefined;
       if (field) {
-        if (text !== undefined) edits.push({ start: field.start, end: field.end, text: write(text, field, like) });
+        if (text !== undefined) edits.push({ start: field.start, end: field.end, text: write(text, header, field, like) });
         continue;
       }
       const added = column >= layout.width ? plan.added[column - layout.width]! : undefined;
       if (added && added.after < fields.length - 1) {
         // Between existing fields: insert right after the field it follows.
         const anchor = fields[added.after]!.end;
-        edits.push({ start: anchor, end: anchor, text: d + write(text ?? '', undefined, like) });
+        edits.push({ start: anchor, end: anchor, text: d + write(text ?? '', header, undefined, like) });
         continue;
       }
       // Beyond the row's last field: pad only as far as the last cell that has something to hold.
-      pending += d + (text === undefined ? '' : write(text, undefined, like));
+      pending += d + (text === undefined ? '' : write(text, header, undefined, like));
       if (text !== undefined && (text !== '' || added)) {
         tail += pending;
         pending = '';
@@ -584,7 +610,7 @@ export function applyCsvPlan(table: CsvTable, layout: TableLayout, plan: TablePl
     if (tail !== '') edits.push({ start: record.end, end: record.end, text: tail });
   };
 
-  if (plan.added.length > 0) rewrite(table.header, new Map(plan.added.map((a, k) => [layout.width + k, a.header] as const)));
+  if (plan.added.length > 0) rewrite(table.header, addedHeaders(layout, plan));
   const removed = new Set<CsvRecord>();
   for (const [index, rowEdit] of plan.rows) {
     const record = table.records[index]!;
@@ -605,21 +631,31 @@ export function applyCsvPlan(table: CsvTable, layout: TableLayout, plan: TablePl
   return spliceEdits(doc.text, edits);
 }
 
+/** The header row's cells for the added columns. */
+export function addedHeaders(layout: TableLayout, plan: TablePlan): string[] {
+  const cells: string[] = [];
+  plan.added.forEach((a, k) => (cells[layout.width + k] = a.header));
+  return cells;
+}
+
 /** Applies edits that never overlap except for insertions at one point, which keep the order they were planned in. */
 function spliceEdits(text: string, edits: readonly { start: number; end: number; text: string }[]): string {
-  const sorted = edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.end - b.end || a.i - b.i);
-  let out = '';
+  // Edits are planned row by row, so they are usually in order already.
+  const ordered = edits.every((e, i) => i === 0 || edits[i - 1]!.start < e.start || (edits[i - 1]!.start === e.start && edits[i - 1]!.end <= e.end));
+  const sorted = ordered ? edits : edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.end - b.end || a.i - b.i);
+  // Pieces joined once: concatenating them one by one would build a chain of as many strings to flatten on encoding.
+  const parts: string[] = [];
   let at = 0;
   for (const e of sorted) {
-    out += text.slice(at, e.start) + e.text;
+    parts.push(text.slice(at, e.start), e.text);
     at = e.end;
   }
-  return out + text.slice(at);
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 /** Renders a CSV-shaped file through a dialect: the source bytes back when nothing changes. */
-export function renderCsvTable(input: RenderInput, dialect: TableDialect, quote: QuotePolicy): Uint8Array {
-  const table = readCsvTable(input.source);
+export function renderCsvTable(input: RenderInput, dialect: TableDialect, quote: QuotePolicy, table = readCsvTable(input.source)): Uint8Array {
   const layout = readLayout(table.headerRow, dialect, input.sourceLocale ?? 'en');
   const entries = readEntries(layout, table.rows, dialect);
   const plan = planRender(layout, table.rows, entries, input, dialect);
@@ -629,8 +665,8 @@ export function renderCsvTable(input: RenderInput, dialect: TableDialect, quote:
 }
 
 /** Entries of a CSV-shaped file, reading the column of `sourceLocale` (or the first language) as the source. */
-export function parseCsvTable(bytes: Uint8Array, dialect: TableDialect, sourceLocale = 'en'): Entry[] {
-  const table = readCsvTable(bytes);
+export function parseCsvTable(source: Uint8Array | CsvTable, dialect: TableDialect, sourceLocale = 'en'): Entry[] {
+  const table = source instanceof Uint8Array ? readCsvTable(source) : source;
   const layout = readLayout(table.headerRow, dialect, sourceLocale);
   return readEntries(layout, table.rows, dialect).map((e) => e.entry);
 }

@@ -27,8 +27,10 @@ export interface FoldedIcuPlural {
 }
 
 const CATEGORY_SET: ReadonlySet<string> = new Set(PLURAL_CATEGORIES);
-// ICU's Pattern_White_Space; other spaces (NBSP…) are ordinary text.
-const WHITE = /[\t\n\v\f\r \u0085\u200e\u200f\u2028\u2029]/;
+/** ICU's Pattern_White_Space; other spaces (NBSP…) are ordinary text. */
+const isWhite = (c: number): boolean => (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0x85 || c === 0x200e || c === 0x200f || c === 0x2028 || c === 0x2029;
+/** What ends a word (an argument name, type or selector) besides white space: { } , ' # : = */
+const isWordEnd = (c: number): boolean => c === 0x7b || c === 0x7d || c === 0x2c || c === 0x27 || c === 0x23 || c === 0x3a || c === 0x3d;
 const COMPLEX_TYPES: ReadonlySet<string> = new Set(['plural', 'select', 'selectordinal']);
 
 class NotIcu extends Error {}
@@ -56,10 +58,10 @@ class IcuScanner {
     const args: ScannedArgument[] = [];
     const t = this.text;
     while (this.pos < t.length) {
-      const c = t[this.pos]!;
-      if (c === "'") this.apostrophe(inPlural);
-      else if (c === '{') args.push(this.argument());
-      else if (c === '}') {
+      const c = t.charCodeAt(this.pos);
+      if (c === 0x27) this.apostrophe(inPlural);
+      else if (c === 0x7b) args.push(this.argument());
+      else if (c === 0x7d) {
         if (nested) return args;
         throw new NotIcu();
       } else this.pos++;
@@ -97,12 +99,12 @@ class IcuScanner {
   }
 
   private white(): void {
-    while (this.pos < this.text.length && WHITE.test(this.text[this.pos]!)) this.pos++;
+    while (this.pos < this.text.length && isWhite(this.text.charCodeAt(this.pos))) this.pos++;
   }
 
   private word(): string {
     const start = this.pos;
-    while (this.pos < this.text.length && !WHITE.test(this.text[this.pos]!) && !/[{},'#:=]/.test(this.text[this.pos]!)) this.pos++;
+    while (this.pos < this.text.length && !isWhite(this.text.charCodeAt(this.pos)) && !isWordEnd(this.text.charCodeAt(this.pos))) this.pos++;
     return this.text.slice(start, this.pos);
   }
 
@@ -208,6 +210,8 @@ class IcuScanner {
  * `selectordinal`, a selector that is not a CLDR category or `=N`, a missing `other`, or text that is not valid ICU.
  */
 export function parseIcuPlural(text: string): IcuPlural | undefined {
+  // A plural argument has a comma and names its type: most values have neither, and need no scan to say so.
+  if (!text.includes(',') || !text.includes('plural')) return undefined;
   let args: ScannedArgument[];
   try {
     args = new IcuScanner(text).message(false, false);

@@ -2,6 +2,7 @@
 import { textValue } from './values.js';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { decodeUtf8 } from './json-scan.js';
+import { ColumnCounter } from './line-index.js';
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -82,11 +83,16 @@ function encode(text: string, encoding: Encoding, bom: boolean): Uint8Array {
 }
 
 // The characters CFOldStylePList allows in an unquoted string.
-const BARE = /[A-Za-z0-9_$/:.-]/;
 const BARE_RUN = /[A-Za-z0-9_$/:.-]+/y;
-// Whitespace as CFOldStylePList skips it: tab through carriage return, space, and the Unicode line and paragraph separators.
-const SPACE = /[\t\n\v\f\r \u2028\u2029]/;
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
+const LINE_BREAKS = /[\n\r\u2028\u2029]/g;
+
+/** Whitespace as CFOldStylePList skips it: tab through carriage return, space, and the Unicode line and paragraph separators. */
+const isSpace = (c: number): boolean => (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0x2028 || c === 0x2029;
+const isLineBreak = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+
+/** The comments of the many statements that have none: one empty list, never written to. */
+const NONE = Object.freeze([]) as never[];
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   a: '\u0007',
@@ -107,10 +113,15 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 class Parser {
   private pos = 0;
   private line = 1;
-  private column = 1;
+  private lineStart = 0;
   private lineAt = 0;
+  /** The first line break at or after `lineAt`, once looked for (the text's length when there is none). */
+  private nextBreak = -1;
+  private readonly columns: ColumnCounter;
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: string) {
+    this.columns = new ColumnCounter(text);
+  }
 
   parse(): Statement[] {
     const statements: Statement[] = [];
@@ -133,7 +144,7 @@ class Parser {
         if (this.text[this.pos] === '(' || this.text[this.pos] === '{' || this.text[this.pos] === '<') {
           this.fail(`Expected a string value for the key ${JSON.stringify(key.value)} (arrays, dictionaries and data are not strings)`);
         }
-        statement.value = this.string(`Expected a string value after '=' for the key ${JSON.stringify(key.value)}`);
+        statement.value = this.string(() => `Expected a string value after '=' for the key ${JSON.stringify(key.value)}`);
         this.skip();
         if (this.text[this.pos] !== ';') this.fail(`Expected ';' after the value of the key ${JSON.stringify(key.value)}`);
       } else if (c !== ';') {
@@ -161,21 +172,26 @@ class Parser {
 
   /** Line and code-point column of an index; moves forward from the last answer, or restarts when asked about an earlier one. */
   private position(target: number): { line: number; column: number } {
-    if (target < this.lineAt) [this.lineAt, this.line, this.column] = [0, 1, 1];
+    if (target < this.lineAt) [this.lineAt, this.line, this.lineStart, this.nextBreak] = [0, 1, 0, -1];
     const t = this.text;
-    for (; this.lineAt < target; this.lineAt++) {
-      const c = t.charCodeAt(this.lineAt);
-      if (c === 0x0a || c === 0x2028 || c === 0x2029 || (c === 0x0d && t.charCodeAt(this.lineAt + 1) !== 0x0a)) {
-        this.line++;
-        this.column = 1;
-      } else if (c === 0x0d) {
-        // The CR of a CRLF: the LF ends the line.
-      } else if (!(c >= 0xdc00 && c <= 0xdfff && t.charCodeAt(this.lineAt - 1) >= 0xd800 && t.charCodeAt(this.lineAt - 1) <= 0xdbff)) {
-        this.column++;
+    // Hop from line break to line break; the columns of the last line are counted from its start.
+    for (;;) {
+      if (this.nextBreak < this.lineAt) {
+        LINE_BREAKS.lastIndex = this.lineAt;
+        this.nextBreak = LINE_BREAKS.exec(t)?.index ?? t.length;
       }
+      const at = this.nextBreak;
+      if (at >= target) break;
+      this.lineAt = at + 1;
+      // The CR of a CRLF: the LF ends the line.
+      if (t.charCodeAt(at) === 0x0d && t.charCodeAt(at + 1) === 0x0a) continue;
+      this.line++;
+      this.lineStart = at + 1;
     }
-    return { line: this.line, column: this.column };
+    this.lineAt = target;
+    return { line: this.line, column: this.columns.at(this.lineStart, target) };
   }
+
 
   private hasLineBreak(from: number, to: number): boolean {
     return LINE_BREAK.test(this.text.slice(from, to));
@@ -183,6 +199,7 @@ class Parser {
 
   /** The run of comments ending right above `keyStart`, each separated from the next by at most one line break. */
   private above(comments: Comment[], keyStart: number): Comment[] {
+    if (comments.length === 0) return NONE;
     const run: Comment[] = [];
     let next = keyStart;
     for (let i = comments.length - 1; i >= 0; i--) {
@@ -198,21 +215,23 @@ class Parser {
   /** Skips whitespace and comments, returning the comments passed. */
   private skip(): Comment[] {
     const t = this.text;
-    const comments: Comment[] = [];
+    let comments: Comment[] = NONE;
     while (this.pos < t.length) {
-      const c = t[this.pos]!;
-      if (SPACE.test(c)) {
+      const c = t.charCodeAt(this.pos);
+      if (isSpace(c)) {
         this.pos++;
-      } else if (c === '/' && t[this.pos + 1] === '/') {
+      } else if (c === 0x2f && t.charCodeAt(this.pos + 1) === 0x2f) {
         const start = this.pos;
         this.pos += 2;
-        while (this.pos < t.length && !LINE_BREAK.test(t[this.pos]!)) this.pos++;
+        while (this.pos < t.length && !isLineBreak(t.charCodeAt(this.pos))) this.pos++;
+        if (comments === NONE) comments = [];
         comments.push({ start, end: this.pos, text: t.slice(start + 2, this.pos).trim() });
-      } else if (c === '/' && t[this.pos + 1] === '*') {
+      } else if (c === 0x2f && t.charCodeAt(this.pos + 1) === 0x2a) {
         const start = this.pos;
         const close = t.indexOf('*/', this.pos + 2);
         if (close < 0) this.fail("Expected '*/' to close the comment before the end of the file", start);
         this.pos = close + 2;
+        if (comments === NONE) comments = [];
         comments.push({ start, end: this.pos, text: t.slice(start + 2, close).trim() });
       } else {
         break;
@@ -221,36 +240,42 @@ class Parser {
     return comments;
   }
 
-  private string(expected: string): Token {
+  /** Reads a quoted string or a bare word; `expected` says what was expected where there is neither. */
+  private string(expected: string | (() => string)): Token {
     const t = this.text;
     const start = this.pos;
     const c = t[this.pos];
     if (c === '"' || c === "'") return this.quoted(c);
     BARE_RUN.lastIndex = this.pos;
-    if (c === undefined || !BARE.test(c) || !BARE_RUN.test(t)) this.fail(this.pos >= t.length ? `${expected} before the end of the file` : expected);
+    if (c === undefined || !BARE_RUN.test(t)) {
+      const message = typeof expected === 'string' ? expected : expected();
+      this.fail(this.pos >= t.length ? `${message} before the end of the file` : message);
+    }
     this.pos = BARE_RUN.lastIndex;
-    return { start, end: this.pos, value: t.slice(start, this.pos), ...this.position(start) };
+    const { line, column } = this.position(start);
+    return { start, end: this.pos, value: t.slice(start, this.pos), line, column };
   }
 
   private quoted(quote: string): Token {
     const t = this.text;
+    const q = quote.charCodeAt(0);
     const start = this.pos++;
     let value = '';
+    let chunk = this.pos;
     for (;;) {
-      if (this.pos >= t.length) this.fail(`Expected ${quote} to close the string that starts here before the end of the file`, start);
-      const c = t[this.pos]!;
-      if (c === quote) {
-        this.pos++;
-        break;
-      }
-      if (c === '\\') {
-        value += this.escape();
-      } else {
-        value += c;
-        this.pos++;
-      }
+      let i = this.pos;
+      let c = t.charCodeAt(i);
+      while (c !== q && c !== 0x5c && i < t.length) c = t.charCodeAt(++i);
+      this.pos = i;
+      if (i >= t.length) this.fail(`Expected ${quote} to close the string that starts here before the end of the file`, start);
+      if (c === q) break;
+      value += t.slice(chunk, i) + this.escape();
+      chunk = this.pos;
     }
-    return { start, end: this.pos, value, ...this.position(start) };
+    value = chunk === start + 1 ? t.slice(chunk, this.pos) : value + t.slice(chunk, this.pos);
+    this.pos++;
+    const { line, column } = this.position(start);
+    return { start, end: this.pos, value, line, column };
   }
 
   /** Decodes the escape at the backslash as Foundation does; an unknown letter stands for itself (`\'` → `'`). */
@@ -298,8 +323,13 @@ function notesOf(statement: Statement): string | undefined {
   return trailing && trailing !== NO_COMMENT ? trailing : undefined;
 }
 
+// eslint-disable-next-line no-control-regex
+const UNLIKE_JSON = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\ud800-\udfff]/;
+
 /** Quotes a value the way Xcode writes strings files: `\"`, `\\`, `\n` and `\r` escaped, everything else literal. */
 export function quoteStringsValue(value: string): string {
+  // Without other control characters or surrogates, JSON.stringify escapes exactly these four.
+  if (!UNLIKE_JSON.test(value)) return JSON.stringify(value);
   return `"${value.replace(/[\\"\n\r]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\${c}`))}"`;
 }
 

@@ -56,6 +56,12 @@ interface Parsed {
 }
 
 const PLURAL_RULE = 'NSStringPluralRuleType';
+const PLIST_VALUES: ReadonlySet<string> = new Set(['string', 'dict', 'array', 'integer', 'real', 'true', 'false', 'date', 'data']);
+
+function hasPair(pairs: readonly Pair[], name: string): boolean {
+  for (const p of pairs) if (p.name === name) return true;
+  return false;
+}
 
 function parsePlist(bytes: Uint8Array): Parsed {
   const { text, bom, encoding } = decodeXml(bytes);
@@ -74,16 +80,17 @@ function parsePlist(bytes: Uint8Array): Parsed {
   const pairsOf = (dict: XmlElement): Pair[] => {
     const elements = childElements(dict);
     const pairs: Pair[] = [];
-    const names = new Set<string>();
+    // Small dicts (nearly all) check for a repeated key by looking through their few pairs.
+    const names = elements.length > 16 ? new Set<string>() : undefined;
     for (let i = 0; i < elements.length; i += 2) {
       const key = elements[i]!;
       if (key.name !== 'key') fail(`Expected <key> in <dict>, found <${key.name}>`, key.start);
       const value = elements[i + 1];
       const name = textContent(key);
       if (!value || value.name === 'key') fail(`Expected a value after <key>${name}</key>`, value ? value.start : dict.closeStart);
-      if (names.has(name)) fail(`Duplicate key '${name}' in <dict>`, key.start);
-      names.add(name);
-      if (!['string', 'dict', 'array', 'integer', 'real', 'true', 'false', 'date', 'data'].includes(value.name)) {
+      if (names ? names.has(name) : hasPair(pairs, name)) fail(`Duplicate key '${name}' in <dict>`, key.start);
+      names?.add(name);
+      if (!PLIST_VALUES.has(value.name)) {
         fail(`Expected a plist value (<string>, <dict>, ...) after <key>${name}</key>, found <${value.name}>`, value.start);
       }
       pairs.push({ key, name, value });
@@ -99,9 +106,11 @@ function parsePlist(bytes: Uint8Array): Parsed {
     if (first !== undefined) fail(`Duplicate key '${key}' (first defined at line ${lineColumn(text, first).line})`, at);
     keys.set(key, at);
   };
-  const indexOf = new Map<XmlNode, number>(top.children.map((node, i) => [node, i]));
+  // Pairs come in document order, so one cursor finds each key's place among the dict's children.
+  let index = 0;
   for (const pair of pairsOf(top)) {
-    const notes = commentBefore(top.children, indexOf.get(pair.key)!);
+    while (top.children[index] !== pair.key) index++;
+    const notes = commentBefore(top.children, index);
     const extras = notes !== undefined ? { notes } : {};
     if (pair.value.name !== 'dict') fail(`Expected a <dict> as the value of the key '${pair.name}' (a .stringsdict maps each key to a dict), found <${pair.value.name}>`, pair.value.start);
     const inner = pairsOf(pair.value);
@@ -145,9 +154,8 @@ function toEntries(parsed: Parsed): Entry[] {
   const entries: Entry[] = [];
   const at = (el: XmlElement): { line: number; column: number } => lineColumn(parsed.text, el.openEnd);
   for (const item of parsed.items) {
-    const notes = item.notes !== undefined ? { notes: item.notes } : {};
     if (item.kind === 'format') {
-      entries.push({ key: item.top.name, path: [item.top.name], source: textContent(item.format.value), ...notes, ...at(item.format.value) });
+      entries.push(entryOf(item.top.name, textContent(item.format.value), undefined, item.notes, at(item.format.value)));
       continue;
     }
     for (const v of item.variables) {
@@ -157,17 +165,20 @@ function toEntries(parsed: Parsed): Entry[] {
         if (form) plurals[c] = textContent(form.pair.value);
       }
       const main = v.forms.find((f) => f.category === 'other') ?? v.forms[v.forms.length - 1];
-      entries.push({
-        key: v.entryKey,
-        path: [v.entryKey],
-        source: plurals.other ?? (main ? textContent(main.pair.value) : ''),
-        plurals,
-        ...notes,
-        ...(main ? at(main.pair.value) : lineColumn(parsed.text, v.dict.openEnd)),
-      });
+      const source = plurals.other ?? (main ? textContent(main.pair.value) : '');
+      entries.push(entryOf(v.entryKey, source, plurals, item.notes, main ? at(main.pair.value) : lineColumn(parsed.text, v.dict.openEnd)));
     }
   }
   return entries;
+}
+
+/** An entry with its optional fields present only when set, in the order entries always list them. */
+function entryOf(key: string, source: string, plurals: PluralForms | undefined, notes: string | undefined, position: { line: number; column: number }): Entry {
+  const entry: Partial<Entry> = plurals === undefined ? { key, path: [key], source } : { key, path: [key], source, plurals };
+  if (notes !== undefined) entry.notes = notes;
+  entry.line = position.line;
+  entry.column = position.column;
+  return entry as Entry;
 }
 
 function escapeString(value: string, eol: string): string {

@@ -132,222 +132,462 @@ function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  b: '\b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-};
+/** What escapes a string token holds: none, only those JSON.stringify writes, or others too (\/, \uXXXX). */
+type Escapes = 0 | 1 | 2;
+const PLAIN = 0;
+const STRINGIFY_ESCAPES = 1;
+const OTHER_ESCAPES = 2;
 
-// Sticky, so the scanner can hop over a string's ordinary characters in one step.
-// eslint-disable-next-line no-control-regex
-const PLAIN_RUN = /[^"\\\u0000-\u001f]+/y;
-
-const LITERALS = [
-  ['true', 'boolean'],
-  ['false', 'boolean'],
-  ['null', 'null'],
-] as const;
+/** The kind of escape each letter after a backslash makes (0: not an escape), by code unit; \u is read apart. */
+const ESCAPES = new Uint8Array(128);
+for (const letter of '"\\bfnrt') ESCAPES[letter.charCodeAt(0)] = STRINGIFY_ESCAPES;
+ESCAPES['/'.charCodeAt(0)] = OTHER_ESCAPES;
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-class Scanner {
-  private pos = 0;
-  private depth = 0;
-  private readonly lines: LineCounter;
+/** Whether a code unit may continue a word after a literal (`truex` is not `true`): letters, digits, `_` and `$`. */
+function isWordUnit(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x24;
+}
 
-  constructor(private readonly text: string) {
-    this.lines = new LineCounter(text);
-  }
+/** Whether a code unit may be part of a number token; the token is then checked against the JSON grammar. */
+function isNumberUnit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45;
+}
 
-  scanDocument(): JsonObjectNode {
-    this.skipWhitespace();
-    if (this.pos >= this.text.length) this.fail("The file is empty; expected a JSON object ('{')");
-    if (this.peek() !== '{') this.fail("Expected a JSON object ('{') as the top-level value");
-    const root = this.scanObject();
-    this.skipWhitespace();
-    if (this.pos < this.text.length) this.fail("Expected the end of the file after the top-level object's closing '}'");
-    return root;
-  }
+// An object with more members than this finds duplicates through a map; smaller ones compare with each member.
+const LINEAR_DUPLICATES = 12;
+
+/**
+ * The tokens both scanners read, and the position they keep. Positions are counted as the scan goes: a line break
+ * occurs only between tokens and a surrogate pair only inside a string, so a token's column is its distance from the
+ * line's start less the pairs met on the line before it.
+ */
+class JsonLexer {
+  protected pos = 0;
+  protected line = 1;
+  protected lineStart = 0;
+  protected pairs = 0;
+  protected depth = 0;
+
+  constructor(protected readonly text: string) {}
 
   fail(message: string, at = this.pos): never {
     if (/^\/[/*]/.test(this.text.slice(at, at + 2))) {
       message = `${message} (JSON does not allow comments)`;
     }
-    const { line, column } = this.lines.at(at);
+    const { line, column } = new LineCounter(this.text).at(at);
     throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
   }
 
-  private peek(): string {
-    return this.text.charAt(this.pos);
+  protected column(at: number): number {
+    return at - this.lineStart + 1 - this.pairs;
   }
 
-  private skipWhitespace(): void {
+  /** Checks that the file holds one object, then scans it with `object`. */
+  protected document<T>(object: () => T): T {
+    this.skipWhitespace();
+    if (this.pos >= this.text.length) this.fail("The file is empty; expected a JSON object ('{')");
+    if (this.text.charCodeAt(this.pos) !== 0x7b) this.fail("Expected a JSON object ('{') as the top-level value");
+    const root = object();
+    this.skipWhitespace();
+    if (this.pos < this.text.length) this.fail("Expected the end of the file after the top-level object's closing '}'");
+    return root;
+  }
+
+  protected skipWhitespace(): void {
     const t = this.text;
+    let pos = this.pos;
     for (;;) {
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.pos++;
-      else return;
-    }
-  }
-
-  private scanValue(): JsonValueNode {
-    const c = this.peek();
-    if (c === '{') return this.scanObject();
-    if (c === '[') return this.scanArray();
-    if (c === '"') return this.scanString();
-    if (c === '-' || (c >= '0' && c <= '9')) return this.scanNumber();
-    for (const [word, kind] of LITERALS) {
-      if (this.text.startsWith(word, this.pos) && !/[\w$]/.test(this.text.charAt(this.pos + word.length))) {
-        const start = this.pos;
-        this.pos += word.length;
-        return { kind, start, end: this.pos, ...this.lines.at(start) };
+      const c = t.charCodeAt(pos);
+      if (c === 0x20 || c === 0x09) {
+        pos++;
+      } else if (c === 0x0a || c === 0x0d) {
+        pos++;
+        // The CR of a CRLF: the LF ends the line.
+        if (c === 0x0d && t.charCodeAt(pos) === 0x0a) continue;
+        this.line++;
+        this.lineStart = pos;
+        this.pairs = 0;
+      } else {
+        break;
       }
     }
-    this.fail(c === "'" ? 'Expected a value (strings need double quotes)' : 'Expected a value');
+    this.pos = pos;
   }
 
-  private enter(): void {
+  protected enter(): void {
     if (++this.depth > MAX_DEPTH) this.fail(`Expected at most ${MAX_DEPTH} levels of nesting`);
   }
 
-  private scanObject(): JsonObjectNode {
-    const start = this.pos;
-    const position = this.lines.at(start);
-    this.enter();
-    this.pos++;
-    const members: JsonMember[] = [];
-    const seen = new Map<string, JsonStringNode>();
-    this.skipWhitespace();
-    if (this.peek() === '}') {
-      this.pos++;
-    } else {
-      for (;;) {
-        if (this.peek() !== '"') this.fail(members.length === 0 ? "Expected a string key or '}'" : "Expected a string key after ','");
-        const key = this.scanString();
-        const first = seen.get(key.value);
-        if (first) {
-          this.fail(`Duplicate key ${JSON.stringify(key.value)} (first defined at line ${first.line})`, key.start);
-        }
-        seen.set(key.value, key);
-        this.skipWhitespace();
-        if (this.peek() !== ':') this.fail(`Expected ':' after the key ${JSON.stringify(key.value)}`);
-        this.pos++;
-        this.skipWhitespace();
-        const value = this.scanValue();
-        members.push({ key, value, start: key.start, end: value.end });
-        this.skipWhitespace();
-        const c = this.peek();
-        if (c === '}') {
-          this.pos++;
-          break;
-        }
-        if (c !== ',') this.fail("Expected ',' or '}' after a member");
-        const comma = this.pos++;
-        this.skipWhitespace();
-        if (this.peek() === '}') this.fail("Expected another member after ',' (trailing commas are not allowed)", comma);
-      }
-    }
+  protected leave(): void {
     this.depth--;
-    return { kind: 'object', members, start, end: this.pos, ...position };
   }
 
-  private scanArray(): JsonArrayNode {
-    const start = this.pos;
-    const position = this.lines.at(start);
-    this.enter();
-    this.pos++;
-    const elements: JsonValueNode[] = [];
+  /** Checks the separator after a member or element: true after the closing bracket, false after a comma. */
+  protected next(close: number, container: 'member' | 'element'): boolean {
     this.skipWhitespace();
-    if (this.peek() === ']') {
+    const t = this.text;
+    const c = t.charCodeAt(this.pos);
+    if (c === close) {
       this.pos++;
-    } else {
-      for (;;) {
-        elements.push(this.scanValue());
-        this.skipWhitespace();
-        const c = this.peek();
-        if (c === ']') {
-          this.pos++;
-          break;
-        }
-        if (c !== ',') this.fail("Expected ',' or ']' after an array element");
-        const comma = this.pos++;
-        this.skipWhitespace();
-        if (this.peek() === ']') this.fail("Expected another element after ',' (trailing commas are not allowed)", comma);
-      }
+      return true;
     }
-    this.depth--;
-    return { kind: 'array', elements, start, end: this.pos, ...position };
+    if (c !== 0x2c) this.fail(container === 'member' ? "Expected ',' or '}' after a member" : "Expected ',' or ']' after an array element");
+    const comma = this.pos++;
+    this.skipWhitespace();
+    if (t.charCodeAt(this.pos) === close) this.fail(`Expected another ${container} after ',' (trailing commas are not allowed)`, comma);
+    return false;
   }
 
-  private scanString(): JsonStringNode {
+  /** Checks the start of a member's key (at `pos`), `first` for the object's first member. */
+  protected expectKey(first: boolean): void {
+    if (this.text.charCodeAt(this.pos) !== 0x22) this.fail(first ? "Expected a string key or '}'" : "Expected a string key after ','");
+  }
+
+  /** Checks and skips the ':' after a key. */
+  protected colon(key: string): void {
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`Expected ':' after the key ${JSON.stringify(key)}`);
+    this.pos++;
+    this.skipWhitespace();
+  }
+
+  /** Reads the string token at `pos` and returns its decoded value, leaving `pos` just past it. */
+  protected string(): string {
+    const start = this.pos;
+    const escapes = this.token();
+    const t = this.text;
+    // The token is valid JSON by now, so JSON.parse decodes its escapes (a lone surrogate from \uD800 stays, as here)
+    // into one flat string, where joining the pieces would leave a chain of them for the collector to copy.
+    return escapes === PLAIN ? t.slice(start + 1, this.pos - 1) : (JSON.parse(t.slice(start, this.pos)) as string);
+  }
+
+  /** Checks the string token at `pos`, leaving `pos` just past it, and tells what escapes it holds. */
+  protected token(): Escapes {
+    const t = this.text;
+    let i = this.pos + 1;
+    let pairs = 0;
+    let escapes: Escapes = PLAIN;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c >= 0x5d) {
+        // A high surrogate: valid UTF-8 decodes only to whole pairs, which count as one column.
+        if (c >= 0xd800 && c <= 0xdbff) pairs++;
+        i++;
+      } else if (c >= 0x20 && c !== 0x22 && c !== 0x5c) {
+        i++;
+      } else if (c === 0x22) {
+        break;
+      } else if (c === 0x5c) {
+        const letter = t.charCodeAt(i + 1);
+        if (letter === 0x75) {
+          if (!isHex4(t, i + 2)) this.fail('Expected 4 hex digits after \\u', i);
+          escapes = OTHER_ESCAPES;
+          i += 6;
+        } else {
+          const escape = (letter < 128 ? ESCAPES[letter]! : 0) as Escapes;
+          if (escape === 0) this.fail(`Expected a valid escape after '\\' (one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`, i);
+          if (escape > escapes) escapes = escape;
+          i += 2;
+        }
+      } else if (i >= t.length) {
+        this.fail("Expected '\"' to close the string before the end of the file", i);
+      } else {
+        const message = c === 0x0a || c === 0x0d ? "Expected '\"' to close the string before the end of the line" : 'Expected control characters in a string to be escaped';
+        this.fail(message, i);
+      }
+    }
+    this.pairs += pairs;
+    this.pos = i + 1;
+    return escapes;
+  }
+
+  /** Reads a number, `true`, `false` or `null` at `pos`, or fails where no value starts. */
+  protected scalar(): 'number' | 'boolean' | 'null' {
     const t = this.text;
     const start = this.pos;
-    const position = this.lines.at(start);
-    let value = '';
-    let chunk = ++this.pos;
-    for (;;) {
-      PLAIN_RUN.lastIndex = this.pos;
-      if (PLAIN_RUN.test(t)) this.pos = PLAIN_RUN.lastIndex;
-      if (this.pos >= t.length) this.fail("Expected '\"' to close the string before the end of the file");
-      const c = t.charCodeAt(this.pos);
-      if (c === 0x22) {
-        value += t.slice(chunk, this.pos);
-        this.pos++;
-        break;
-      }
-      if (c === 0x5c) {
-        value += t.slice(chunk, this.pos);
-        value += this.scanEscape();
-        chunk = this.pos;
-        continue;
-      }
-      if (c < 0x20) {
-        this.fail(
-          c === 0x0a || c === 0x0d
-            ? "Expected '\"' to close the string before the end of the line"
-            : 'Expected control characters in a string to be escaped',
-        );
-      }
-      this.pos++;
+    const c = t.charCodeAt(start);
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let i = start;
+      while (isNumberUnit(t.charCodeAt(i))) i++;
+      this.pos = i;
+      if (!NUMBER.test(t.slice(start, i))) this.fail('Expected a valid JSON number', start);
+      return 'number';
     }
-    return { kind: 'string', value, start, end: this.pos, ...position };
+    const length = t.startsWith('true', start) || t.startsWith('null', start) ? 4 : t.startsWith('false', start) ? 5 : 0;
+    if (length > 0 && !isWordUnit(t.charCodeAt(start + length))) {
+      this.pos += length;
+      return c === 0x6e ? 'null' : 'boolean';
+    }
+    this.fail(c === 0x27 ? 'Expected a value (strings need double quotes)' : 'Expected a value');
+  }
+}
+
+/** Builds the whole document as nodes. */
+class TreeScanner extends JsonLexer {
+  // Members and elements are gathered in a list per depth and copied out at their count: a list grown by push keeps
+  // room for 16, which in a catalog of many small objects is most of what the tree holds.
+  private readonly scratch: unknown[][] = [];
+
+  private gather<T>(): T[] {
+    const list = (this.scratch[this.depth] ??= []) as T[];
+    list.length = 0;
+    return list;
+  }
+  scan(): JsonObjectNode {
+    return this.document(() => this.object());
   }
 
-  /** Decodes one escape sequence starting at the backslash; a lone surrogate from \uD800 stays as it is, as JSON.parse does. */
-  private scanEscape(): string {
-    const backslash = this.pos;
-    const letter = this.text.charAt(this.pos + 1);
-    if (letter === 'u') {
-      const hex = this.text.slice(this.pos + 2, this.pos + 6);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('Expected 4 hex digits after \\u', backslash);
-      this.pos += 6;
-      return String.fromCharCode(parseInt(hex, 16));
-    }
-    const decoded = ESCAPES[letter];
-    if (decoded === undefined) {
-      this.fail(`Expected a valid escape after '\\' (one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`, backslash);
-    }
-    this.pos += 2;
-    return decoded;
-  }
-
-  private scanNumber(): JsonScalarNode {
+  private value(): JsonValueNode {
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 0x22) return this.stringNode();
+    if (c === 0x7b) return this.object();
+    if (c === 0x5b) return this.array();
     const start = this.pos;
-    while (/[0-9+\-.eE]/.test(this.text.charAt(this.pos))) this.pos++;
-    if (!NUMBER.test(this.text.slice(start, this.pos))) this.fail('Expected a valid JSON number', start);
-    return { kind: 'number', start, end: this.pos, ...this.lines.at(start) };
+    const line = this.line;
+    const column = this.column(start);
+    const kind = this.scalar();
+    return { kind, start, end: this.pos, line, column };
   }
+
+  private stringNode(): JsonStringNode {
+    const start = this.pos;
+    const column = this.column(start);
+    const value = this.string();
+    return { kind: 'string', value, start, end: this.pos, line: this.line, column };
+  }
+
+  private object(): JsonObjectNode {
+    const start = this.pos;
+    const line = this.line;
+    const column = this.column(start);
+    this.enter();
+    this.pos++;
+    const members = this.gather<JsonMember>();
+    let seen: Map<string, JsonStringNode> | undefined;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+    } else {
+      do {
+        this.expectKey(members.length === 0);
+        const key = this.stringNode();
+        let first: JsonStringNode | undefined;
+        if (seen) {
+          first = seen.get(key.value);
+          seen.set(key.value, key);
+        } else {
+          for (const m of members) if (m.key.value === key.value) first ??= m.key;
+        }
+        if (first) this.fail(`Duplicate key ${JSON.stringify(key.value)} (first defined at line ${first.line})`, key.start);
+        this.colon(key.value);
+        const value = this.value();
+        members.push({ key, value, start: key.start, end: value.end });
+        if (!seen && members.length > LINEAR_DUPLICATES) seen = new Map(members.map((m) => [m.key.value, m.key]));
+      } while (!this.next(0x7d, 'member'));
+    }
+    this.leave();
+    return { kind: 'object', members: members.slice(), start, end: this.pos, line, column };
+  }
+
+  private array(): JsonArrayNode {
+    const start = this.pos;
+    const line = this.line;
+    const column = this.column(start);
+    this.enter();
+    this.pos++;
+    const elements = this.gather<JsonValueNode>();
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+    } else {
+      do elements.push(this.value());
+      while (!this.next(0x5d, 'element'));
+    }
+    this.leave();
+    return { kind: 'array', elements: elements.slice(), start, end: this.pos, line, column };
+  }
+}
+
+/** A top-level member whose value is an object or array, as the keyed scan notes the first that holds a string. */
+export interface NestedMember {
+  name: string;
+  kind: 'object' | 'array';
+  /** Where the object or array starts. */
+  line: number;
+  column: number;
+}
+
+/** What a keyed scan finds besides the strings themselves. */
+export interface KeyedFile {
+  bom: boolean;
+  text: string;
+  /** The first top-level member holding a string below it, if any. */
+  nested?: NestedMember;
+  /** Whether two paths might flatten to one key: some string is nested and some member name holds a '.'. */
+  ambiguous: boolean;
+}
+
+/** Every string value of a file as an entry keyed by its dotted path, in document order (as `collectStrings` lists them). */
+export interface KeyedEntries extends KeyedFile {
+  entries: Entry[];
+}
+
+/** Every string value's key and token: its span (from the opening quote to just past the closing one) and escapes. */
+export interface KeyedTokens extends KeyedFile {
+  keys: string[];
+  starts: number[];
+  ends: number[];
+  escapes: Escapes[];
+}
+
+/**
+ * Reads the same grammar as the tree scanner, with the same errors, but lists only the string values: the json codecs
+ * need no nodes to parse a file or to splice values into it. It lists entries to parse, or tokens to render.
+ */
+class KeyedScanner extends JsonLexer {
+  readonly entries: Entry[] = [];
+  readonly keys: string[] = [];
+  readonly starts: number[] = [];
+  readonly ends: number[] = [];
+  readonly escapes: Escapes[] = [];
+  nested: NestedMember | undefined;
+  dotted = false;
+  deep = false;
+  private readonly path: string[] = [];
+  /** The top-level member whose value is being read, when it is an object or array. */
+  private container: NestedMember | undefined;
+
+  constructor(
+    text: string,
+    private readonly tokens: boolean,
+  ) {
+    super(text);
+  }
+
+  scan(): void {
+    this.document(() => this.object(''));
+  }
+
+  /** Reads the value of the member or element `name`, already on the path; `prefix` is its parent's key and a dot. */
+  private value(prefix: string, name: string): void {
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 0x22) {
+      if (this.path.length > 1) {
+        this.deep = true;
+        this.nested ??= this.container;
+      }
+      if (this.tokens) {
+        // Rendering looks every key up at once: a flat string hashes without first being copied out of a concatenation.
+        this.keys.push(prefix === '' ? name : this.path.join('.'));
+        this.starts.push(this.pos);
+        this.escapes.push(this.token());
+        this.ends.push(this.pos);
+      } else {
+        const line = this.line;
+        const column = this.column(this.pos);
+        this.entries.push({ key: prefix === '' ? name : prefix + name, path: this.path.slice(), source: this.string(), line, column });
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (this.path.length === 1) this.container = { name, kind: c === 0x7b ? 'object' : 'array', line: this.line, column: this.column(this.pos) };
+      const inner = `${prefix}${name}.`;
+      if (c === 0x7b) this.object(inner);
+      else this.array(inner);
+    } else {
+      this.scalar();
+    }
+  }
+
+  private object(prefix: string): void {
+    this.enter();
+    this.pos++;
+    const names: string[] = [];
+    const lines: number[] = [];
+    let seen: Map<string, number> | undefined;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+    } else {
+      do {
+        this.expectKey(names.length === 0);
+        const start = this.pos;
+        const line = this.line;
+        const name = this.string();
+        let first: number | undefined;
+        if (seen) {
+          first = seen.get(name);
+          seen.set(name, line);
+        } else {
+          for (let k = 0; k < names.length; k++) if (names[k] === name) first ??= lines[k];
+          names.push(name);
+          lines.push(line);
+          if (names.length > LINEAR_DUPLICATES) seen = new Map(names.map((n, k) => [n, lines[k]!]));
+        }
+        if (first !== undefined) this.fail(`Duplicate key ${JSON.stringify(name)} (first defined at line ${first})`, start);
+        if (!this.dotted && name.includes('.')) this.dotted = true;
+        this.colon(name);
+        this.path.push(name);
+        this.value(prefix, name);
+        this.path.pop();
+      } while (!this.next(0x7d, 'member'));
+    }
+    this.leave();
+  }
+
+  private array(prefix: string): void {
+    this.enter();
+    this.pos++;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+    } else {
+      let index = 0;
+      do {
+        const name = String(index++);
+        this.path.push(name);
+        this.value(prefix, name);
+        this.path.pop();
+      } while (!this.next(0x5d, 'element'));
+    }
+    this.leave();
+  }
+}
+
+function scanKeyed(bytes: Uint8Array, tokens: boolean): { scanner: KeyedScanner; file: KeyedFile } {
+  const { text, bom } = decodeUtf8(bytes);
+  const scanner = new KeyedScanner(text, tokens);
+  scanner.scan();
+  const { nested } = scanner;
+  return { scanner, file: { bom, text, ...(nested ? { nested } : {}), ambiguous: scanner.deep && scanner.dotted } };
+}
+
+/** Scans a JSON file for its string values as entries; throws FileUnparsableError naming line and column, as `scanJson` does. */
+export function scanKeyedEntries(bytes: Uint8Array): KeyedEntries {
+  const { scanner, file } = scanKeyed(bytes, false);
+  return { ...file, entries: scanner.entries };
+}
+
+/** Scans a JSON file for its string values' keys and spans, to splice values in; throws as `scanJson` does. */
+export function scanKeyedTokens(bytes: Uint8Array): KeyedTokens {
+  const { scanner, file } = scanKeyed(bytes, true);
+  const { keys, starts, ends, escapes } = scanner;
+  return { ...file, keys, starts, ends, escapes };
+}
+
+/** Whether 4 hex digits follow at `at`. */
+function isHex4(t: string, at: number): boolean {
+  for (let k = at; k < at + 4; k++) {
+    const c = t.charCodeAt(k);
+    if (!((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46))) return false;
+  }
+  return true;
 }
 
 /** Scans a JSON file whose top level must be an object; throws FileUnparsableError naming line and column. */
 export function scanJson(bytes: Uint8Array): JsonDocument {
   const { text, bom } = decodeUtf8(bytes);
-  return { bom, text, root: new Scanner(text).scanDocument() };
+  return { bom, text, root: new TreeScanner(text).scan() };
 }
 
 /** Every string value in document order (object keys are not values). */
@@ -448,42 +688,81 @@ export function renderDocument(doc: JsonDocument, input: RenderInput, keyOf: (va
 /** A string value's key: its path segments (member names, array indexes) joined with '.'. */
 export const keyOf = (value: JsonStringValue): string => value.path.join('.');
 
-/** Scans a file and lists its strings, refusing two paths that flatten to one key (one would shadow the other). */
-export function scanKeyed(bytes: Uint8Array): { doc: JsonDocument; strings: JsonStringValue[] } {
-  const doc = scanJson(bytes);
-  const strings = collectStrings(doc.root);
-  const byKey = new Map<string, JsonStringValue>();
-  for (const value of strings) {
-    const key = keyOf(value);
-    const prior = byKey.get(key);
+/** Refuses two paths that flatten to one key (one would shadow the other). */
+export function checkKeys(scan: KeyedEntries): void {
+  // Keys of top-level strings are their distinct names, and without a '.' in any name joining paths loses nothing.
+  if (!scan.ambiguous) return;
+  const byKey = new Map<string, Entry>();
+  for (const entry of scan.entries) {
+    const prior = byKey.get(entry.key);
     if (prior) {
-      const { line, column } = value.node;
+      const { line, column } = entry;
       throw new FileUnparsableError(
-        `The paths ${JSON.stringify(prior.path)} (line ${prior.node.line}) and ${JSON.stringify(value.path)} ` +
-          `both give the key ${JSON.stringify(key)} at line ${line}, column ${column}; rename one of them`,
+        `The paths ${JSON.stringify(prior.path)} (line ${prior.line}) and ${JSON.stringify(entry.path)} ` +
+          `both give the key ${JSON.stringify(entry.key)} at line ${line}, column ${column}; rename one of them`,
         line,
         column,
       );
     }
-    byKey.set(key, value);
+    byKey.set(entry.key, entry);
   }
-  return { doc, strings };
+}
+
+/** `checkKeys` for a scan of tokens: a repeated key is refused with the message a scan of entries gives. */
+export function checkTokenKeys(scan: KeyedTokens, bytes: Uint8Array): void {
+  if (!scan.ambiguous) return;
+  const keys = new Set<string>();
+  for (const key of scan.keys) {
+    if (keys.size === keys.add(key).size) checkKeys(scanKeyedEntries(bytes));
+  }
 }
 
 /** Every string value of a file, nested ones included, as an entry keyed by its dotted path. */
 export function parseKeyed(bytes: Uint8Array): Entry[] {
-  return scanKeyed(bytes).strings.map((value) => ({
-    key: keyOf(value),
-    path: value.path,
-    source: value.node.value,
-    line: value.node.line,
-    column: value.node.column,
-  }));
+  const scan = scanKeyedEntries(bytes);
+  checkKeys(scan);
+  return scan.entries;
+}
+
+/** Splices the values keyed by dotted path into a scanned file, leaving every other byte as it was. */
+export function renderTokens(scan: KeyedTokens, input: RenderInput): Uint8Array {
+  const { text, keys, starts, ends, escapes } = scan;
+  // Without omissions every edit replaces one string token, so the text is the source with those tokens spliced.
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const translated = input.values.get(keys[i]!);
+    if (translated === undefined) {
+      // Omitting members and emptied containers needs the document's structure.
+      if (input.missing === 'omit') return renderDocument(scanJson(input.source), input, keyOf);
+      continue;
+    }
+    const value = textValue(translated, 'json');
+    const start = starts[i]!;
+    const end = ends[i]!;
+    // The file's text is compared in place, without decoding it: a token whose escapes are the ones JSON.stringify
+    // writes holds the value exactly when it reads as the value's JSON.
+    let quoted: string | undefined;
+    if (escapes[i] === PLAIN) {
+      if (value.length === end - start - 2 && text.startsWith(value, start + 1)) continue;
+    } else if (escapes[i] === STRINGIFY_ESCAPES) {
+      quoted = JSON.stringify(value);
+      if (quoted.length === end - start && text.startsWith(quoted, start)) continue;
+    } else if (JSON.parse(text.slice(start, end)) === value) {
+      continue;
+    }
+    out += text.slice(at, start) + (quoted ?? JSON.stringify(value));
+    at = end;
+  }
+  if (at === 0) return input.source.slice();
+  return encodeUtf8(out + text.slice(at), scan.bom);
 }
 
 /** Splices the values keyed by dotted path into the file, leaving every other byte as it was. */
 export function renderKeyed(input: RenderInput): Uint8Array {
-  return renderDocument(scanKeyed(input.source).doc, input, keyOf);
+  const scan = scanKeyedTokens(input.source);
+  checkTokenKeys(scan, input.source);
+  return renderTokens(scan, input);
 }
 
 /** Members of an object to write fresh, in order; a value is a string or a nested object. */

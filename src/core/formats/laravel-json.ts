@@ -1,7 +1,7 @@
 // The `laravel_json` codec: Laravel's flat `lang/<locale>.json`, read and written by the json codec under its own name.
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { jsonCodec } from './json.js';
-import { scanJson, type JsonValueNode } from './json-scan.js';
+import { checkKeys, checkTokenKeys, renderTokens, scanKeyedEntries, scanKeyedTokens, type KeyedFile } from './json-scan.js';
 import { textValue } from './values.js';
 
 /*
@@ -10,28 +10,17 @@ import { textValue } from './values.js';
  * `:placeholder`s are plain text to this codec: they are translated as written, not split into plural forms.
  */
 
-/** Refuses nested strings with Laravel's wording, before the json codec would point at json_nested. */
-function checkFlat(bytes: Uint8Array): void {
-  const doc = scanJson(bytes);
-  for (const { key, value } of doc.root.members) {
-    if ((value.kind === 'object' || value.kind === 'array') && holdsString(value)) {
-      const { line, column } = value;
-      throw new FileUnparsableError(
-        `The key ${JSON.stringify(key.value)} holds ${value.kind === 'object' ? 'a nested object' : 'an array'} with strings at line ${line}, column ${column}; ` +
-          "Laravel's JSON translation files map each string to its translation, with string values only",
-        line,
-        column,
-      );
-    }
-  }
-}
-
-// Numbers, booleans, null and string-free containers carry nothing to translate; the json codec keeps them as they are.
-function holdsString(node: JsonValueNode): boolean {
-  if (node.kind === 'string') return true;
-  if (node.kind === 'object') return node.members.some((m) => holdsString(m.value));
-  if (node.kind === 'array') return node.elements.some(holdsString);
-  return false;
+/** Refuses nested strings with Laravel's wording, before the json codec's checks would point at json_nested. */
+function checkFlat(scan: KeyedFile): void {
+  const nested = scan.nested;
+  if (!nested) return;
+  const { name, kind, line, column } = nested;
+  throw new FileUnparsableError(
+    `The key ${JSON.stringify(name)} holds ${kind === 'object' ? 'a nested object' : 'an array'} with strings at line ${line}, column ${column}; ` +
+      "Laravel's JSON translation files map each string to its translation, with string values only",
+    line,
+    column,
+  );
 }
 
 // Laravel reads lang/<locale>.json (resources/lang/ before Laravel 9); a bare <locale>.json could be any JSON file.
@@ -52,14 +41,18 @@ export const laravelJsonCodec: Codec = {
   },
 
   parse(bytes: Uint8Array): Entry[] {
-    checkFlat(bytes);
-    return jsonCodec.parse(bytes);
+    const scan = scanKeyedEntries(bytes);
+    checkFlat(scan);
+    checkKeys(scan);
+    return scan.entries;
   },
 
   render(input: RenderInput): Uint8Array {
-    checkFlat(input.source);
-    const values = new Map([...input.values].map(([key, value]) => [key, textValue(value, 'laravel_json')]));
-    return jsonCodec.render({ ...input, values });
+    const scan = scanKeyedTokens(input.source);
+    checkFlat(scan);
+    for (const value of input.values.values()) textValue(value, 'laravel_json');
+    checkTokenKeys(scan, input.source);
+    return renderTokens(scan, input);
   },
 
   renderFresh(entries: readonly FreshEntry[]): Uint8Array {

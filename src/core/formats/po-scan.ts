@@ -1,6 +1,7 @@
 // Hand-written gettext PO tokenizer that keeps every token's span, and the helpers that splice msgstr edits into the untouched text.
 import { FileUnparsableError } from './codec.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
+import { ColumnCounter, LineReader } from './line-index.js';
 
 /**
  * Offsets are UTF-16 indices into `PoDocument.text` (the file decoded, BOM stripped): edits are string splices, and
@@ -91,13 +92,21 @@ export function gettextKey(message: Pick<PoMessage, 'msgctxt' | 'msgid'>): strin
 
 /** Where a message's text is, for annotations: the msgid's first non-empty string (after a conventional `msgid ""`). */
 export function messagePosition(message: PoMessage): PoPosition {
-  const first = message.msgid.strings.find((s) => s.value !== '') ?? message.msgid.strings[0]!;
+  const { strings } = message.msgid;
+  let first = strings[0]!;
+  for (const s of strings) {
+    if (s.value !== '') {
+      first = s;
+      break;
+    }
+  }
   return { line: first.line, column: first.column };
 }
 
 /** Notes for translators: the translator (`# `) and extracted (`#. `) comments, one per line. */
-export function messageNotes(message: PoMessage, skip: (comment: PoComment) => boolean = () => false): string | undefined {
-  const lines = message.comments.filter((c) => (c.kind === 'translator' || c.kind === 'extracted') && !skip(c)).map((c) => c.text);
+export function messageNotes(message: PoMessage, skip?: (comment: PoComment) => boolean): string | undefined {
+  if (message.comments.length === 0) return undefined;
+  const lines = message.comments.filter((c) => (c.kind === 'translator' || c.kind === 'extracted') && !skip?.(c)).map((c) => c.text);
   return lines.length > 0 ? lines.join('\n') : undefined;
 }
 
@@ -138,56 +147,18 @@ function decodePo(bytes: Uint8Array): { text: string; bom: boolean; charset?: st
 // ---------------------------------------------------------------------------------------------------------------------
 // Positions
 
-class LineIndex {
-  private readonly starts: number[] = [0];
-
-  constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.starts.push(i + 1);
+/** Line and column of an index, counted from the top: for error messages only, which need it once. */
+function positionOf(text: string, index: number): PoPosition {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < index; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+      line++;
+      start = i + 1;
     }
   }
-
-  get lineCount(): number {
-    return this.starts.length;
-  }
-
-  lineStart(line: number): number {
-    return this.starts[line - 1]!;
-  }
-
-  /** Index where the line's content ends (before its terminator). */
-  contentEnd(line: number): number {
-    const next = this.starts[line];
-    if (next === undefined) return this.text.length;
-    return this.text.charCodeAt(next - 1) === 0x0a && this.text.charCodeAt(next - 2) === 0x0d ? next - 2 : next - 1;
-  }
-
-  at(index: number): PoPosition {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    const start = this.starts[lo]!;
-    // Columns are counted on from the last lookup on the same line: a line of many strings stays linear, not quadratic.
-    const resume = this.last && this.last.line === lo + 1 && this.last.index <= index ? this.last : undefined;
-    let column = resume?.column ?? 1;
-    for (let i = resume?.index ?? start; i < index; i++) {
-      const c = this.text.charCodeAt(i);
-      if (!(c >= 0xdc00 && c <= 0xdfff && i > start && isHighSurrogate(this.text.charCodeAt(i - 1)))) column++;
-    }
-    this.last = { line: lo + 1, index, column };
-    return { line: lo + 1, column };
-  }
-
-  private last: { line: number; index: number; column: number } | undefined;
-}
-
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
+  return { line, column: new ColumnCounter(text).at(start, index) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -207,7 +178,14 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 
 const COMMENT_KINDS: Readonly<Record<string, PoCommentKind>> = { '.': 'extracted', ':': 'reference', ',': 'flags', '|': 'previous' };
 
-const KEYWORD = /(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?/y;
+// The comments and flags of every message that has none: one empty list, since nothing writes to a scanned message's lists.
+const NONE = Object.freeze([]) as never[];
+
+// Longest first, so msgid_plural is not read as msgid.
+const KEYWORDS: readonly PoKeyword[] = ['msgctxt', 'msgid_plural', 'msgid', 'msgstr'];
+
+/** Decodes the bytes of consecutive numeric escapes (\303\251 is é in a UTF-8 file). */
+const ESCAPED_BYTES = new TextDecoder('utf-8', { ignoreBOM: true });
 
 interface Builder {
   start: number;
@@ -216,77 +194,97 @@ interface Builder {
   msgid?: PoField;
   msgidPlural?: PoField;
   msgstr: PoField[];
+  /** Index just past the terminator of the line holding the message's last string. */
+  end: number;
 }
 
 class Scanner {
-  private readonly lines: LineIndex;
   private readonly messages: PoMessage[] = [];
   private readonly keys = new Map<string, PoMessage>();
-  private pending: PoComment[] = [];
+  private readonly columns: ColumnCounter;
+  private pending: PoComment[] = NONE;
   /** Start of the run of comment lines directly above the current line, if the previous line was a comment. */
   private runStart: number | undefined;
   private current: Builder | undefined;
   private field: PoField | undefined;
   private header: PoMessage | undefined;
+  /** The line being read. */
+  private readonly lines: LineReader;
 
   constructor(private readonly text: string) {
-    this.lines = new LineIndex(text);
+    this.columns = new ColumnCounter(text);
+    this.lines = new LineReader(text);
+  }
+
+  private get line(): number {
+    return this.lines.line;
+  }
+
+  private get lineStart(): number {
+    return this.lines.start;
+  }
+
+  private get contentEnd(): number {
+    return this.lines.contentEnd;
+  }
+
+  private get nextLine(): number {
+    return this.lines.next;
   }
 
   fail(message: string, at: number): never {
-    const { line, column } = this.lines.at(at);
+    const { line, column } = positionOf(this.text, at);
     throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
+  }
+
+  private at(index: number): PoPosition {
+    return { line: this.line, column: this.columns.at(this.lineStart, index) };
   }
 
   scan(): { messages: PoMessage[]; header?: PoMessage; keys: Map<string, PoMessage> } {
     const t = this.text;
-    for (let line = 1; line <= this.lines.lineCount; line++) {
-      const lineStart = this.lines.lineStart(line);
-      const contentEnd = this.lines.contentEnd(line);
-      let i = lineStart;
+    while (this.lines.advance()) {
+      const contentEnd = this.contentEnd;
+      let i = this.lineStart;
       while (i < contentEnd && isBlank(t.charCodeAt(i))) i++;
       if (i === contentEnd) {
         this.runStart = undefined;
-        continue;
-      }
-      const c = t.charAt(i);
-      if (c === '#') {
-        this.comment(line, lineStart, i, contentEnd);
-      } else if (c === '"') {
-        if (!this.field) this.fail('Expected a keyword (msgctxt, msgid, msgid_plural or msgstr) before a string', i);
-        this.strings(this.field, i, contentEnd, false);
-        this.runStart = undefined;
       } else {
-        this.keyword(lineStart, i, contentEnd);
-        this.runStart = undefined;
+        const c = t.charCodeAt(i);
+        if (c === 0x23) {
+          this.comment(i);
+        } else if (c === 0x22) {
+          if (!this.field) this.fail('Expected a keyword (msgctxt, msgid, msgid_plural or msgstr) before a string', i);
+          this.strings(this.field, i, false);
+          this.runStart = undefined;
+        } else {
+          this.keyword(i);
+          this.runStart = undefined;
+        }
       }
     }
     this.close(t.length, true);
     return { messages: this.messages, header: this.header, keys: this.keys };
   }
 
-  /** Index just past the terminator of the line holding `at`. */
-  private lineEnd(at: number): number {
-    const { line } = this.lines.at(at);
-    return line < this.lines.lineCount ? this.lines.lineStart(line + 1) : this.text.length;
-  }
-
-  private comment(line: number, lineStart: number, at: number, contentEnd: number): void {
+  private comment(at: number): void {
     this.close(at, false);
     this.field = undefined;
-    const marker = this.text.charAt(at + 1);
-    const end = line < this.lines.lineCount ? this.lines.lineStart(line + 1) : this.text.length;
+    const t = this.text;
+    const marker = t.charAt(at + 1);
     if (marker === '~') {
       // An obsolete entry: kept as text, never an entry; comments above it are its own.
-      this.pending = [];
+      this.pending = NONE;
       this.runStart = undefined;
       return;
     }
-    this.runStart ??= lineStart;
+    this.runStart ??= this.lineStart;
     const kind = COMMENT_KINDS[marker] ?? 'translator';
-    const body = this.text.slice(kind === 'translator' ? at + 1 : at + 2, contentEnd);
-    const text = body.startsWith(' ') ? body.slice(1) : body;
-    this.pending.push({ kind, text, start: lineStart, end, ...this.lines.at(at) });
+    let from = kind === 'translator' ? at + 1 : at + 2;
+    if (t.charCodeAt(from) === 0x20 && from < this.contentEnd) from++;
+    const text = from < this.contentEnd ? t.slice(from, this.contentEnd) : '';
+    if (this.pending === NONE) this.pending = [];
+    this.pending.push({ kind, text, start: this.lineStart, end: this.nextLine, line: this.line, column: this.columns.at(this.lineStart, at) });
   }
 
   /** Closes the message being read, if any; `final` at the end of the file. */
@@ -298,12 +296,11 @@ class Scanner {
       const after = b.msgidPlural ? 'msgstr[0] after msgid_plural' : 'msgstr after msgid';
       this.fail(`Expected ${after}${final ? ' before the end of the file' : ''}`, at);
     }
-    const last = b.msgstr[b.msgstr.length - 1]!;
     const message: PoMessage = {
       start: b.start,
-      end: this.lineEnd(last.end),
+      end: b.end,
       comments: b.comments,
-      flags: b.comments.filter((c) => c.kind === 'flags').flatMap((c) => c.text.split(',').map((f) => f.trim()).filter(Boolean)),
+      flags: flagsOf(b.comments),
       msgctxt: b.msgctxt,
       msgid: b.msgid,
       msgidPlural: b.msgidPlural,
@@ -323,24 +320,32 @@ class Scanner {
     this.field = undefined;
   }
 
-  private keyword(lineStart: number, at: number, contentEnd: number): void {
-    KEYWORD.lastIndex = at;
-    const match = KEYWORD.exec(this.text);
-    const next = this.text.charAt(KEYWORD.lastIndex);
-    if (!match || /[\w[]/.test(next)) {
+  private keyword(at: number): void {
+    const t = this.text;
+    const keyword = t.startsWith('msg', at) ? KEYWORDS.find((k) => t.startsWith(k, at)) : undefined;
+    let after = at + (keyword?.length ?? 0);
+    let index: number | undefined;
+    if (keyword && t.charCodeAt(after) === 0x5b) {
+      // msgstr[N]: digits and a closing bracket, else the bracket is what follows the keyword.
+      let digits = after + 1;
+      while (isDigit(t.charCodeAt(digits))) digits++;
+      if (digits > after + 1 && t.charCodeAt(digits) === 0x5d) {
+        index = Number(t.slice(after + 1, digits));
+        after = digits + 1;
+      }
+    }
+    if (!keyword || isWordOrBracket(t.charCodeAt(after))) {
       this.fail('Expected a keyword (msgctxt, msgid, msgid_plural or msgstr), a string or a comment', at);
     }
-    const keyword = match[1] as PoKeyword;
-    const index = match[2] === undefined ? undefined : Number(match[2]);
     const b = this.current;
     // msgctxt always opens a message; msgid does unless it follows that message's msgctxt. Closing checks completeness.
     if (keyword === 'msgctxt' || (keyword === 'msgid' && !(b?.msgctxt && !b.msgid))) {
       this.close(at, false);
-      this.current = { start: this.runStart ?? lineStart, comments: this.pending, msgstr: [] };
-      this.pending = [];
+      this.current = { start: this.runStart ?? this.lineStart, comments: this.pending, msgstr: NONE, end: this.nextLine };
+      this.pending = NONE;
     }
     const cur = this.current;
-    if (!cur) this.fail(`Expected msgid before ${match[0]}`, at);
+    if (!cur) this.fail(`Expected msgid before ${t.slice(at, after)}`, at);
     if (keyword !== 'msgstr' && index !== undefined) this.fail(`Expected ${keyword} without an index`, at);
     switch (keyword) {
       case 'msgctxt':
@@ -365,35 +370,40 @@ class Scanner {
     const field: PoField = {
       keyword,
       index,
-      lineStart,
+      lineStart: this.lineStart,
       start: at,
       end: at,
-      strings: [],
+      strings: NONE,
       value: '',
-      ...this.lines.at(at),
+      line: this.line,
+      column: this.columns.at(this.lineStart, at),
     };
-    this.strings(field, KEYWORD.lastIndex, contentEnd, true);
+    this.strings(field, after, true);
     if (keyword === 'msgctxt') cur.msgctxt = field;
     else if (keyword === 'msgid') cur.msgid = field;
     else if (keyword === 'msgid_plural') cur.msgidPlural = field;
+    // Lists start at their exact length: an empty one that is pushed to takes room for 17.
+    else if (cur.msgstr === NONE) cur.msgstr = [field];
     else cur.msgstr.push(field);
     this.field = field;
   }
 
   /** Reads the strings from `at` to the end of the line into `field`; the keyword's own line must hold at least one. */
-  private strings(field: PoField, at: number, contentEnd: number, first: boolean): void {
+  private strings(field: PoField, at: number, first: boolean): void {
     const t = this.text;
+    const contentEnd = this.contentEnd;
     let i = at;
     for (;;) {
       while (i < contentEnd && isBlank(t.charCodeAt(i))) i++;
       if (i >= contentEnd) break;
-      if (t.charAt(i) !== '"') {
+      if (t.charCodeAt(i) !== 0x22) {
         const what = field.index === undefined ? field.keyword : `${field.keyword}[${field.index}]`;
         this.fail(first && field.strings.length === 0 ? `Expected a string after ${what}` : 'Expected a string or the end of the line', i);
       }
-      const s = this.string(i, contentEnd);
-      field.strings.push(s);
-      field.value += s.value;
+      const s = this.string(i);
+      if (field.strings === NONE) field.strings = [s];
+      else field.strings.push(s);
+      field.value = field.strings.length === 1 ? s.value : field.value + s.value;
       field.end = s.end;
       i = s.end;
     }
@@ -401,51 +411,134 @@ class Scanner {
       const what = field.index === undefined ? field.keyword : `${field.keyword}[${field.index}]`;
       this.fail(`Expected a string after ${what}`, i);
     }
+    if (this.current) this.current.end = this.nextLine;
   }
 
-  private string(start: number, contentEnd: number): PoString {
+  private string(start: number): PoString {
     const t = this.text;
-    let value = '';
-    let bytes: number[] = [];
-    const flush = (): void => {
-      if (bytes.length > 0) value += new TextDecoder('utf-8', { ignoreBOM: true }).decode(new Uint8Array(bytes));
-      bytes = [];
-    };
+    const contentEnd = this.contentEnd;
+    // First the string's extent, checking its escapes in order; a line's end closes no string.
     let i = start + 1;
+    let escapes = false;
+    // Whether its escapes are all ones JSON shares (and no raw control character JSON would refuse), so JSON.parse decodes it.
+    let json = true;
     for (;;) {
-      if (i >= contentEnd) this.fail(`Expected '"' to close the string before the end of the ${contentEnd === t.length ? 'file' : 'line'}`, i);
-      const c = t.charAt(i);
-      if (c === '"') break;
-      if (c !== '\\') {
-        flush();
-        value += c;
+      while (i < contentEnd) {
+        const c = t.charCodeAt(i);
+        if (c === 0x22 || c === 0x5c) break;
+        if (c < 0x20) json = false;
         i++;
-        continue;
       }
-      const e = t.charAt(i + 1);
-      const simple = SIMPLE_ESCAPES[e];
-      if (simple !== undefined) {
-        flush();
-        value += simple;
+      if (i >= contentEnd) this.fail(`Expected '"' to close the string before the end of the ${contentEnd === t.length ? 'file' : 'line'}`, i);
+      if (t.charCodeAt(i) === 0x22) break;
+      escapes = true;
+      const e = t.charCodeAt(i + 1);
+      if (JSON_ESCAPES.has(e)) {
         i += 2;
-        continue;
-      }
-      // Numeric escapes are bytes in the file's encoding, so consecutive ones are decoded together (\303\251 is é).
-      const octal = /^[0-7]{1,3}/.exec(t.slice(i + 1, i + 4));
-      const hex = e === 'x' ? /^[0-9A-Fa-f]{1,2}/.exec(t.slice(i + 2, i + 4)) : null;
-      if (octal) {
-        bytes.push(parseInt(octal[0], 8) & 0xff);
-        i += 1 + octal[0].length;
-      } else if (hex) {
-        bytes.push(parseInt(hex[0], 16));
-        i += 2 + hex[0].length;
+      } else if (e === 0x61 || e === 0x76) {
+        json = false;
+        i += 2;
+      } else if (isOctal(e)) {
+        json = false;
+        const backslash = i;
+        i += 2;
+        while (i < backslash + 4 && isOctal(t.charCodeAt(i))) i++;
+      } else if (e === 0x78 && hexValue(t.charCodeAt(i + 2)) >= 0) {
+        json = false;
+        i += 3;
+        if (hexValue(t.charCodeAt(i)) >= 0) i++;
       } else {
         this.fail(`Expected a valid escape after '\\' (one of \\n \\t \\r \\a \\b \\f \\v \\\\ \\", octal \\ooo or hex \\xhh)`, i);
       }
     }
-    flush();
-    return { start, end: i + 1, value, ...this.lines.at(start) };
+    const end = i + 1;
+    let value: string;
+    if (!escapes) value = t.slice(start + 1, i);
+    // One flat string, where joining the pieces would leave a chain of them for the collector to copy.
+    else if (json) value = JSON.parse(t.slice(start, end)) as string;
+    else value = decodeEscapes(t, start + 1, i);
+    return { start, end, value, line: this.line, column: this.columns.at(this.lineStart, start) };
   }
+}
+
+/** The escapes PO and JSON write alike: \\ \" \n \t \r \b \f. */
+const JSON_ESCAPES: ReadonlySet<number> = new Set([...'\\"ntrbf'].map((c) => c.charCodeAt(0)));
+
+/** Decodes a string's text between its quotes, whose escapes are valid. */
+function decodeEscapes(t: string, from: number, to: number): string {
+  let value = '';
+  let chunk = from;
+  let bytes: number[] | undefined;
+  let i = from;
+  while (i < to) {
+    if (t.charCodeAt(i) !== 0x5c) {
+      i++;
+      continue;
+    }
+    if (i > chunk) {
+      if (bytes) value += ESCAPED_BYTES.decode(new Uint8Array(bytes));
+      bytes = undefined;
+      value += t.slice(chunk, i);
+    }
+    const simple = SIMPLE_ESCAPES[t.charAt(i + 1)];
+    if (simple !== undefined) {
+      if (bytes) value += ESCAPED_BYTES.decode(new Uint8Array(bytes));
+      bytes = undefined;
+      value += simple;
+      i += 2;
+    } else {
+      // Numeric escapes are bytes in the file's encoding, so consecutive ones are decoded together (\303\251 is é).
+      let code = 0;
+      let end: number;
+      if (t.charCodeAt(i + 1) === 0x78) {
+        end = i + 2;
+        while (end < i + 4 && hexValue(t.charCodeAt(end)) >= 0) code = code * 16 + hexValue(t.charCodeAt(end++));
+      } else {
+        end = i + 1;
+        while (end < i + 4 && isOctal(t.charCodeAt(end))) code = code * 8 + t.charCodeAt(end++) - 0x30;
+      }
+      (bytes ??= []).push(code & 0xff);
+      i = end;
+    }
+    chunk = i;
+  }
+  if (i > chunk) {
+    if (bytes) value += ESCAPED_BYTES.decode(new Uint8Array(bytes));
+    bytes = undefined;
+    value += t.slice(chunk, i);
+  }
+  if (bytes) value += ESCAPED_BYTES.decode(new Uint8Array(bytes));
+  return value;
+}
+
+/** The `#,` flags of a message's comments, e.g. `fuzzy`, `c-format`. */
+function flagsOf(comments: readonly PoComment[]): string[] {
+  let flags: string[] = NONE;
+  for (const c of comments) {
+    if (c.kind !== 'flags') continue;
+    for (const f of c.text.split(',')) {
+      const flag = f.trim();
+      if (flag) (flags === NONE ? (flags = []) : flags).push(flag);
+    }
+  }
+  return flags;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isOctal(c: number): boolean {
+  return c >= 0x30 && c <= 0x37;
+}
+
+function hexValue(c: number): number {
+  return c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+}
+
+/** What may not directly follow a keyword: a word character or '['. */
+function isWordOrBracket(c: number): boolean {
+  return isDigit(c) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x5b;
 }
 
 function isBlank(c: number): boolean {
@@ -475,10 +568,23 @@ const WRITE_ESCAPES: Readonly<Record<string, string>> = {
   '\v': '\\v',
 };
 
+/**
+ * What PO and JSON escape differently: control characters without a name in JSON (PO writes \\a, \\v and octal where
+ * JSON writes \\u00XX), and surrogates (JSON escapes a lone one, PO keeps it). Text without them escapes alike.
+ */
+// eslint-disable-next-line no-control-regex
+const UNLIKE_JSON = /[\u0000-\u0007\u000b\u000e-\u001f\ud800-\udfff]/;
+
 /** Escapes text for a PO string: the named C escapes, and octal for other control characters (three digits, so a digit after one is safe). */
 export function escapePo(value: string): string {
+  if (!UNLIKE_JSON.test(value)) return JSON.stringify(value).slice(1, -1);
   // eslint-disable-next-line no-control-regex
   return value.replace(/[\\"\u0000-\u001f]/g, (c) => WRITE_ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+/** A PO string: the text escaped, in quotes. */
+function quotePo(value: string): string {
+  return UNLIKE_JSON.test(value) ? `"${escapePo(value)}"` : JSON.stringify(value);
 }
 
 /** gettext's line width: a wrapped line, quotes included, stays within 79 columns. */
@@ -489,10 +595,12 @@ const WIDTH = 79;
  * and holds no inner newline, else `keyword ""` followed by one string per line of text, broken after spaces to fit.
  */
 export function formatField(keyword: string, value: string, wrap: boolean): string[] {
-  const escaped = escapePo(value);
-  const single = `${keyword} "${escaped}"`;
+  const single = `${keyword} ${quotePo(value)}`;
+  if (!wrap) return [single];
+  // One piece of text (no newline but a final one), and a width no more than its length.
+  const newline = value.indexOf('\n');
+  if ((newline < 0 || newline === value.length - 1) && (single.length <= WIDTH || width(single) <= WIDTH)) return [single];
   const pieces = value.split(/(?<=\n)/).filter((p) => p !== '');
-  if (!wrap || (pieces.length <= 1 && width(single) <= WIDTH)) return [single];
   const lines = [`${keyword} ""`];
   for (const piece of pieces) for (const chunk of breakLine(escapePo(piece), WIDTH - 2)) lines.push(`"${chunk}"`);
   return lines;
@@ -522,8 +630,8 @@ function breakLine(escaped: string, max: number): string[] {
 
 /** Whether the message was written wrapped (some field spans several strings), so a rewritten msgstr follows suit. */
 export function isWrapped(message: PoMessage): boolean {
-  const fields = [message.msgctxt, message.msgid, message.msgidPlural, ...message.msgstr];
-  return fields.some((f) => f !== undefined && f.strings.length > 1);
+  if (message.msgid.strings.length > 1 || (message.msgctxt?.strings.length ?? 0) > 1 || (message.msgidPlural?.strings.length ?? 0) > 1) return true;
+  return message.msgstr.some((f) => f.strings.length > 1);
 }
 
 /** A replacement of `text.slice(start, end)`. */
@@ -557,7 +665,8 @@ export function writeMessage(doc: PoDocument, message: PoMessage, forms: readonl
   const lines = plural
     ? forms.flatMap((form, i) => formatField(`msgstr[${i}]`, form, wrap))
     : formatField('msgstr', forms[0] ?? '', wrap);
-  const splices: Splice[] = [{ start: first.lineStart, end: last.end, text: lines.map((l) => indent + l).join(doc.eol) }];
+  const text = lines.length === 1 ? indent + lines[0]! : lines.map((l) => indent + l).join(doc.eol);
+  const splices: Splice[] = [{ start: first.lineStart, end: last.end, text }];
   const unfuzzy = dropFlag(doc, message, 'fuzzy');
   if (unfuzzy) splices.push(unfuzzy);
   return splices;
@@ -565,6 +674,7 @@ export function writeMessage(doc: PoDocument, message: PoMessage, forms: readonl
 
 /** Removes one flag from a message's `#,` lines, dropping a line left empty; undefined when the flag is absent. */
 export function dropFlag(doc: PoDocument, message: PoMessage, flag: string): Splice | undefined {
+  if (flag !== '' && !message.flags.includes(flag)) return undefined;
   const line = message.comments.find((c) => c.kind === 'flags' && c.text.split(',').some((f) => f.trim() === flag));
   if (!line) return undefined;
   const rest = line.text.split(',').map((f) => f.trim()).filter((f) => f !== '' && f !== flag);

@@ -179,18 +179,19 @@ export const poCodec: Codec = {
   },
 
   parse(bytes: Uint8Array): Entry[] {
-    const doc = scanPo(bytes);
-    return doc.messages
-      .filter((m) => !m.header)
-      .map((m): Entry => {
-        const key = gettextKey(m);
-        const entry: Entry = { key, path: [key], source: m.msgidPlural?.value ?? m.msgid.value, ...messagePosition(m) };
-        if (m.msgidPlural) entry.plurals = { one: m.msgid.value, other: m.msgidPlural.value };
-        const notes = messageNotes(m);
-        if (notes !== undefined) entry.notes = notes;
-        if (m.msgctxt) entry.context = m.msgctxt.value;
-        return entry;
-      });
+    const entries: Entry[] = [];
+    for (const m of scanPo(bytes).messages) {
+      if (m.header) continue;
+      const key = gettextKey(m);
+      const { line, column } = messagePosition(m);
+      const entry: Entry = { key, path: [key], source: m.msgidPlural?.value ?? m.msgid.value, line, column };
+      if (m.msgidPlural) entry.plurals = { one: m.msgid.value, other: m.msgidPlural.value };
+      const notes = messageNotes(m);
+      if (notes !== undefined) entry.notes = notes;
+      if (m.msgctxt) entry.context = m.msgctxt.value;
+      entries.push(entry);
+    }
+    return entries;
   },
 
   render(input: RenderInput): Uint8Array {

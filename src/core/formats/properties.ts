@@ -1,5 +1,6 @@
 // The `properties` codec: Java .properties files read as Properties.load does, with changed values spliced in on one line.
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import { ColumnCounter, LineIndex, LineReader } from './line-index.js';
 import { textValue } from './values.js';
 
 /*
@@ -78,161 +79,202 @@ function encode(doc: Decoded, text: string): Uint8Array {
 }
 
 /** Java's whitespace between tokens. */
-const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\f';
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0c;
+
+/** One natural line of a logical line: the text it contributes, and where its line starts. */
+interface Piece {
+  from: number;
+  to: number;
+  line: number;
+  lineStart: number;
+}
 
 class Scanner {
-  /** Line starts; LF, CRLF and a lone CR each end a line, as in Properties.load. */
-  private readonly starts: number[] = [0];
+  private readonly lines: LineReader;
+  private readonly columns: ColumnCounter;
 
   constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.starts.push(i + 1);
-    }
-  }
-
-  private contentEnd(line: number): number {
-    const next = this.starts[line + 1];
-    if (next === undefined) return this.text.length;
-    return this.text.charCodeAt(next - 1) === 0x0a && this.text.charCodeAt(next - 2) === 0x0d ? next - 2 : next - 1;
-  }
-
-  private lineEnd(line: number): number {
-    return this.starts[line + 1] ?? this.text.length;
-  }
-
-  position(index: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    let column = 1;
-    for (const _ of this.text.slice(this.starts[lo]!, index)) column++;
-    return { line: lo + 1, column };
+    this.lines = new LineReader(text);
+    this.columns = new ColumnCounter(text);
   }
 
   fail(message: string, at: number): never {
-    const { line, column } = this.position(at);
+    const { line, column } = new LineIndex(this.text).at(at);
     throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
   }
 
   scan(): PropertiesPair[] {
     const t = this.text;
+    const lines = this.lines;
     const pairs: PropertiesPair[] = [];
-    let comments: string[] = [];
-    for (let line = 0; line < this.starts.length; line++) {
-      const lineStart = this.starts[line]!;
-      let end = this.contentEnd(line);
+    let comments: string[] | undefined;
+    while (lines.advance()) {
+      const lineStart = lines.start;
+      let end = lines.contentEnd;
       let i = lineStart;
-      while (i < end && isSpace(t.charAt(i))) i++;
+      while (i < end && isSpace(t.charCodeAt(i))) i++;
       if (i === end) {
-        comments = [];
+        comments = undefined;
         continue;
       }
-      if (t.charAt(i) === '#' || t.charAt(i) === '!') {
+      const c = t.charCodeAt(i);
+      if (c === 0x23 || c === 0x21) {
         // A comment is one natural line: a trailing backslash does not continue it.
-        const body = t.slice(i + 1, end);
-        comments.push(body.startsWith(' ') ? body.slice(1) : body);
+        const from = t.charCodeAt(i + 1) === 0x20 && i + 1 < end ? i + 2 : i + 1;
+        (comments ??= []).push(t.slice(from, end));
         continue;
       }
-      // Build the logical line, remembering where each of its characters sits in the file.
-      let chars = '';
-      const offsets: number[] = [];
-      for (;;) {
+      // The logical line: this natural line and those its odd number of trailing backslashes continue it onto.
+      const first: Piece = { from: i, to: end, line: lines.line, lineStart };
+      let pieces: Piece[] | undefined;
+      for (let piece = first; ; ) {
         let backslashes = 0;
-        while (end - backslashes - 1 >= i && t.charAt(end - backslashes - 1) === '\\') backslashes++;
+        while (end - backslashes - 1 >= i && t.charCodeAt(end - backslashes - 1) === 0x5c) backslashes++;
         const continued = backslashes % 2 === 1;
-        const stop = continued ? end - 1 : end;
-        for (let k = i; k < stop; k++) {
-          chars += t.charAt(k);
-          offsets.push(k);
-        }
-        if (!continued || line + 1 >= this.starts.length) break;
-        line++;
-        end = this.contentEnd(line);
-        i = this.starts[line]!;
-        while (i < end && isSpace(t.charAt(i))) i++;
+        if (continued) piece.to = end - 1;
+        if (!continued || !lines.advance()) break;
+        end = lines.contentEnd;
+        i = lines.start;
+        while (i < end && isSpace(t.charCodeAt(i))) i++;
+        piece = { from: i, to: end, line: lines.line, lineStart: lines.start };
+        (pieces ??= [first]).push(piece);
       }
-      pairs.push(this.pair(chars, offsets, lineStart, end, this.lineEnd(line), comments));
-      comments = [];
+      const logical = pieces ? new LogicalLine(pieces.map((p) => t.slice(p.from, p.to)).join(''), pieces) : new LogicalLine(t, [first]);
+      pairs.push(this.pair(logical, lineStart, end, lines.next, comments));
+      comments = undefined;
     }
     return pairs;
   }
 
   /** Splits a logical line into key and value exactly as Properties.load does. */
-  private pair(chars: string, offsets: number[], start: number, lastContentEnd: number, end: number, comments: string[]): PropertiesPair {
-    const limit = chars.length;
-    let keyLen = 0;
-    let valueStart = limit;
+  private pair(logical: LogicalLine, start: number, lastContentEnd: number, end: number, comments: string[] | undefined): PropertiesPair {
+    const { chars, from, to } = logical;
+    let keyEnd = from;
+    let valueStart = to;
     let separator = false;
     let escaped = false;
-    while (keyLen < limit) {
-      const c = chars.charAt(keyLen);
-      if ((c === '=' || c === ':') && !escaped) {
-        valueStart = keyLen + 1;
+    while (keyEnd < to) {
+      const c = chars.charCodeAt(keyEnd);
+      if ((c === 0x3d || c === 0x3a) && !escaped) {
+        valueStart = keyEnd + 1;
         separator = true;
         break;
       }
       if (isSpace(c) && !escaped) {
-        valueStart = keyLen + 1;
+        valueStart = keyEnd + 1;
         break;
       }
-      escaped = c === '\\' ? !escaped : false;
-      keyLen++;
+      escaped = c === 0x5c ? !escaped : false;
+      keyEnd++;
     }
-    while (valueStart < limit) {
-      const c = chars.charAt(valueStart);
+    while (valueStart < to) {
+      const c = chars.charCodeAt(valueStart);
       if (!isSpace(c)) {
-        if (!separator && (c === '=' || c === ':')) separator = true;
+        if (!separator && (c === 0x3d || c === 0x3a)) separator = true;
         else break;
       }
       valueStart++;
     }
-    const key = this.unescape(chars, offsets, 0, keyLen);
-    const value = this.unescape(chars, offsets, valueStart, limit);
-    const valueAt = valueStart < limit ? offsets[valueStart]! : lastContentEnd;
+    const key = this.unescape(logical, from, keyEnd);
+    const value = this.unescape(logical, valueStart, to);
+    const valueAt = valueStart < to ? logical.offset(valueStart) : lastContentEnd;
+    const piece = valueStart < to ? logical.pieceOf(valueStart) : logical.pieces[logical.pieces.length - 1]!;
     const pair: PropertiesPair = {
       key,
       value,
       start,
       end,
       valueStart: valueAt,
-      writeStart: valueStart > 0 ? offsets[valueStart - 1]! + 1 : valueAt,
+      writeStart: valueStart > from ? logical.offset(valueStart - 1) + 1 : valueAt,
       valueEnd: lastContentEnd,
       separator,
-      bare: keyLen === limit,
-      ...this.position(valueAt),
+      bare: keyEnd === to,
+      line: piece.line,
+      column: this.columns.at(piece.lineStart, valueAt),
     };
-    if (comments.length > 0) pair.notes = comments.join('\n');
+    if (comments) pair.notes = comments.join('\n');
     return pair;
   }
 
   /** Java's loadConvert: \t \n \r \f and \uXXXX, any other escaped character stands for itself. */
-  private unescape(chars: string, offsets: number[], from: number, to: number): string {
+  private unescape(logical: LogicalLine, from: number, to: number): string {
+    const chars = logical.chars;
     let out = '';
+    let chunk = from;
     for (let k = from; k < to; k++) {
-      const c = chars.charAt(k);
-      if (c !== '\\') {
-        out += c;
-        continue;
-      }
+      if (chars.charCodeAt(k) !== 0x5c) continue;
+      out += chars.slice(chunk, k);
       k++;
+      chunk = k;
       if (k >= to) break;
-      const e = chars.charAt(k);
-      if (e === 'u') {
-        const hex = chars.slice(k + 1, k + 5);
-        if (!/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail('Expected 4 hex digits after \\u (malformed \\uXXXX escape)', offsets[k - 1]!);
-        out += String.fromCharCode(parseInt(hex, 16));
+      const e = chars.charCodeAt(k);
+      if (e === 0x75) {
+        // The four digits may run past `to`, never past the logical line.
+        const code = k + 5 <= logical.to ? hex4(chars, k + 1) : -1;
+        if (code < 0) this.fail('Expected 4 hex digits after \\u (malformed \\uXXXX escape)', logical.offset(k - 1));
+        out += String.fromCharCode(code);
         k += 4;
+        chunk = k + 1;
       } else {
-        out += e === 't' ? '\t' : e === 'n' ? '\n' : e === 'r' ? '\r' : e === 'f' ? '\f' : e;
+        out += e === 0x74 ? '\t' : e === 0x6e ? '\n' : e === 0x72 ? '\r' : e === 0x66 ? '\f' : chars.charAt(k);
+        chunk = k + 1;
       }
     }
-    return out;
+    if (chunk === from) return chars.slice(from, to);
+    return chunk < to ? out + chars.slice(chunk, to) : out;
   }
+}
+
+/**
+ * A logical line's characters: a range of the text itself when it is one natural line, else its natural lines' text
+ * joined, with the pieces to map an index back into the file.
+ */
+class LogicalLine {
+  readonly from: number;
+  readonly to: number;
+
+  constructor(
+    readonly chars: string,
+    readonly pieces: readonly Piece[],
+  ) {
+    this.from = pieces.length === 1 ? pieces[0]!.from : 0;
+    this.to = pieces.length === 1 ? pieces[0]!.to : chars.length;
+  }
+
+  /** The piece holding the character at `index` (`from` ≤ index < `to`). */
+  pieceOf(index: number): Piece {
+    if (this.pieces.length === 1) return this.pieces[0]!;
+    let at = index;
+    for (const piece of this.pieces) {
+      if (at < piece.to - piece.from) return piece;
+      at -= piece.to - piece.from;
+    }
+    return this.pieces[this.pieces.length - 1]!;
+  }
+
+  /** Where the character at `index` is in the file. */
+  offset(index: number): number {
+    if (this.pieces.length === 1) return index;
+    let at = index;
+    for (const piece of this.pieces) {
+      if (at < piece.to - piece.from) return piece.from + at;
+      at -= piece.to - piece.from;
+    }
+    const last = this.pieces[this.pieces.length - 1]!;
+    return last.to + at;
+  }
+}
+
+/** The value of the 4 hex digits at `at`, or -1. */
+function hex4(t: string, at: number): number {
+  let code = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = t.charCodeAt(k);
+    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : c >= 0x41 && c <= 0x46 ? c - 0x37 : -1;
+    if (digit < 0) return -1;
+    code = code * 16 + digit;
+  }
+  return code;
 }
 
 /** Reads a file as Properties.load does, keeping every pair's span (offsets index the decoded text, BOM excluded). */
@@ -246,13 +288,20 @@ export function scanProperties(bytes: Uint8Array): PropertiesDocument {
 
 const NAMED: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\f': '\\f' };
 
-const hex4 = (unit: number): string => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`;
+// What escapeText changes in a value, besides every non-ASCII character in an ASCII file.
+// eslint-disable-next-line no-control-regex
+const ESCAPED = /[\\\u0000-\u001f\u007f\u0085\u2028\u2029\ufeff\ud800-\udfff]/;
+// eslint-disable-next-line no-control-regex
+const ESCAPED_IN_ASCII = /[\\\u0000-\u001f\u007f-\uffff]/;
+
+const hexUnit = (unit: number): string => `\\u${unit.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
  * Escapes text for a key or value. Control and invisible line-breaking characters and lone surrogates always become
  * \uXXXX (other readers split lines on U+2028 or drop them); other non-ASCII only when `ascii`.
  */
 function escapeText(text: string, ascii: boolean, extra: RegExp | undefined): string {
+  if (!extra && !(ascii ? ESCAPED_IN_ASCII : ESCAPED).test(text)) return text;
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text.charAt(i);
@@ -263,12 +312,12 @@ function escapeText(text: string, ascii: boolean, extra: RegExp | undefined): st
     } else if (extra?.test(c)) {
       out += `\\${c}`;
     } else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && /[\udc00-\udfff]/.test(text.charAt(i + 1))) {
-      out += ascii ? hex4(unit) + hex4(text.charCodeAt(i + 1)) : c + text.charAt(i + 1);
+      out += ascii ? hexUnit(unit) + hexUnit(text.charCodeAt(i + 1)) : c + text.charAt(i + 1);
       i++;
     } else if (unit < 0x20 || unit === 0x7f || unit === 0x85 || unit === 0x2028 || unit === 0x2029 || unit === 0xfeff || (unit >= 0xd800 && unit <= 0xdfff)) {
-      out += hex4(unit);
+      out += hexUnit(unit);
     } else if (unit > 0x7e && ascii) {
-      out += hex4(unit);
+      out += hexUnit(unit);
     } else {
       out += c;
     }

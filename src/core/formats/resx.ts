@@ -67,13 +67,12 @@ function parseResx(bytes: Uint8Array): Parsed {
 function toEntries(parsed: Parsed): Entry[] {
   return parsed.data.map((d) => {
     const notes = d.comment ? textContent(d.comment).trim() : '';
-    return {
-      key: d.key,
-      path: [d.key],
-      source: d.value ? textContent(d.value) : '',
-      ...(notes !== '' && { notes }),
-      ...lineColumn(parsed.text, d.value ? d.value.openEnd : d.el.openEnd),
-    };
+    const entry: Partial<Entry> = { key: d.key, path: [d.key], source: d.value ? textContent(d.value) : '' };
+    if (notes !== '') entry.notes = notes;
+    const { line, column } = lineColumn(parsed.text, d.value ? d.value.openEnd : d.el.openEnd);
+    entry.line = line;
+    entry.column = column;
+    return entry as Entry;
   });
 }
 

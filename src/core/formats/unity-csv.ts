@@ -2,7 +2,7 @@
 import { textValue } from './values.js';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type RenderInput } from './codec.js';
 import { encodeCsv, writeField } from './csv-scan.js';
-import { dedupe, parseCsvTable, readCsvTable, renderCsvTable, type HeaderRole, type QuotePolicy, type TableDialect } from './csv.js';
+import { dedupe, parseCsvTable, readCsvTable, renderCsvTable, type CsvTable, type HeaderRole, type QuotePolicy, type TableDialect } from './csv.js';
 
 /*
  * Unity's CSV extension names a language's column after its Locale, `LocaleIdentifier.ToString()`: the .NET English
@@ -52,9 +52,10 @@ const unityDialect: TableDialect = {
 const unityQuotes: QuotePolicy = (text, { replaced, header }) => !header && (text !== '' || replaced?.quoted === true);
 
 /** Unity reads rows by the Key column (or Id, which cannot be translated): a file without one is not a string table. */
-function requireKeyColumn(bytes: Uint8Array): void {
-  const { headerRow } = readCsvTable(bytes);
-  if (headerRow.cells.some((c) => c?.value === 'Key')) return;
+function readStringTable(bytes: Uint8Array): CsvTable {
+  const table = readCsvTable(bytes);
+  const { headerRow } = table;
+  if (headerRow.cells.some((c) => c?.value === 'Key')) return table;
   const { line, column } = headerRow;
   throw new FileUnparsableError(
     `Expected a 'Key' column in the header row of a Unity string table (Key,Id,Shared Comments,English(en),…) at line ${line}, column ${column}`,
@@ -65,8 +66,7 @@ function requireKeyColumn(bytes: Uint8Array): void {
 
 /** A string table's entries in the column of `locale` (default English, else the first language). */
 export function parseUnityCsv(bytes: Uint8Array, locale = 'en'): Entry[] {
-  requireKeyColumn(bytes);
-  return parseCsvTable(bytes, unityDialect, locale);
+  return parseCsvTable(readStringTable(bytes), unityDialect, locale);
 }
 
 export const unityCsvCodec: Codec = {
@@ -87,9 +87,9 @@ export const unityCsvCodec: Codec = {
   },
 
   render(input: RenderInput): Uint8Array {
-    requireKeyColumn(input.source);
+    const table = readStringTable(input.source);
     for (const value of input.values.values()) textValue(value, 'unity_csv');
-    return renderCsvTable(input, unityDialect, unityQuotes);
+    return renderCsvTable(input, unityDialect, unityQuotes, table);
   },
 
   renderFresh(entries: readonly FreshEntry[], options?: FreshOptions): Uint8Array {

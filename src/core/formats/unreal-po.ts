@@ -95,16 +95,18 @@ export const unrealPoCodec: Codec = {
   },
 
   parse(bytes: Uint8Array): Entry[] {
-    return scanUnreal(bytes)
-      .messages.filter((m) => !m.header)
-      .map((m): Entry => {
-        const key = m.msgctxt!.value;
-        const entry: Entry = { key, path: [key], source: m.msgid.value, ...messagePosition(m) };
-        // The Key comment repeats the key; SourceLocation and other metadata help translators.
-        const notes = messageNotes(m, isKeyComment);
-        if (notes !== undefined) entry.notes = notes;
-        return entry;
-      });
+    const entries: Entry[] = [];
+    for (const m of scanUnreal(bytes).messages) {
+      if (m.header) continue;
+      const key = m.msgctxt!.value;
+      const { line, column } = messagePosition(m);
+      const entry: Entry = { key, path: [key], source: m.msgid.value, line, column };
+      // The Key comment repeats the key; SourceLocation and other metadata help translators.
+      const notes = messageNotes(m, isKeyComment);
+      if (notes !== undefined) entry.notes = notes;
+      entries.push(entry);
+    }
+    return entries;
   },
 
   render(input: RenderInput): Uint8Array {

@@ -1,5 +1,5 @@
 // What both XLIFF codecs share: reading and writing <source>/<target> content, locale modes and splice edits.
-import { FileUnparsableError, type RenderInput } from './codec.js';
+import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
 import { escapeXmlAttribute, escapeXmlText, lineColumn, scanXml, splice, type XmlAttribute, type XmlDocument, type XmlElement } from './xml-scan.js';
 import { trimXmlSpaceEnd } from './trim.js';
 
@@ -35,11 +35,20 @@ export function localName(name: string): string {
 }
 
 export function children(el: XmlElement, local: string): XmlElement[] {
-  return el.children.filter((n): n is XmlElement => n.kind === 'element' && localName(n.name) === local);
+  const out: XmlElement[] = [];
+  for (const n of el.children) if (n.kind === 'element' && isNamed(n.name, local)) out.push(n);
+  return out;
+}
+
+/** Whether a qualified name has the given local name, without slicing it. */
+function isNamed(name: string, local: string): boolean {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name === local : name.length - colon - 1 === local.length && name.endsWith(local);
 }
 
 export function attr(el: XmlElement, name: string): string | undefined {
-  return el.attributes.find((a) => a.name === name)?.value;
+  for (const a of el.attributes) if (a.name === name) return a.value;
+  return undefined;
 }
 
 /** Reads an element's content; `codePoints` (XLIFF 2) reads <cp hex/> as the character it stands for. */
@@ -166,7 +175,7 @@ export function removal(text: string, el: XmlElement): Edit {
  */
 export function insertAfter(text: string, anchor: XmlElement, markup: string): Edit {
   let wsStart = anchor.start;
-  while (wsStart > 0 && /[ \t\r\n]/.test(text[wsStart - 1]!)) wsStart--;
+  for (let c = text.charCodeAt(wsStart - 1); c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a; c = text.charCodeAt(--wsStart - 1));
   const ws = text.slice(wsStart, anchor.start);
   const lastBreak = /(\r\n|\n|\r)([ \t]*)$/.exec(ws);
   const lead = lastBreak ? lastBreak[1]! + lastBreak[2]! : ws;
@@ -212,6 +221,24 @@ export function targetLocaleOf(input: RenderInput, fileSourceLanguages: readonly
   const sources = [input.sourceLocale, ...fileSourceLanguages].filter((s): s is string => s !== undefined);
   if (sources.length === 0) sources.push('en');
   return sources.some((s) => sameLocale(s, locale)) ? undefined : locale;
+}
+
+/** An entry with its optional fields present only when set, in the order entries always list them. */
+export function entryOf(
+  key: string,
+  source: string,
+  unit: { translatable: boolean; notes: string | undefined; maxLength: number | undefined },
+  context: string | undefined,
+  position: { line: number; column: number },
+): Entry {
+  const entry: Partial<Entry> = { key, path: [key], source };
+  if (!unit.translatable) entry.translatable = false;
+  if (unit.notes !== undefined) entry.notes = unit.notes;
+  if (context !== undefined) entry.context = context;
+  if (unit.maxLength !== undefined) entry.maxLength = unit.maxLength;
+  entry.line = position.line;
+  entry.column = position.column;
+  return entry as Entry;
 }
 
 /** Throws the error for a structural problem at an offset, in the scanner's message style. */

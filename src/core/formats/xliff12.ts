@@ -6,6 +6,7 @@ import {
   attr,
   children,
   detectXliff,
+  entryOf,
   fail,
   insertAfter,
   localName,
@@ -95,15 +96,29 @@ function inherit(el: XmlElement, translatable: boolean): boolean {
 function readUnit(text: string, el: XmlElement, translatable: boolean): Unit {
   const id = attr(el, 'id');
   if (id === undefined) fail(text, el.start, 'Expected an id attribute on <trans-unit>');
-  const sources = children(el, 'source');
-  const targets = children(el, 'target');
-  const source = sources[0];
+  // One pass over the children: the first two sources and targets (a second is an error), and the notes.
+  let source: XmlElement | undefined;
+  let secondSource: XmlElement | undefined;
+  let target: XmlElement | undefined;
+  let secondTarget: XmlElement | undefined;
+  const notes: string[] = [];
+  for (const child of el.children) {
+    if (child.kind !== 'element') continue;
+    const name = localName(child.name);
+    if (name === 'source') {
+      if (!source) source = child;
+      else secondSource ??= child;
+    } else if (name === 'target') {
+      if (!target) target = child;
+      else secondTarget ??= child;
+    } else if (name === 'note') {
+      const note = textContent(child);
+      if (note.trim() !== '') notes.push(note);
+    }
+  }
   if (!source) fail(text, el.start, `Expected a <source> in <trans-unit id="${id}">`);
-  if (sources[1]) fail(text, sources[1].start, `Expected one <source> in <trans-unit id="${id}">; found another`);
-  if (targets[1]) fail(text, targets[1].start, `Expected at most one <target> in <trans-unit id="${id}">; found another`);
-  const notes = children(el, 'note')
-    .map(textContent)
-    .filter((n) => n.trim() !== '');
+  if (secondSource) fail(text, secondSource.start, `Expected one <source> in <trans-unit id="${id}">; found another`);
+  if (secondTarget) fail(text, secondTarget.start, `Expected at most one <target> in <trans-unit id="${id}">; found another`);
   const maxWidth = attr(el, 'maxwidth');
   const resname = attr(el, 'resname');
   return {
@@ -113,7 +128,7 @@ function readUnit(text: string, el: XmlElement, translatable: boolean): Unit {
     key: '',
     source,
     content: readContent(source, text, false),
-    target: targets[0],
+    target,
     translatable,
     notes: notes.length > 0 ? notes.join('\n') : undefined,
     // XLIFF measures maxwidth in pixels unless size-unit says otherwise; only characters make a max length.
@@ -126,18 +141,22 @@ function readUnit(text: string, el: XmlElement, translatable: boolean): Unit {
  * (`original#key`), so merged exports stay addressable; a key still repeated is refused rather than shadowed.
  */
 function assignKeys(text: string, files: readonly XliffFile[]): void {
-  const filesOf = new Map<string, Set<XliffFile>>();
+  // The first file each base key is found in, and the keys found in more than one.
+  const firstFile = new Map<string, XliffFile>();
+  const shared = new Set<string>();
   for (const file of files) {
     for (const unit of file.units) {
       const base = unit.resname ?? unit.id;
-      filesOf.set(base, (filesOf.get(base) ?? new Set()).add(file));
+      const first = firstFile.get(base);
+      if (first === undefined) firstFile.set(base, file);
+      else if (first !== file) shared.add(base);
     }
   }
   const seen = new Map<string, Unit>();
   for (const file of files) {
     for (const unit of file.units) {
       const base = unit.resname ?? unit.id;
-      unit.key = filesOf.get(base)!.size > 1 ? `${file.original}#${base}` : base;
+      unit.key = shared.has(base) ? `${file.original}#${base}` : base;
       const first = seen.get(unit.key);
       if (first) {
         const what = unit.resname !== undefined ? 'resname' : 'id';
@@ -205,16 +224,7 @@ function removals(text: string, files: readonly XliffFile[], removed: ReadonlySe
 
 function toEntry(text: string, unit: Unit): Entry {
   const at = unit.source.selfClosing ? unit.source.start : unit.source.openEnd;
-  return {
-    key: unit.key,
-    path: [unit.key],
-    source: unit.content.value,
-    ...(unit.translatable ? {} : { translatable: false }),
-    ...(unit.notes !== undefined ? { notes: unit.notes } : {}),
-    ...(unit.resname !== undefined ? { context: unit.id } : {}),
-    ...(unit.maxLength !== undefined ? { maxLength: unit.maxLength } : {}),
-    ...lineColumn(text, at),
-  };
+  return entryOf(unit.key, unit.content.value, unit, unit.resname !== undefined ? unit.id : undefined, lineColumn(text, at));
 }
 
 /** The targets a file carries, by entry key (text decoded; markup-mode targets as raw inner XML). */

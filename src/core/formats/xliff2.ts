@@ -6,6 +6,7 @@ import {
   attr,
   children,
   detectXliff,
+  entryOf,
   fail,
   insertAfter,
   localName,
@@ -61,11 +62,10 @@ interface Scanned {
 type Scope = ReadonlyMap<string, string>;
 
 function extendScope(scope: Scope, el: XmlElement): Scope {
-  const declared = el.attributes.filter((a) => a.name.startsWith('xmlns:'));
-  if (declared.length === 0) return scope;
-  const next = new Map(scope);
-  for (const a of declared) next.set(a.name.slice(6), a.value);
-  return next;
+  // Most elements declare nothing and share their parent's scope.
+  let next: Map<string, string> | undefined;
+  for (const a of el.attributes) if (a.name.startsWith('xmlns:')) (next ??= new Map(scope)).set(a.name.slice(6), a.value);
+  return next ?? scope;
 }
 
 function moduleAttr(el: XmlElement, scope: Scope, namespace: string, local: string): string | undefined {
@@ -149,18 +149,22 @@ function readUnit(text: string, el: XmlElement, scope: Scope, translatable: bool
  * several <file>s is prefixed with each file's id (`fileId#key`); a key still repeated is refused.
  */
 function assignKeys(text: string, files: readonly XliffFile[]): void {
-  const filesOf = new Map<string, Set<XliffFile>>();
+  // The first file each base key is found in, and the keys found in more than one.
+  const firstFile = new Map<string, XliffFile>();
+  const shared = new Set<string>();
   for (const file of files) {
     for (const unit of file.units) {
       const base = unit.name ?? unit.id;
-      filesOf.set(base, (filesOf.get(base) ?? new Set()).add(file));
+      const first = firstFile.get(base);
+      if (first === undefined) firstFile.set(base, file);
+      else if (first !== file) shared.add(base);
     }
   }
   const seen = new Map<string, XmlElement>();
   for (const file of files) {
     for (const unit of file.units) {
       const base = unit.name ?? unit.id;
-      const key = filesOf.get(base)!.size > 1 ? `${file.id}#${base}` : base;
+      const key = shared.has(base) ? `${file.id}#${base}` : base;
       unit.segments.forEach((segment, i) => {
         segment.key = unit.segments.length === 1 ? key : `${key}.${i + 1}`;
         const first = seen.get(segment.key);
@@ -245,16 +249,10 @@ function planRemovals(scanned: Scanned, omitted: Set<XmlElement>): Edit[] {
 }
 
 function toEntries(text: string, unit: Unit): Entry[] {
-  return unit.segments.map((segment) => ({
-    key: segment.key,
-    path: [segment.key],
-    source: segment.content.value,
-    ...(unit.translatable ? {} : { translatable: false }),
-    ...(unit.notes !== undefined ? { notes: unit.notes } : {}),
-    ...(unit.name !== undefined ? { context: unit.id } : {}),
-    ...(unit.maxLength !== undefined ? { maxLength: unit.maxLength } : {}),
-    ...lineColumn(text, segment.source.selfClosing ? segment.source.start : segment.source.openEnd),
-  }));
+  const context = unit.name !== undefined ? unit.id : undefined;
+  return unit.segments.map((segment) =>
+    entryOf(segment.key, segment.content.value, unit, context, lineColumn(text, segment.source.selfClosing ? segment.source.start : segment.source.openEnd)),
+  );
 }
 
 /** The targets a file carries, by entry key (text decoded; markup-mode targets as raw inner XML). */

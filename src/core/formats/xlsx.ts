@@ -2,6 +2,7 @@
 import { unzipSync, deflateSync, type Unzipped } from 'fflate';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type RenderInput } from './codec.js';
 import {
+  addedHeaders,
   classifyHeader,
   dedupe,
   freshCell,
@@ -505,9 +506,11 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header:
     return `<${ns}c ${attributes.join(' ')} t="inlineStr"><${ns}is>${textElement(ns, value)}</${ns}is></${ns}c>`;
   };
 
-  const rewrite = (row: SheetRow, cells: ReadonlyMap<number, string>): void => {
+  const rewrite = (row: SheetRow, cells: readonly (string | undefined)[]): void => {
     let widest = -1;
-    for (const [column, value] of [...cells].sort((a, b) => a[0] - b[0])) {
+    for (let column = 0; column < cells.length; column++) {
+      const value = cells[column];
+      if (value === undefined) continue;
       const existing = row.cells.find((c) => c.column === column);
       if (existing) {
         if (existing.text === value) continue;
@@ -527,7 +530,7 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header:
     if (range && widest + 1 > Number(range[2])) edits.push({ start: spans.valueStart, end: spans.valueEnd, text: `${range[1]}:${widest + 1}` });
   };
 
-  if (plan.added.length > 0) rewrite(header, new Map(plan.added.map((a, k) => [layout.width + k, a.header] as const)));
+  if (plan.added.length > 0) rewrite(header, addedHeaders(layout, plan));
   for (const [index, rowEdit] of plan.rows) {
     const row = data[index]!;
     if (rowEdit.remove) {

@@ -109,6 +109,10 @@ const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800
 // eslint-disable-next-line no-control-regex
 const TEXT_ESCAPED = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
 
+// Anything escapeXmlAttribute might change; most values (ids, names, locales) hold none of it.
+// eslint-disable-next-line no-control-regex
+const ATTRIBUTE_ESCAPED = /[&<"'\n\r\t\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
+
 const NAME_START =
   ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
 const NAME_CHAR = `${NAME_START}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F\\u2040`;
@@ -202,7 +206,9 @@ function decodeUtf16Strict(body: Uint8Array, encoding: 'utf-16le' | 'utf-16be'):
 // Codecs ask for many positions in the same text, mostly moving forward: remember its line starts and the last answer.
 let cachedText: string | undefined;
 let cachedStarts: number[] = [];
-let lastQuery = { offset: -1, line: 0, column: 0 };
+let lastOffset = -1;
+let lastLine = 0;
+let lastColumn = 0;
 
 /** 1-based line and column (in code points) of a UTF-16 offset; LF, CRLF and a lone CR each end a line. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -216,7 +222,9 @@ export function lineColumn(text: string, offset: number): { line: number; column
       const c = text.charCodeAt(i);
       if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) cachedStarts.push(i + 1);
     }
-    lastQuery = { offset: -1, line: 0, column: 0 };
+    lastOffset = -1;
+    lastLine = 0;
+    lastColumn = 0;
   }
   const target = Math.max(0, Math.min(offset, text.length));
   let lo = 0;
@@ -229,9 +237,9 @@ export function lineColumn(text: string, offset: number): { line: number; column
   const lineStart = cachedStarts[lo]!;
   let from = lineStart;
   let column = 1;
-  if (lastQuery.line === lo + 1 && lastQuery.offset <= target && lastQuery.offset >= lineStart) {
-    from = lastQuery.offset;
-    column = lastQuery.column;
+  if (lastLine === lo + 1 && lastOffset <= target && lastOffset >= lineStart) {
+    from = lastOffset;
+    column = lastColumn;
   }
   for (let i = from; i < target; i++) {
     const c = text.charCodeAt(i);
@@ -240,7 +248,9 @@ export function lineColumn(text: string, offset: number): { line: number; column
     if (c === 0x0d) continue;
     column++;
   }
-  lastQuery = { offset: target, line: lo + 1, column };
+  lastOffset = target;
+  lastLine = lo + 1;
+  lastColumn = column;
   return { line: lo + 1, column };
 }
 
@@ -261,6 +271,7 @@ class Scanner {
   private readonly entities = new Map<string, string>(Object.entries(PREDEFINED_ENTITIES));
   // Namespace prefixes declared on each open element, innermost last.
   private readonly prefixes: ReadonlySet<string>[] = [];
+  private readonly attributeScratch: XmlAttribute[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -270,11 +281,14 @@ class Scanner {
     const documentStart = this.pos;
     const nodes: XmlNode[] = [];
     const stack: XmlElement[] = [];
+    // Children of the open elements, innermost last, each element's from its mark in `marks`: an element gets its
+    // children as one exactly sized array when it closes, rather than an array grown by pushes (most hold one or two).
+    const pending: XmlNode[] = [];
+    const marks: number[] = [];
     let root: XmlElement | undefined;
     let doctypeSeen = false;
     const add = (node: XmlNode): void => {
-      const parent = stack[stack.length - 1];
-      (parent ? parent.children : nodes).push(node);
+      (stack.length > 0 ? pending : nodes).push(node);
     };
     while (this.pos < t.length) {
       const start = this.pos;
@@ -296,6 +310,11 @@ class Scanner {
         this.scanEndTag(element);
         element!.closeStart = start;
         element!.end = this.pos;
+        const mark = marks.pop()!;
+        if (pending.length > mark) {
+          element!.children = pending.slice(mark);
+          pending.length = mark;
+        }
         this.prefixes.pop();
       } else if (next !== 0x21 /* ! */ && next !== 0x3f /* ? */) {
         if (stack.length === 0 && root) this.fail(`Expected a single root element; found another element after </${root.name}>`, start);
@@ -303,8 +322,10 @@ class Scanner {
         const element = this.scanStartTag();
         add(element);
         if (stack.length === 0) root = element;
-        if (!element.selfClosing) stack.push(element);
-        else this.prefixes.pop();
+        if (!element.selfClosing) {
+          stack.push(element);
+          marks.push(pending.length);
+        } else this.prefixes.pop();
       } else if (t.startsWith('<!--', start)) add(this.scanComment());
       else if (t.startsWith('<![CDATA[', start)) {
         if (stack.length === 0) this.fail('A CDATA section is only allowed inside the root element', start);
@@ -399,18 +420,43 @@ class Scanner {
     if (bad) this.fail(`Character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML`, from + bad.index);
   }
 
+  // The last whitespace run sliced: indentation repeats, and the same string serves every node that has it.
+  private lastSpace = '';
+
+  /** The text between `start` and `end`, reusing the previous whitespace run's string when it is the same. */
+  private sliceText(start: number, end: number): string {
+    const t = this.text;
+    const last = this.lastSpace;
+    if (end - start === last.length && t.startsWith(last, start)) return last;
+    const raw = t.slice(start, end);
+    if (raw.length <= 64 && isXmlSpace(raw.charCodeAt(0)) && isXmlSpace(raw.charCodeAt(raw.length - 1)) && /^[ \t\r\n]*$/.test(raw)) this.lastSpace = raw;
+    return raw;
+  }
+
   private scanText(): XmlText {
     const t = this.text;
     const start = this.pos;
     // Most runs (indentation, plain words) need no decoding: take them whole. Anything unusual (references, CR,
     // surrogates, characters XML forbids) goes the careful way below.
+    // The five built-in entities are common enough in values to be taken in this stride too, decoded in one pass.
     let end = start;
-    for (let c = t.charCodeAt(end); c >= 0x20 ? c !== 0x3c && c !== 0x26 && c !== 0x5d && c < 0xd800 : c === 0x0a || c === 0x09; c = t.charCodeAt(++end));
+    let decoded = '';
+    let from = start;
+    for (let c = t.charCodeAt(end); ; c = t.charCodeAt(++end)) {
+      if (c >= 0x20 ? c !== 0x3c && c !== 0x26 && c !== 0x5d && c < 0xd800 : c === 0x0a || c === 0x09) continue;
+      const length = c === 0x26 ? predefinedReferenceLength(t, end) : 0;
+      if (length === 0) break;
+      decoded += t.slice(from, end) + decodePredefined(t, end);
+      end += length - 1;
+      from = end + 1;
+    }
     if (end > start && (end === t.length || t.charCodeAt(end) === 0x3c)) {
       this.pos = end;
-      const raw = t.slice(start, this.pos);
+      const references = from > start;
+      const raw = references ? t.slice(start, end) : this.sliceText(start, end);
       this.locate(start);
-      return { kind: 'text', raw, value: raw, start, end: this.pos, line: this.line, column: this.column };
+      const value = references ? flat(decoded + t.slice(from, end)) : raw;
+      return { kind: 'text', raw, value, start, end, line: this.line, column: this.column };
     }
     let value = '';
     while (this.pos < t.length) {
@@ -588,7 +634,10 @@ class Scanner {
     const start = this.pos;
     this.pos++;
     const name = this.scanName("an element name after '<'");
-    const attributes: XmlAttribute[] = [];
+    // Collected in a reused array and copied out at its exact size.
+    // (Counted rather than truncated: emptying an array frees its store, and the next push would allocate one.)
+    const scratch = this.attributeScratch;
+    let count = 0;
     let selfClosing = false;
     for (;;) {
       const spaced = this.skipWhitespace() > 0;
@@ -606,9 +655,10 @@ class Scanner {
       if (this.pos >= t.length) this.fail(`Expected '>' to close the start tag <${name}>`, t.length);
       if (!spaced) this.fail(`Expected whitespace, '>' or '/>' in the start tag <${name}>`);
       const attribute = this.scanAttribute();
-      for (const a of attributes) if (a.name === attribute.name) this.fail(`Attribute '${attribute.name}' appears twice on <${name}>`, attribute.start);
-      attributes.push(attribute);
+      for (let i = 0; i < count; i++) if (scratch[i]!.name === attribute.name) this.fail(`Attribute '${attribute.name}' appears twice on <${name}>`, attribute.start);
+      scratch[count++] = attribute;
     }
+    const attributes = scratch.slice(0, count);
     this.checkNamespaces(name, start, attributes);
     this.locate(start);
     const element: XmlElement = {
@@ -685,10 +735,11 @@ class Scanner {
   }
 
   private checkQualifiedName(qualified: string, at: number, what: string): void {
-    if (!qualified.includes(':')) return;
-    const parts = qualified.split(':');
-    if (parts.length > 2 || parts.some((p) => p === '')) this.fail(`${what} '${qualified}' is not a valid qualified name`, at);
-    const prefix = parts[0]!;
+    const colon = qualified.indexOf(':');
+    if (colon < 0) return;
+    // One colon, with a name on either side of it.
+    if (colon === 0 || colon === qualified.length - 1 || qualified.includes(':', colon + 1)) this.fail(`${what} '${qualified}' is not a valid qualified name`, at);
+    const prefix = qualified.slice(0, colon);
     if (prefix === 'xml' || prefix === 'xmlns') return;
     if (!this.prefixes.some((s) => s.has(prefix))) this.fail(`Namespace prefix '${prefix}' of ${what.toLowerCase()} '${qualified}' is not declared (expected an xmlns:${prefix} attribute)`, at);
   }
@@ -718,6 +769,47 @@ class Scanner {
   }
 }
 
+/**
+ * The same string, flattened now: a value built piece by piece is a chain of small objects until first read, and a
+ * document's worth of chains would otherwise be copied through every young-generation collection of the scan.
+ */
+function flat(s: string): string {
+  s.charCodeAt(0);
+  return s;
+}
+
+function isXmlSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/** The length of the built-in entity reference at `at` ('&amp;', '&lt;', ...), or 0 when there is none. */
+function predefinedReferenceLength(t: string, at: number): number {
+  switch (t.charCodeAt(at + 1)) {
+    case 0x61 /* a */:
+      return t.startsWith('mp;', at + 2) ? 5 : t.startsWith('pos;', at + 2) ? 6 : 0;
+    case 0x6c /* l */:
+    case 0x67 /* g */:
+      return t.charCodeAt(at + 2) === 0x74 /* t */ && t.charCodeAt(at + 3) === 0x3b /* ; */ ? 4 : 0;
+    case 0x71 /* q */:
+      return t.startsWith('uot;', at + 2) ? 6 : 0;
+    default:
+      return 0;
+  }
+}
+
+function decodePredefined(t: string, at: number): string {
+  switch (t.charCodeAt(at + 1)) {
+    case 0x61:
+      return t.charCodeAt(at + 2) === 0x6d ? '&' : "'";
+    case 0x6c:
+      return '<';
+    case 0x67:
+      return '>';
+    default:
+      return '"';
+  }
+}
+
 function isAsciiNameChar(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2d || c === 0x2e;
 }
@@ -735,13 +827,34 @@ function normalizeLineEnds(s: string): string {
  */
 export function escapeXmlText(value: string): string {
   if (!TEXT_ESCAPED.test(value)) return value;
-  return value
-    .replace(INVALID_CHARS, '\uFFFD')
-    .replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#13;'));
+  // One pass copying the runs between escapes.
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    let escaped: string;
+    if (c === 0x26) escaped = '&amp;';
+    else if (c === 0x3c) escaped = '&lt;';
+    else if (c === 0x3e) escaped = '&gt;';
+    else if (c === 0x0d) escaped = '&#13;';
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = value.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      escaped = '\uFFFD';
+    } else if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0xfffe || c === 0xffff) escaped = '\uFFFD';
+    else continue;
+    out += value.slice(from, i) + escaped;
+    from = i + 1;
+  }
+  return out + value.slice(from);
 }
 
 /** Escapes an attribute value for the given quote: & < the quote, and \n \r \t as references (parsers fold them to spaces). */
 export function escapeXmlAttribute(value: string, quote: '"' | "'"): string {
+  if (!ATTRIBUTE_ESCAPED.test(value)) return value;
   return value.replace(INVALID_CHARS, '\uFFFD').replace(/[&<"'\n\r\t]/g, (c) => {
     switch (c) {
       case '&':
@@ -762,6 +875,10 @@ export function escapeXmlAttribute(value: string, quote: '"' | "'"): string {
 
 /** The decoded text of every text and CDATA descendant, in document order. */
 export function textContent(el: XmlElement): string {
+  // Most elements hold a single text node, or nothing.
+  const only = el.children.length === 1 ? el.children[0]! : undefined;
+  if (only && (only.kind === 'text' || only.kind === 'cdata')) return only.value;
+  if (el.children.length === 0) return '';
   let out = '';
   const pending: XmlNode[] = [...el.children].reverse();
   while (pending.length > 0) {
@@ -778,7 +895,8 @@ export function childElements(el: XmlElement, name?: string): XmlElement[] {
 }
 
 export function attribute(el: XmlElement, name: string): XmlAttribute | undefined {
-  return el.attributes.find((a) => a.name === name);
+  for (const a of el.attributes) if (a.name === name) return a;
+  return undefined;
 }
 
 /** Applies non-overlapping edits given in any order; an overlap is a programming error. */

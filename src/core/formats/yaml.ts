@@ -1,11 +1,12 @@
 // The `yaml` codec: string scalars of nested maps and sequences, spliced back into the untouched text in their own quoting style.
-import { afterLineEnd, LineIndex, lineStart } from './line-index.js';
+import { afterLineEnd, ColumnCounter, LineIndex, lineStart } from './line-index.js';
 import { insertKey, type KeyLevel } from './key-tree.js';
-import { isAlias, isMap, isPair, isScalar, isSeq, Lexer, parseDocument, type CST, type Document, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, Lexer, parseDocument, type CST, type Document, type Range, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
 import { textValue } from './values.js';
 import { trimEndOf, trimOf } from './trim.js';
+import { scanYaml, type ScannedFile, type ScannedMap } from './yaml-scan.js';
 
 /*
  * Decisions:
@@ -25,11 +26,20 @@ import { trimEndOf, trimOf } from './trim.js';
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
+/** What the codec reads of a scalar, whether the library parsed it or the fast scan found it: its style and range. */
+interface ScalarSpan {
+  type?: Scalar.Type | undefined;
+  range: Range;
+}
+
 /** A translatable scalar found in the document. */
 interface YamlString {
+  kind: 'string';
   key: string;
-  path: string[];
-  scalar: Scalar.Parsed;
+  /** The path of the map or sequence holding the scalar, and the scalar's own segment: its path, built only when read. */
+  parentPath: readonly string[];
+  segment: string;
+  scalar: ScalarSpan;
   value: string;
   /** Inside a flow collection, where `,[]{}` end a plain scalar. */
   flow: boolean;
@@ -38,11 +48,13 @@ interface YamlString {
   column: number;
 }
 
-type Tree = { kind: 'string'; string: YamlString } | { kind: 'fixed' } | CollectionTree;
+type Tree = YamlString | { kind: 'fixed' } | CollectionTree;
+
+const FIXED: Tree = { kind: 'fixed' };
 
 interface CollectionTree {
   kind: 'collection';
-  node: YAMLMap.Parsed | YAMLSeq.Parsed;
+  node: { range: Range; anchor?: string | undefined };
   seq: boolean;
   flow: boolean;
   items: Item[];
@@ -63,17 +75,16 @@ interface Model {
   encoding: Encoding;
   bom: boolean;
   eol: string;
-  lines: LineIndex;
   root?: CollectionTree;
   /** Rails-style root: the locale key and whether the file spells locales with '_'. */
-  rails?: { key: Scalar.Parsed; underscore: boolean };
+  rails?: { key: ScalarSpan & { value: unknown }; underscore: boolean };
   strings: YamlString[];
 }
 
 const MAX_DEPTH = 512;
 
-function fail(model: Pick<Model, 'lines'>, message: string, index: number): never {
-  const { line, column } = model.lines.at(index);
+function fail(lines: LineIndex, message: string, index: number): never {
+  const { line, column } = lines.at(index);
   throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
 }
 
@@ -117,9 +128,18 @@ const NON_STRING_PLAIN = new RegExp(
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+// eslint-disable-next-line no-control-regex
+const NEEDS_ESCAPE_CHAR = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** NEEDS_ESCAPE.test(value), read faster: lone surrogates are looked for only where there is a surrogate at all. */
+function needsEscape(value: string): boolean {
+  return NEEDS_ESCAPE_CHAR.test(value) || (SURROGATE.test(value) && NEEDS_ESCAPE.test(value));
+}
+
 /** Whether a value can be written as a one-line plain scalar that every reader takes back as this very string. */
 function canBePlain(value: string, flow: boolean): boolean {
-  if (value === '' || NEEDS_ESCAPE.test(value) || /[\n\r\t]/.test(value)) return false;
+  if (value === '' || needsEscape(value) || /[\n\r\t]/.test(value)) return false;
   if (/^[\s\-?:,[\]{}#&*!|>'"%@`]/.test(value) || /\s$/.test(value)) return false;
   if (/: |:$| #/.test(value)) return false;
   // PyYAML also refuses '?' inside a plain scalar in flow context, though YAML 1.2 allows it.
@@ -129,7 +149,7 @@ function canBePlain(value: string, flow: boolean): boolean {
 }
 
 function canBeSingleQuoted(value: string): boolean {
-  return !NEEDS_ESCAPE.test(value) && !/[\n\r]/.test(value);
+  return !needsEscape(value) && !/[\n\r]/.test(value);
 }
 
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {
@@ -191,7 +211,7 @@ function commentsAbove(text: string, index: number, floor: number): { start: num
   const notes: string[] = [];
   while (start > floor) {
     const prevStart = lineStart(text, start - 1);
-    if (prevStart < floor) break;
+    if (prevStart < floor || !startsWithHash(text, prevStart)) break;
     const line = text.slice(prevStart, start).replace(/\r?\n$|\r$/, '');
     const match = /^[ \t]*#(.*)$/.exec(line);
     if (!match) break;
@@ -201,13 +221,23 @@ function commentsAbove(text: string, index: number, floor: number): { start: num
   return { start, notes };
 }
 
+/** Whether the line at `index` is `#` after spaces and tabs: a cheap test before reading it as a comment. */
+function startsWithHash(text: string, index: number): boolean {
+  let i = index;
+  let c = text.charCodeAt(i);
+  while (c === 0x20 || c === 0x09) c = text.charCodeAt(++i);
+  return c === 0x23;
+}
+
 function commentText(afterHash: string): string {
   return afterHash.replace(/^ /, '').trimEnd();
 }
 
-function notesOf(text: string, above: readonly string[], scalar: Scalar.Parsed): string | undefined {
+function notesOf(text: string, above: readonly string[], scalar: ScalarSpan): string | undefined {
+  const block = scalar.type === 'BLOCK_LITERAL' || scalar.type === 'BLOCK_FOLDED';
+  if (above.length === 0 && (block || !startsWithHash(text, scalar.range[1]))) return undefined;
   const notes = [...above];
-  if (scalar.type !== 'BLOCK_LITERAL' && scalar.type !== 'BLOCK_FOLDED') {
+  if (!block) {
     const rest = text.slice(scalar.range[1], afterLineEnd(text, scalar.range[1]));
     const trailing = /^[ \t]*#(.*?)\r?\n?$/.exec(rest);
     if (trailing) notes.push(trailing[1]!.trim());
@@ -244,8 +274,7 @@ const CONTROL_TOKENS = new Set(['\u0002', '\u0018', '\u001f']);
  * nested `{` took the parser 1.7 s to build and then refuse. Only a text with enough brackets is lexed for this, and the
  * lexer stops at the first collection too deep.
  */
-function guardFlowDepth(model: Model): void {
-  const { text } = model;
+function guardFlowDepth(text: string, lines: LineIndex): void {
   let brackets = 0;
   for (let i = 0; i < text.length && brackets <= MAX_DEPTH; i++) {
     const c = text.charCodeAt(i);
@@ -256,18 +285,98 @@ function guardFlowDepth(model: Model): void {
   let offset = 0;
   for (const token of new Lexer().lex(text)) {
     if (token === '{' || token === '[') {
-      if (++depth > MAX_DEPTH) fail(model, `Expected at most ${MAX_DEPTH} levels of nesting`, offset);
+      if (++depth > MAX_DEPTH) fail(lines, `Expected at most ${MAX_DEPTH} levels of nesting`, offset);
     } else if (token === '}' || token === ']') depth--;
     if (!CONTROL_TOKENS.has(token)) offset += token.length;
   }
 }
 
-function analyse(bytes: Uint8Array): Model {
+function pathOf(s: YamlString): string[] {
+  const path = s.parentPath.slice();
+  path.push(s.segment);
+  return path;
+}
+
+/** A file's text and what is known of it before its structure is read. */
+function emptyModel(bytes: Uint8Array): Model {
   const { text, encoding, bom } = decode(bytes);
-  const lines = new LineIndex(text);
   const eol = /\r\n|\n|\r/.exec(text)?.[0] ?? '\n';
-  const model: Model = { text, encoding, bom, eol, lines, strings: [] };
-  guardFlowDepth(model);
+  return { text, encoding, bom, eol, strings: [] };
+}
+
+/** Reads a file: the fast scan when the file is in the common subset it knows, else the `yaml` library. */
+function analyse(bytes: Uint8Array): Model {
+  const model = emptyModel(bytes);
+  const scanned = scanYaml(model.text);
+  return (scanned && modelFromScan(model, scanned)) ?? modelFromLibrary(emptyModel(bytes));
+}
+
+function analyseWithLibrary(bytes: Uint8Array): Model {
+  return modelFromLibrary(emptyModel(bytes));
+}
+
+/**
+ * The model of a file the fast scan read, built as the library's is; undefined when two paths give one key, an error
+ * left to the library path to report in its words.
+ */
+function modelFromScan(model: Model, { root, dottedKeys }: ScannedFile): Model | undefined {
+  const { text } = model;
+  const columns = new ColumnCounter(text);
+  const only = root.items.length === 1 ? root.items[0] : undefined;
+  const railsPair = only && only.value.kind === 'map' && isLocaleKey(only.key) ? only : undefined;
+  if (railsPair) {
+    const { key, keyType, keyStart, keyEnd } = railsPair;
+    model.rails = { key: { type: keyType, range: [keyStart, keyEnd, keyEnd], value: key }, underscore: key.includes('_') };
+  }
+  const keys = new Set<string>();
+  const noNotes: readonly string[] = [];
+  // `prefix` is `path` joined with '.', built along with it.
+  const map = (node: ScannedMap, path: string[], prefix: string, floor: number): CollectionTree | undefined => {
+    let itemFloor = floor;
+    const items: Item[] = [];
+    for (const pair of node.items) {
+      const { value } = pair;
+      const lead = pair.keyStart;
+      const end = value.range[1];
+      // A line with no comment above holds no notes: commentsAbove would stop at once.
+      const { start: noteStart, notes } = pair.afterComment ? commentsAbove(text, lead, itemFloor) : { start: pair.lineStart, notes: noNotes };
+      itemFloor = end;
+      const segment = pair.key;
+      const key = pair === railsPair ? prefix : path.length === 0 ? segment : `${prefix}.${segment}`;
+      let tree: Tree;
+      if (value.kind === 'map') {
+        const childPath = pair === railsPair ? path : [...path, segment];
+        const child = map(value, childPath, key, lead);
+        if (!child) return undefined;
+        tree = child;
+      } else if (value.value === null || (value.type === 'PLAIN' && NON_STRING_PLAIN.test(value.value))) tree = FIXED;
+      else {
+        // Keys without dots join distinct paths to distinct keys: only dotted ones can collide.
+        if (dottedKeys) {
+          if (keys.has(key)) return undefined;
+          keys.add(key);
+        }
+        const column = columns.at(value.lineStart, value.range[0]);
+        const found: YamlString = { kind: 'string', key, parentPath: path, segment, scalar: value, value: value.value, flow: false, line: value.line, column };
+        const notesText = notesOf(text, notes, value);
+        if (notesText !== undefined) found.notes = notesText;
+        model.strings.push(found);
+        tree = found;
+      }
+      items.push({ tree, lead, noteStart, end });
+    }
+    return { kind: 'collection', node, seq: false, flow: false, items };
+  };
+  const tree = map(root, [], '', 0);
+  if (!tree) return undefined;
+  model.root = tree;
+  return model;
+}
+
+function modelFromLibrary(model: Model): Model {
+  const { text } = model;
+  const lines = new LineIndex(text);
+  guardFlowDepth(text, lines);
   let doc: Document.Parsed;
   // The parser makes an Error object for every problem it meets, and capturing each one's stack trace made a line of
   // 400,000 stray quotes take seconds; only the first problem's position is reported, so no stack is captured.
@@ -276,7 +385,7 @@ function analyse(bytes: Uint8Array): Model {
   try {
     doc = parseDocument(text, { keepSourceTokens: true, prettyErrors: false, uniqueKeys: true });
   } catch (error) {
-    if (error instanceof RangeError) fail(model, `Expected at most ${MAX_DEPTH} levels of nesting`, 0);
+    if (error instanceof RangeError) fail(lines, `Expected at most ${MAX_DEPTH} levels of nesting`, 0);
     throw error;
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
@@ -289,11 +398,11 @@ function analyse(bytes: Uint8Array): Model {
         : error.code === 'DUPLICATE_KEY'
           ? 'Duplicate key (map keys must be unique)'
           : error.message.replace(/\s+at line \d+, column \d+[^]*$/, '');
-    fail(model, message, error.pos[0]);
+    fail(lines, message, error.pos[0]);
   }
   const root = doc.contents;
   if (root === null || (isScalar(root) && root.value === null && !root.tag && !root.anchor)) return model;
-  if (!isMap(root) && !isSeq(root)) fail(model, 'Expected a map of keys to strings (or a sequence) at the top level', root.range[0]);
+  if (!isMap(root) && !isSeq(root)) fail(lines, 'Expected a map of keys to strings (or a sequence) at the top level', root.range[0]);
 
   const only = isMap(root) && root.items.length === 1 ? root.items[0] : undefined;
   const onlyKey = only && isScalar(only.key) && typeof only.key.value === 'string' ? (only.key as Scalar.Parsed) : undefined;
@@ -304,7 +413,7 @@ function analyse(bytes: Uint8Array): Model {
   const walk = (node: unknown, path: string[], flow: boolean, above: readonly string[], floor: number, depth: number): Tree => {
     if (node === null || node === undefined) return { kind: 'fixed' };
     if (isAlias(node)) {
-      if (!node.resolve(doc)) fail(model, `Expected an anchor named '${node.source}' before the alias *${node.source}`, node.range![0]);
+      if (!node.resolve(doc)) fail(lines, `Expected an anchor named '${node.source}' before the alias *${node.source}`, node.range![0]);
       return { kind: 'fixed' };
     }
     if (isScalar(node)) {
@@ -313,25 +422,35 @@ function analyse(bytes: Uint8Array): Model {
       if (scalar.type === 'PLAIN' && NON_STRING_PLAIN.test(scalar.value)) return { kind: 'fixed' };
       const key = path.join('.');
       const { line, column } = lines.at(scalar.range[0]);
-      const found: YamlString = { key, path, scalar, value: scalar.value, flow, line, column };
+      const found: YamlString = {
+        kind: 'string',
+        key,
+        parentPath: path.slice(0, -1),
+        segment: path[path.length - 1]!,
+        scalar,
+        value: scalar.value,
+        flow,
+        line,
+        column,
+      };
       const notes = notesOf(text, above, scalar);
       if (notes !== undefined) found.notes = notes;
       const prior = byKey.get(key);
       if (prior) {
         fail(
-          model,
-          `The paths ${JSON.stringify(prior.path)} (line ${prior.line}) and ${JSON.stringify(path)} both give the key ${JSON.stringify(key)}; rename one of them`,
+          lines,
+          `The paths ${JSON.stringify(pathOf(prior))} (line ${prior.line}) and ${JSON.stringify(path)} both give the key ${JSON.stringify(key)}; rename one of them`,
           scalar.range[0],
         );
       }
       byKey.set(key, found);
       model.strings.push(found);
-      return { kind: 'string', string: found };
+      return found;
     }
     if (!isMap(node) && !isSeq(node)) return { kind: 'fixed' };
     const collection = node as YAMLMap.Parsed | YAMLSeq.Parsed;
     if (collection.tag) return { kind: 'fixed' };
-    if (depth > MAX_DEPTH) fail(model, `Expected at most ${MAX_DEPTH} levels of nesting`, collection.range[0]);
+    if (depth > MAX_DEPTH) fail(lines, `Expected at most ${MAX_DEPTH} levels of nesting`, collection.range[0]);
     const inFlow = flow || Boolean(collection.flow);
     const cst = collection.srcToken as CST.BlockMap | CST.BlockSequence | CST.FlowCollection | undefined;
     let itemFloor = floor;
@@ -438,43 +557,45 @@ function scalarEdit(value: string, s: YamlString, model: Model): Edit {
   }
 }
 
-type Rendered = Edit[] | null;
-
-/** Renders a tree to edits, or null when everything in it is omitted (the caller removes it). */
-function renderTree(tree: Tree, model: Model, input: RenderInput): Rendered {
-  if (tree.kind === 'fixed') return [];
+/**
+ * Adds a tree's edits to `edits`, or returns false when everything in it is omitted (the caller removes it; nothing was
+ * added then). One list for the whole file: a list per scalar made rendering large files slow.
+ */
+function renderTree(tree: Tree, model: Model, input: RenderInput, edits: Edit[]): boolean {
+  if (tree.kind === 'fixed') return true;
   if (tree.kind === 'string') {
-    const s = tree.string;
+    const s = tree;
     const translated = input.values.get(s.key);
-    if (translated === undefined) return input.missing === 'omit' ? null : [];
+    if (translated === undefined) return input.missing !== 'omit';
     const value = textValue(translated, 'yaml');
-    return value === s.value ? [] : [scalarEdit(value, s, model)];
+    if (value !== s.value) edits.push(scalarEdit(value, s, model));
+    return true;
   }
-  if (tree.items.length === 0) return [];
-  const results = tree.items.map((item) => renderTree(item.tree, model, input));
+  const { items } = tree;
+  if (items.length === 0) return true;
+  const kept = items.map((item) => renderTree(item.tree, model, input, edits));
   // An anchored collection stays (its aliases would dangle without it), holding its source text when all else goes.
-  if (results.every((r) => r === null)) return tree.node.anchor ? [] : null;
-  const edits = results.flatMap((r) => r ?? []);
-  if (tree.seq || !results.includes(null)) return edits;
+  if (!kept.includes(true)) return Boolean(tree.node.anchor);
+  if (tree.seq || !kept.includes(false)) return true;
   const { text } = model;
   if (tree.flow) {
-    const lastKept = results.findLastIndex((r) => r !== null);
-    tree.items.forEach((item, i) => {
-      if (results[i] !== null) return;
-      if (i < lastKept) edits.push({ start: item.lead, end: tree.items[i + 1]!.lead, text: '' });
+    const lastKept = kept.lastIndexOf(true);
+    items.forEach((item, i) => {
+      if (kept[i]) return;
+      if (i < lastKept) edits.push({ start: item.lead, end: items[i + 1]!.lead, text: '' });
     });
-    const last = tree.items[tree.items.length - 1]!;
-    if (lastKept < tree.items.length - 1) edits.push({ start: tree.items[lastKept]!.end, end: last.end, text: '' });
-    return edits;
+    const last = items[items.length - 1]!;
+    if (lastKept < items.length - 1) edits.push({ start: items[lastKept]!.end, end: last.end, text: '' });
+    return true;
   }
-  tree.items.forEach((item, i) => {
-    if (results[i] !== null) return;
+  items.forEach((item, i) => {
+    if (kept[i]) return;
     const ownLine = text.slice(lineStart(text, item.lead), item.lead).trim() === '';
     // The first item of a compact map shares its line with a `- ` indicator: removing it would take the indicator along.
     if (!ownLine) return;
     edits.push(lineDeletion(text, item.noteStart, item.end));
   });
-  return edits;
+  return true;
 }
 
 /** Deletes whole lines from `start` through the line holding end-1. */
@@ -483,7 +604,8 @@ function lineDeletion(text: string, start: number, end: number): Edit {
 }
 
 function applyEdits(text: string, edits: Edit[]): string {
-  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  // Edits mostly come in order already; a stable sort would leave them as they are.
+  const sorted = edits.every((e, i) => i === 0 || edits[i - 1]!.start <= e.start) ? edits : [...edits].sort((a, b) => a.start - b.start);
   let out = '';
   let at = 0;
   for (const edit of sorted) {
@@ -506,13 +628,13 @@ function rootKeyText(locale: string, model: Model): string {
   return plainOrQuoted(name, false);
 }
 
-function render(input: RenderInput): Uint8Array {
-  const model = analyse(input.source);
+function render(input: RenderInput, read: (bytes: Uint8Array) => Model): Uint8Array {
+  const model = read(input.source);
   const { text, root } = model;
   if (!root) return input.source.slice();
   const rename = model.rails && input.locale !== undefined && input.locale !== model.rails.key.value;
-  let edits = renderTree(root, model, input);
-  if (edits === null) {
+  const edits: Edit[] = [];
+  if (!renderTree(root, model, input, edits)) {
     // Everything was omitted: the root becomes an empty collection (under the locale key for Rails files).
     const last = root.items[root.items.length - 1]!;
     const end = root.flow ? root.node.range[1] : afterLineEnd(text, last.end);
@@ -522,7 +644,7 @@ function render(input: RenderInput): Uint8Array {
     const empty = root.seq ? '[]' : '{}';
     const rails = model.rails;
     const key = rails && (rename ? rootKeyText(input.locale!, model) : text.slice(rails.key.range[0], rails.key.range[1]));
-    edits = [{ start, end, text: (key ? `${key}: ${empty}` : empty) + (root.flow ? '' : lineBreak) }];
+    edits.push({ start, end, text: (key ? `${key}: ${empty}` : empty) + (root.flow ? '' : lineBreak) });
   } else if (rename) {
     const [start, end] = model.rails!.key.range;
     edits.push({ start, end, text: rootKeyText(input.locale!, model) });
@@ -582,20 +704,27 @@ function detect(fileName: string, head: string): number {
   return 0;
 }
 
-export const yamlCodec: Codec = {
-  id: 'yaml',
-  extensions: ['.yml', '.yaml'],
-  plurals: false,
-  detect,
+function codecReadingWith(read: (bytes: Uint8Array) => Model): Codec {
+  return {
+    id: 'yaml',
+    extensions: ['.yml', '.yaml'],
+    plurals: false,
+    detect,
 
-  parse(bytes: Uint8Array): Entry[] {
-    return analyse(bytes).strings.map((s) => {
-      const entry: Entry = { key: s.key, path: s.path, source: s.value, line: s.line, column: s.column };
-      if (s.notes !== undefined) entry.notes = s.notes;
-      return entry;
-    });
-  },
+    parse(bytes: Uint8Array): Entry[] {
+      return read(bytes).strings.map((s) => {
+        const entry: Entry = { key: s.key, path: pathOf(s), source: s.value, line: s.line, column: s.column };
+        if (s.notes !== undefined) entry.notes = s.notes;
+        return entry;
+      });
+    },
 
-  render,
-  renderFresh,
-};
+    render: (input) => render(input, read),
+    renderFresh,
+  };
+}
+
+export const yamlCodec: Codec = codecReadingWith(analyse);
+
+/** The codec reading every file with the `yaml` library, which the fast scan must agree with (for tests). */
+export const yamlLibraryCodec: Codec = codecReadingWith(analyseWithLibrary);
