@@ -1,4 +1,5 @@
 /** The events a finished batch sends: batch.completed or batch.failed, and the translation and drift summaries. */
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { batchTally } from '../services/batches/batch-tally.js';
 import type { GateName } from '../../src/core/gates/types.js';
@@ -44,34 +45,50 @@ export async function emitBatchFinished(db: Executor, batchId: string): Promise<
     pull: batch.path !== null ? { path: batch.path, url: `/v1/pull?path=${encodeURIComponent(batch.path)}` } : null,
   });
 
-  const written = await db
-    .selectFrom('batch_rows as r')
-    .innerJoin('keys as k', 'k.id', 'r.key_id')
-    .leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'r.key_id').onRef('t.locale', '=', 'r.locale'))
-    .select(['k.key', 'k.path', 'r.locale', 't.state', 'r.repaired_drift'])
-    .where('r.batch_id', '=', batchId)
-    .where('r.outcome', 'in', ['translated', 'memory'])
-    .orderBy('r.id')
-    .execute();
-  if (written.length > 0) {
+  // Counted in the database: a batch of 30,000 rows sends the first EVENT_LIST_LIMIT of them, not all.
+  const totals = await db
+    .selectFrom('batch_rows')
+    .select([
+      sql<number>`count(*)::int`.as('count'),
+      sql<number>`(count(*) filter (where repaired_drift))::int`.as('repaired'),
+      sql<string[]>`coalesce(array_agg(distinct locale collate "C" order by locale collate "C"), '{}')`.as('locales'),
+      sql<string[]>`coalesce(array_agg(distinct locale collate "C" order by locale collate "C") filter (where repaired_drift), '{}')`.as('repaired_locales'),
+    ])
+    .where('batch_id', '=', batchId)
+    .where('outcome', 'in', ['translated', 'memory'])
+    .executeTakeFirstOrThrow();
+  const writtenRows = (repairedOnly: boolean) =>
+    db
+      .selectFrom('batch_rows as r')
+      .innerJoin('keys as k', 'k.id', 'r.key_id')
+      .leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'r.key_id').onRef('t.locale', '=', 'r.locale'))
+      .select(['k.key', 'k.path', 'r.locale', 't.state'])
+      .where('r.batch_id', '=', batchId)
+      .where('r.outcome', 'in', ['translated', 'memory'])
+      .$if(repairedOnly, (q) => q.where('r.repaired_drift', '=', true))
+      .orderBy('r.id')
+      .limit(EVENT_LIST_LIMIT)
+      .execute();
+  if (totals.count > 0) {
+    const written = await writtenRows(false);
     await emitEvent(db, batch.project_id, 'translation.updated', {
       origin: 'batch',
       batch_id: batch.id,
-      count: written.length,
-      locales: [...new Set(written.map((w) => w.locale))].sort(),
-      translations: written.slice(0, EVENT_LIST_LIMIT).map((w) => ({ key: w.key, path: w.path, locale: w.locale, state: w.state ?? 'accepted' })),
-      truncated: written.length > EVENT_LIST_LIMIT,
+      count: totals.count,
+      locales: totals.locales,
+      translations: written.map((w) => ({ key: w.key, path: w.path, locale: w.locale, state: w.state ?? 'accepted' })),
+      truncated: totals.count > EVENT_LIST_LIMIT,
     });
   }
-  const repaired = written.filter((w) => w.repaired_drift);
-  if (repaired.length > 0) {
+  if (totals.repaired > 0) {
+    const repaired = await writtenRows(true);
     await emitEvent(db, batch.project_id, 'source_drift.repaired', {
       origin: 'batch',
       batch_id: batch.id,
-      count: repaired.length,
-      locales: [...new Set(repaired.map((w) => w.locale))].sort(),
-      keys: repaired.slice(0, EVENT_LIST_LIMIT).map((w) => ({ key: w.key, path: w.path, locale: w.locale })),
-      truncated: repaired.length > EVENT_LIST_LIMIT,
+      count: totals.repaired,
+      locales: totals.repaired_locales,
+      keys: repaired.map((w) => ({ key: w.key, path: w.path, locale: w.locale })),
+      truncated: totals.repaired > EVENT_LIST_LIMIT,
     });
   }
 }

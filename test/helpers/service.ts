@@ -49,11 +49,14 @@ export function backendEnv(extra: Record<string, string> = {}): Record<string, s
   };
 }
 
+/** The service's log level in tests: silent unless TEST_LOG_LEVEL (e.g. 'warn') asks to see what a failing test's service said. */
+const testLogLevel = () => (process.env.TEST_LOG_LEVEL ?? 'silent') as Parameters<typeof createLogger>[0];
+
 export async function startService(options: { env?: Record<string, string>; roles?: Roles; memory?: boolean } = {}): Promise<TestService> {
   const env = backendEnv(options.env);
   const config = loadConfig(env);
   if (config.database.kind === 'pglite' && options.memory !== false) config.database = { kind: 'pglite', dataDir: undefined };
-  const runtime = await createRuntime(config, { roles: options.roles ?? { api: true, worker: true }, log: createLogger('silent') });
+  const runtime = await createRuntime(config, { roles: options.roles ?? { api: true, worker: true }, log: createLogger(testLogLevel()) });
   const { url } = await runtime.start();
   const org = await runtime.organisations.createOrganisation({ name: 'Acme', plan: 'starter' });
   const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Web', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });

@@ -1,5 +1,6 @@
 /** Runs one batch to the end: claims it with a database lease, translates queued rows chunk by chunk through the quality gates, settles words. */
 import { sql } from 'kysely';
+import { unnestRows } from '../../db/bulk.js';
 import type { Db } from '../../db/database.js';
 import type { MemoryOrigin, PassName, RowGateOutcome, StoredFailure } from '../../db/schema.js';
 import type { TranslationProvider } from '../../providers/provider.js';
@@ -8,7 +9,7 @@ import { batchTally } from './batch-tally.js';
 import type { Logger } from '../../logger.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { GlossaryTerm } from '../../../src/core/gates/types.js';
-import { exactMatches, fuzzyMatches, rememberTranslations, sourceSha, usableMatch, type MemoryWrite } from '../quality/memory.js';
+import { exactMatchesAcross, fuzzyMatches, matchKey, rememberTranslations, sourceSha, usableMatch, type MemoryWrite } from '../quality/memory.js';
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import { loadGlossary } from '../quality/glossary-service.js';
 import { lengthBudget } from '../quality/budget.js';
@@ -43,6 +44,8 @@ interface ClaimedRow {
   context: string | null;
   max_length: number | null;
   source_plurals: PluralForms | null;
+  /** The key's translation in the row's locale now, if any: a memory match equal to it is not reused. */
+  current_text: string | null;
 }
 
 interface ProjectInfo {
@@ -66,6 +69,18 @@ type ChunkOutcome =
     }
   | { row: ClaimedRow; kind: 'refused'; value: { text: string; plurals: PluralForms | null }; failures: StoredFailure[]; retries: number; origin: string }
   | { row: ClaimedRow; kind: 'failed'; reason: string; retries: number };
+
+/** The columns a chunk's commit writes on a batch row (see `commitChunk`). */
+interface BatchRowValues {
+  status: 'done' | 'failed';
+  outcome: string;
+  reason?: string | null;
+  provider?: string;
+  gate_outcome?: string;
+  failures?: string | null;
+  retries: number;
+  repaired_drift?: boolean;
+}
 
 const json = (value: unknown): string | null => (value === null || (Array.isArray(value) && value.length === 0) ? null : JSON.stringify(value));
 
@@ -98,7 +113,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     return db
       .selectFrom('batch_rows as r')
       .innerJoin('keys as k', 'k.id', 'r.key_id')
-      .select(['r.id', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.path', 'k.position', 'k.source', 'k.notes', 'k.context', 'k.max_length', 'k.source_plurals'])
+      .leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'r.key_id').onRef('t.locale', '=', 'r.locale'))
+      .select(['r.id', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.path', 'k.position', 'k.source', 'k.notes', 'k.context', 'k.max_length', 'k.source_plurals', 't.text as current_text'])
       .where('r.batch_id', '=', batchId)
       .where('r.status', '=', 'queued')
       .orderBy('r.id')
@@ -149,18 +165,17 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     });
     const outcomes: ChunkOutcome[] = [];
     const neighbours = await neighboursOf(project, rows);
+    // Translation memory first, for the whole chunk in one query: an exact, accepted match that still passes today's
+    // gates costs nothing.
+    const shas = new Map(rows.map((r) => [r, sourceSha(r.source, r.source_plurals, r.context)]));
+    const matches = await exactMatchesAcross(db, project.organisation_id, project.source_locale, rows.map((r) => ({ locale: r.locale, sha: shas.get(r) as string })));
     // The locale and pass groups go to their providers at once: a provider keeps its own limit of requests in flight.
     const translateOne = async (group: ClaimedRow[]): Promise<void> => {
       const { locale, pass } = group[0]!;
-      // Translation memory first: an exact, accepted match that still passes today's gates costs nothing.
-      const sha = (r: ClaimedRow) => sourceSha(r.source, r.source_plurals, r.context);
-      const matches = await exactMatches(db, project.organisation_id, project.source_locale, locale, group.map(sha));
-      const current = await db.selectFrom('translations').select(['key_id', 'text']).where('locale', '=', locale).where('key_id', 'in', group.map((r) => r.key_id)).execute();
-      const currentText = new Map(current.map((t) => [t.key_id, t.text]));
       const toTranslate: ClaimedRow[] = [];
       for (const row of group) {
-        const match = matches.get(sha(row));
-        if (usableMatch(match, pass, currentText.get(row.key_id))) {
+        const match = matches.get(matchKey(row.locale, shas.get(row) as string));
+        if (usableMatch(match, pass, row.current_text ?? undefined)) {
           const value = { text: match.text, plurals: match.plurals };
           const report = gateRow(pipelineRow(row), value, project.source_locale, locale, glossary);
           if (report.outcome !== 'refused') {
@@ -226,7 +241,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       const drifted = new Set(existing.filter((t) => t.stale || t.source_hash !== currentHash.get(t.key_id)).map((t) => `${t.key_id}\u0000${t.locale}`));
 
       // Each row's new batch_rows values; rows with identical values (the common case: passed) share one statement.
-      const rowValues = new Map<ChunkOutcome, Record<string, unknown>>();
+      const rowValues = new Map<ChunkOutcome, BatchRowValues>();
       const kind = new Map<ChunkOutcome, 'failed' | 'skipped' | 'held' | 'written'>();
       for (const o of outcomes) {
         if (o.kind === 'failed') {
@@ -258,23 +273,27 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           kind.set(o, 'written');
         }
       }
-      const bySet = new Map<string, ChunkOutcome[]>();
-      for (const o of outcomes) {
-        const set = JSON.stringify(rowValues.get(o));
-        bySet.set(set, [...(bySet.get(set) ?? []), o]);
-      }
-      // Conditional on the row still being queued: a cancel or a second worker never makes a row count twice.
-      const won = new Set<string>();
-      for (const [set, group] of bySet) {
-        const updated = await trx
-          .updateTable('batch_rows')
-          .set({ ...(JSON.parse(set) as Record<string, unknown>), attempts: sql`attempts + 1`, updated_at: sql`now()` })
-          .where('id', 'in', group.map((o) => o.row.id))
-          .where('status', '=', 'queued')
-          .returning('id')
-          .execute();
-        for (const u of updated) won.add(String(u.id));
-      }
+      // Conditional on the row still being queued: a cancel or a second worker never makes a row count twice. A queued
+      // row has no provider, gate outcome, failures or repair yet (a retry re-queues only failed rows, which never get
+      // them), so an outcome without them writes their empty values.
+      const updates = outcomes.map((o) => ({ id: o.row.id, ...(rowValues.get(o) as BatchRowValues) }));
+      const updated = await sql<{ id: string }>`
+        update batch_rows r set status = x.status, outcome = x.outcome, reason = x.reason, provider = x.provider, gate_outcome = x.gate_outcome,
+          failures = x.failures, retries = x.retries, repaired_drift = x.repaired_drift, attempts = r.attempts + 1, updated_at = now()
+        from ${unnestRows(updates, {
+          id: ['bigint', (u) => u.id],
+          status: ['text', (u) => u.status],
+          outcome: ['text', (u) => u.outcome],
+          reason: ['text', (u) => u.reason ?? null],
+          provider: ['text', (u) => u.provider ?? null],
+          gate_outcome: ['text', (u) => u.gate_outcome ?? null],
+          failures: ['jsonb', (u) => u.failures ?? null],
+          retries: ['int', (u) => u.retries],
+          repaired_drift: ['bool', (u) => u.repaired_drift ?? false],
+        })} as x
+        where r.id = x.id and r.status = 'queued'
+        returning r.id`.execute(trx);
+      const won = new Set(updated.rows.map((u) => String(u.id)));
       const plurals = (o: { value: { plurals: PluralForms | null } }) => (o.value.plurals ? JSON.stringify(o.value.plurals) : null);
       const held = outcomes.filter((o): o is Extract<ChunkOutcome, { kind: 'refused' }> => kind.get(o) === 'held' && won.has(String(o.row.id)));
       await holdCandidates(
@@ -298,9 +317,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           })),
         );
         // A newly written translation supersedes any candidate that was held for the same key and locale.
-        const byLocale = new Map<string, string[]>();
-        for (const o of written) byLocale.set(o.row.locale, [...(byLocale.get(o.row.locale) ?? []), o.row.key_id]);
-        for (const [locale, ids] of byLocale) await trx.deleteFrom('held_translations').where('locale', '=', locale).where('key_id', 'in', ids).execute();
+        await sql`delete from held_translations h using ${unnestRows(written, { key_id: ['text', (o) => o.row.key_id], locale: ['text', (o) => o.row.locale] })} as x
+          where h.key_id = x.key_id and h.locale = x.locale`.execute(trx);
       }
 
       // Accepted machine translations join the memory; flagged ones wait for a reviewer's approval.

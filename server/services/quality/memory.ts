@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import { unnestRows } from '../../db/bulk.js';
 import type { Db } from '../../db/database.js';
 import type { MemoryOrigin, PassName } from '../../db/schema.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
@@ -61,20 +62,32 @@ export async function rememberTranslations(db: Executor, writes: readonly Memory
     plurals: w.plurals ? JSON.stringify(w.plurals) : null,
     origin: w.origin,
   }));
-  for (let i = 0; i < values.length; i += 1000) {
-    await db
-      .insertInto('memory_entries')
-      .values(values.slice(i, i + 1000))
-      .onConflict((oc) =>
-        oc.columns(['organisation_id', 'source_locale', 'locale', 'source_sha']).doUpdateSet((eb) => ({
-          text: eb.ref('excluded.text'),
-          plurals: eb.ref('excluded.plurals'),
-          origin: eb.ref('excluded.origin'),
-          updated_at: sql`now()`,
-        })),
-      )
-      .execute();
-  }
+  if (values.length === 0) return;
+  await db
+    .insertInto('memory_entries')
+    .columns(['organisation_id', 'source_locale', 'locale', 'source_sha', 'source', 'source_plurals', 'text', 'plurals', 'origin'])
+    .expression(
+      unnestRows(values, {
+        organisation_id: ['text', (v) => v.organisation_id],
+        source_locale: ['text', (v) => v.source_locale],
+        locale: ['text', (v) => v.locale],
+        source_sha: ['text', (v) => v.source_sha],
+        source: ['text', (v) => v.source],
+        source_plurals: ['jsonb', (v) => v.source_plurals],
+        text: ['text', (v) => v.text],
+        plurals: ['jsonb', (v) => v.plurals],
+        origin: ['text', (v) => v.origin],
+      }),
+    )
+    .onConflict((oc) =>
+      oc.columns(['organisation_id', 'source_locale', 'locale', 'source_sha']).doUpdateSet((eb) => ({
+        text: eb.ref('excluded.text'),
+        plurals: eb.ref('excluded.plurals'),
+        origin: eb.ref('excluded.origin'),
+        updated_at: sql`now()`,
+      })),
+    )
+    .execute();
 }
 
 export interface ExactMatch {
@@ -103,6 +116,25 @@ export async function exactMatches(db: Executor, organisationId: string, sourceL
       .execute();
     for (const r of rows) found.set(r.source_sha, { text: r.text, plurals: r.plurals, origin: r.origin });
   }
+  return found;
+}
+
+/** The key of a match in the map `exactMatchesAcross` returns. */
+export const matchKey = (locale: string, sha: string): string => `${locale}\u0000${sha}`;
+
+/** Exact matches by `matchKey(locale, sha)`, for requests in any target locales, in one query. */
+export async function exactMatchesAcross(db: Executor, organisationId: string, sourceLocale: string, requests: readonly { locale: string; sha: string }[]): Promise<Map<string, ExactMatch>> {
+  const found = new Map<string, ExactMatch>();
+  const unique = [...new Map(requests.map((r) => [matchKey(r.locale, r.sha), r])).values()];
+  if (unique.length === 0) return found;
+  const rows = await db
+    .selectFrom(unnestRows(unique, { locale: ['text', (r) => r.locale], sha: ['text', (r) => r.sha] }).as('q'))
+    .innerJoin('memory_entries as m', (join) => join.onRef('m.locale', '=', 'q.locale').onRef('m.source_sha', '=', 'q.sha'))
+    .select(['m.locale', 'm.source_sha', 'm.text', 'm.plurals', 'm.origin'])
+    .where('m.organisation_id', '=', organisationId)
+    .where('m.source_locale', '=', sourceLocale)
+    .execute();
+  for (const r of rows) found.set(matchKey(r.locale, r.source_sha), { text: r.text, plurals: r.plurals, origin: r.origin });
   return found;
 }
 

@@ -1,0 +1,33 @@
+/**
+ * Bulk rows as a table expression: one array parameter per column, spread into rows by `unnest`. A multi-row VALUES list
+ * costs one parameter per value, each encoded and decoded on its own (30,000 batch rows are 180,000 parameters in 30
+ * statements); arrays cost one parameter per column in one statement, 2 to 4 times faster on PostgreSQL and PGlite
+ * alike (bench/run.ts). JSON values travel as text and are cast back.
+ */
+import { sql, type RawBuilder } from 'kysely';
+
+export type ColumnType = 'text' | 'int' | 'bigint' | 'bool' | 'jsonb' | 'timestamptz';
+
+/** A column of the table expression: its SQL type and how to read it from a row (null for SQL NULL; a timestamp as ISO text). */
+export type Column<R> = readonly [type: ColumnType, value: (row: R) => string | number | boolean | null];
+
+const ARRAY_TYPE: Record<ColumnType, string> = { text: 'text[]', int: 'int[]', bigint: 'bigint[]', bool: 'bool[]', jsonb: 'text[]', timestamptz: 'timestamptz[]' };
+
+type ValueOf<T extends ColumnType> = T extends 'text' | 'bigint' ? string : T extends 'timestamptz' ? Date : T extends 'int' ? number : T extends 'bool' ? boolean : unknown;
+
+/** The row type of `unnestRows(rows, columns)`. */
+export type UnnestRow<C extends Readonly<Record<string, Column<never>>>> = { [K in keyof C]: ValueOf<C[K][0]> | null };
+
+/**
+ * `select <columns> from unnest(...) as <alias>(<columns>)` over `rows`, for `insert ... select`, `update ... from`
+ * and joins. Column names are code, never input.
+ */
+export function unnestRows<R, C extends Readonly<Record<string, Column<R>>>>(rows: readonly R[], columns: C, alias = 'x'): RawBuilder<UnnestRow<C>> {
+  const names = Object.keys(columns);
+  const arrays = names.map((name) => {
+    const [type, value] = columns[name] as Column<R>;
+    return sql`${rows.map(value)}::${sql.raw(ARRAY_TYPE[type])}`;
+  });
+  const selected = names.map((name) => ((columns[name] as Column<R>)[0] === 'jsonb' ? sql.raw(`${alias}.${name}::jsonb as ${name}`) : sql.raw(`${alias}.${name}`)));
+  return sql<UnnestRow<C>>`(select ${sql.join(selected)} from unnest(${sql.join(arrays)}) as ${sql.raw(alias)}(${sql.raw(names.join(', '))}))`;
+}
