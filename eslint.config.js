@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.parlance/**', 'coverage/**', 'server/web/public/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'build/**', 'node_modules/**', '.parlance/**', 'coverage/**', 'server/web/public/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,15 +1,13 @@
 /** Opens the database the configuration names (embedded PGlite or PostgreSQL) and migrates it. */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import { assetPath } from '../asset-path.js';
 import type { Config } from '../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
-
-const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** `onIdleError`: a pooled connection that was idle broke (the server ended it); the pool has dropped it already. */
 export async function openDatabase(database: Config['database'], options: { onIdleError?: (error: Error) => void } = {}): Promise<Db> {
@@ -47,6 +45,7 @@ export async function openDatabase(database: Config['database'], options: { onId
  * An advisory lock keeps several processes starting at once from applying the same file twice.
  */
 export async function migrate(db: Db): Promise<string[]> {
+  const migrationsDir = assetPath('server/db/migrations');
   const files = readdirSync(migrationsDir)
     .filter((name) => name.endsWith('.sql'))
     .sort();

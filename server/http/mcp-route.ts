@@ -1,13 +1,18 @@
 /** /mcp: the MCP server over Streamable HTTP (stateless), each request with a bearer token and its tools backed by this service's own /v1. */
 import { Hono } from 'hono';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createClient } from '../../src/client/client.js';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { ApiError } from '../errors.js';
 import type { TokenService } from '../services/tokens/token-service.js';
 import type { AppEnv } from './context.js';
 
 const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The MCP SDK and the tools, loaded by the first /mcp request: they are the slowest part of the service to load, and start-up needs neither. */
+let mcpModules: Promise<[typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('../../src/mcp/server.js')]> | undefined;
+function loadMcp() {
+  mcpModules ??= Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('../../src/mcp/server.js')]);
+  return mcpModules;
+}
 
 /**
  * A browser page may only reach /mcp from the service's own origin, localhost, or the allowlist: a foreign page
@@ -57,6 +62,7 @@ export function mcpRoutes(options: { tokens: TokenService; allowedOrigins: reado
       maxRetries: 0,
       userAgent: 'parlance-mcp',
     });
+    const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await loadMcp();
     const server = createMcpServer(client);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

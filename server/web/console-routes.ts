@@ -1,9 +1,9 @@
 /** The web console: index.html at `/` and its two assets under `/console/`, read once at start and sent with a strict Content-Security-Policy. */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Hono, type Context } from 'hono';
-
-const PUBLIC_DIR = new URL('./public/', import.meta.url);
+import { assetPath } from '../asset-path.js';
 
 /**
  * Scripts and styles come only from this origin (no inline code: the build writes none), the console talks only to
@@ -57,9 +57,9 @@ function send(c: Context, asset: Asset, cacheControl: string): Response {
   return c.body(asset.body, 200, { ...headers, 'Content-Type': asset.type });
 }
 
-/** `publicDir`: where the built files are (default server/web/public, committed, so `npm start` needs no build step). */
+/** `publicDir`: where the built files are (default server/web/public, committed, so neither `npm start` nor `npm run build` builds the console). */
 export function consoleRoutes(options: { publicDir?: URL } = {}) {
-  const dir = options.publicDir ?? PUBLIC_DIR;
+  const dir = options.publicDir ?? pathToFileURL(`${assetPath('server/web/public')}/`);
   const index = readAsset(dir, 'index.html', 'text/html; charset=utf-8');
   const script = readAsset(dir, 'console.js', 'text/javascript; charset=utf-8');
   const styles = readAsset(dir, 'console.css', 'text/css; charset=utf-8');

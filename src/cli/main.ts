@@ -1,5 +1,6 @@
 /** The user commands of `parlance`: finds the command on the line, parses its flags, runs it, and turns what it throws into one stderr line and an exit code. */
 import { parseArgs } from 'node:util';
+import packageJson from '../../package.json' with { type: 'json' };
 import { ApiError, EXIT, exitCodeFor } from '../client/client.js';
 import { ConfigFileError } from './config.js';
 import { CliError, createContext, GLOBAL_OPTIONS, SubjectError, type Command } from './commands/command.js';
@@ -54,8 +55,8 @@ ${GLOBAL_HELP}
 
 ${EXIT_HELP}
 
-Run 'parlance <command> --help' for a command's options. The service reads its configuration from
-environment variables; see the README.
+Run 'parlance <command> --help' for a command's options, 'parlance --version' for the version. The service
+reads its configuration from environment variables; see the README.
 `;
 
 /** Global options that take a value: the word after them is not the command. */
@@ -68,6 +69,10 @@ const VALUE_OPTIONS: ReadonlySet<string> = new Set(
 /** Runs one user command; resolves to the exit code (see EXIT_HELP). */
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const { command: name, rest } = splitCommand(argv);
+  if (name === undefined && rest.includes('--version')) {
+    io.stdout.write(`${packageJson.version}\n`);
+    return EXIT.ok;
+  }
   if (name === undefined || name === 'help') return showHelp(io, name === 'help' ? rest[0] : undefined, rest.includes('--help') || rest.includes('-h') || name === 'help');
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {

@@ -138,7 +138,7 @@ afterAll(async () => {
 const cli = (...args: string[]) => parlance(args, { cwd: repo, env });
 
 describe('parlance (user commands)', () => {
-  it('prints one help for both groups of commands, with the exit codes', async () => {
+  it('prints one help for both groups of commands, with the exit codes, and the version', async () => {
     const help = await cli('--help');
     expect(help.code).toBe(0);
     for (const command of ['init', 'push', 'pull', 'sync', 'status', 'qa', 'glossary', 'review', 'languages', 'tokens', 'start', 'serve', 'worker', 'migrate', 'admin']) {
@@ -150,6 +150,9 @@ describe('parlance (user commands)', () => {
     const push = await cli('push', '--help');
     expect(push.code).toBe(0);
     expect(push.stdout).toContain('--dry-run');
+    const version = await cli('--version');
+    expect(version.code).toBe(0);
+    expect(version.stdout).toBe(`${(JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version}\n`);
   });
 
   it('init detects the layout, writes a commented parlance.yml, and overwrites it only with --force', async () => {

@@ -1,6 +1,8 @@
 /** The `parlance` binary: configuration errors, operator administration, and the first-start demo. */
 import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backendEnv, dropBackend, filePush } from '../helpers/service.js';
@@ -44,6 +46,22 @@ describe('configuration errors', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("Unknown command 'frobnicate'");
     expect(result.stderr).toContain('parlance <command>');
+  });
+});
+
+describe('the bin', () => {
+  it('without build/ says how to make it, and exits 1', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parlance-bin-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(BIN, join(dir, 'bin/parlance.js'));
+      const result = spawnSync(process.execPath, [join(dir, 'bin/parlance.js'), '--help'], { encoding: 'utf8', timeout: 60_000 });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain('build/parlance.js is missing');
+      expect(result.stderr).toContain('npm run build');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -17,8 +17,9 @@ const WebhookEventKind = z
 // Takes deps like every other sub-app so it mounts the same way; the catalog is static and needs none of them.
 export function webhookEventsRoutes(_deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  // Built once per app: the schemas never change while the process runs.
-  const catalog = eventCatalog();
+  // Built by the first request and kept: the schemas never change while the process runs, and start-up need not wait
+  // for twelve JSON Schemas.
+  let catalog: ReturnType<typeof eventCatalog> | undefined;
 
   app.openapi(
     createRoute({
@@ -33,7 +34,7 @@ export function webhookEventsRoutes(_deps: AppDeps) {
         ...problemResponses,
       },
     }),
-    (c) => c.json(catalog, 200),
+    (c) => c.json((catalog ??= eventCatalog()), 200),
   );
 
   return app;

@@ -1,6 +1,4 @@
 /** `parlance mcp`: the MCP server over stdio, acting with the project token; stdout carries nothing but the protocol. */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer } from '../../mcp/server.js';
 import { noMorePositionals, type Command } from './command.js';
 
 export const mcpCommand: Command = {
@@ -17,6 +15,8 @@ Retries and errors go to stderr; stdout is the protocol alone.`,
     noMorePositionals(positionals, 0, 'parlance mcp [--token <token>] [--service <url>]');
     // Made before connecting, so a missing token is a usage error on stderr, not a server that fails every call.
     const client = context.client();
+    // Loaded here, not on import: the MCP SDK takes longer to load than the rest of the CLI, and `parlance --help` needs none of it.
+    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/server.js')]);
     const server = createMcpServer(client);
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {

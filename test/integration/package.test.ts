@@ -1,0 +1,167 @@
+/**
+ * The npm package as people install it: `npm pack` here, `npm install ./parlance-x.y.z.tgz` with production
+ * dependencies only into an empty directory, then `npx parlance --help`, `npx parlance start` (on the selected
+ * backend, demo token from its output) and `npx parlance push` / `pull` from a repository against it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backendEnv, dropBackend } from '../helpers/service.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
+/** Why these tests cannot run here, or undefined: installing the package fetches its production dependencies through npm from the registry. */
+function registryProblem(): string | undefined {
+  const ping = spawnSync('npm', ['ping', '--loglevel=error', '--fetch-retries=0', '--fetch-timeout=15000'], { encoding: 'utf8', timeout: 30_000 });
+  if (ping.error) return `npm did not run: ${ping.error.message}`;
+  if (ping.status !== 0) {
+    const output = `${ping.stderr}\n${ping.stdout}`;
+    const reason = /FetchError: (.*)/.exec(output)?.[1] ?? /npm error code (.*)/.exec(output)?.[1] ?? `exit code ${ping.status}`;
+    return `npm cannot reach the registry (npm ping: ${reason})`;
+  }
+  return undefined;
+}
+const offline = registryProblem();
+if (offline) console.warn(`The npm package tests are skipped: ${offline}`);
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Only the environment a user's shell would pass: nothing of the test runner's settings leaks into the package. */
+function userEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'npm_config_cache', 'npm_config_registry']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; timeout?: number }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: userEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeout ?? 120_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.skipIf(offline !== undefined)(`the npm package${offline ? ` (skipped: ${offline})` : ''}`, { timeout: 300_000 }, () => {
+  let scratch = '';
+  let packDir = '';
+  let installDir = '';
+  let repo = '';
+  let env: Record<string, string> = {};
+  let service: ChildProcess | undefined;
+  let output = '';
+  let tarball = '';
+  let url = '';
+  let token = '';
+
+  // In hooks, not at collection: a skipped run makes no directory and no database schema.
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'parlance-package-'));
+    packDir = join(scratch, 'pack');
+    installDir = join(scratch, 'install');
+    repo = join(installDir, 'repo');
+    env = backendEnv({ PARLANCE_DEMO: 'true', LOG_LEVEL: 'info' });
+  });
+
+  afterAll(async () => {
+    // npx runs the bin through a shell and does not pass signals on: the whole process group is stopped, if still there.
+    if (service?.pid) {
+      try {
+        process.kill(-service.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    await dropBackend(env);
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('npm pack ships the build, the migrations and the console, and no TypeScript', async () => {
+    mkdirSync(packDir, { recursive: true });
+    const pack = await run('npm', ['pack', '--pack-destination', packDir, '--json', ...NPM_FLAGS], { cwd: ROOT });
+    expect(pack.code, pack.stderr).toBe(0);
+    const [report] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+    tarball = join(packDir, report!.filename);
+    const files = report!.files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'bin/parlance.js', 'build/parlance.js', 'server/db/migrations/0001_service_core.sql', 'server/web/public/index.html', 'server/web/public/console.js']));
+    expect(files.filter((path) => path.endsWith('.ts') || path.startsWith('src/') || path.startsWith('test/') || path.startsWith('dist/'))).toEqual([]);
+    expect(files).not.toContain('bin/run-ts.js');
+  });
+
+  it('installs into an empty directory with production dependencies only', async () => {
+    mkdirSync(installDir, { recursive: true });
+    const install = await run('npm', ['install', tarball, '--omit=dev', ...NPM_FLAGS], { cwd: installDir, timeout: 300_000 });
+    expect(install.code, install.stderr).toBe(0);
+    const installed = readdirSync(join(installDir, 'node_modules'));
+    expect(installed).toContain('parlance');
+    for (const dev of ['tsx', 'typescript', 'esbuild', 'vitest', 'preact']) expect(installed).not.toContain(dev);
+  });
+
+  it('npx parlance --help and --version', async () => {
+    const help = await run('npx', ['--no-install', 'parlance', '--help'], { cwd: installDir });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('Usage: parlance <command>');
+    const version = await run('npx', ['--no-install', 'parlance', '--version'], { cwd: installDir });
+    expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  });
+
+  it('npx parlance start migrates, serves the API and the console, and prints a demo token', async () => {
+    service = spawn('npx', ['--no-install', 'parlance', 'start'], { cwd: installDir, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    service.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    service.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 120_000;
+    while (!/export PARLANCE_TOKEN=prl_\w+/.test(output)) {
+      if (service.exitCode !== null || Date.now() > deadline) throw new Error(`parlance start printed no token (exit ${service.exitCode}):\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    url = /Parlance is running at (http:\/\/\S+)/.exec(output)![1]!;
+    token = /export PARLANCE_TOKEN=(prl_\w+)/.exec(output)![1]!;
+
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const page = await fetch(`${url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/console/console.js?v=');
+    expect((await fetch(`${url}/v1/openapi.json`)).status).toBe(200);
+  });
+
+  it('npx parlance push is accepted and translated, and pull writes the German file', async () => {
+    mkdirSync(join(repo, 'locales'), { recursive: true });
+    writeFileSync(join(repo, 'parlance.yml'), `service: ${url}\nlocales: [de]\nfiles:\n  - source: locales/en.json\n    translation: locales/{locale}.json\n`);
+    writeFileSync(join(repo, 'locales/en.json'), '{\n  "greeting": "Hello, {name}!",\n  "farewell": "Goodbye"\n}\n');
+    const cli = (...args: string[]) => run('npx', ['--no-install', 'parlance', ...args, '--json'], { cwd: repo, env: { PARLANCE_TOKEN: token } });
+
+    const push = await cli('push', '--wait');
+    expect(push.code, push.stderr).toBe(0);
+    const report = JSON.parse(push.stdout) as { files: { path: string; action: string; batch?: { status: string } }[] };
+    expect(report.files).toEqual([expect.objectContaining({ path: 'locales/en.json', action: 'pushed', batch: expect.objectContaining({ status: 'completed' }) })]);
+
+    const pull = await cli('pull');
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(existsSync(join(repo, 'locales/de.json'))).toBe(true);
+    expect(readFileSync(join(repo, 'locales/de.json'), 'utf8')).toContain('{name}');
+  });
+
+  it('stops gracefully on SIGTERM', async () => {
+    const closed = new Promise<void>((resolve) => service!.on('close', () => resolve()));
+    // npx runs the bin through a shell and does not pass signals on, so the signal goes to the whole process group;
+    // 'close' comes once the service, which holds the output pipes, has exited.
+    process.kill(-service!.pid!, 'SIGTERM');
+    await closed;
+    expect(output).toContain('SIGTERM received: stopping');
+    expect(output).not.toContain('stop failed');
+  });
+});
