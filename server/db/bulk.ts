@@ -4,7 +4,7 @@
  * statements); arrays cost one parameter per column in one statement, 2 to 4 times faster on PostgreSQL and PGlite
  * alike (bench/run.ts). JSON values travel as text and are cast back.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type QueryResult, type RawBuilder } from 'kysely';
 
 export type ColumnType = 'text' | 'int' | 'bigint' | 'bool' | 'jsonb' | 'timestamptz';
 
@@ -30,4 +30,23 @@ export function unnestRows<R, C extends Readonly<Record<string, Column<R>>>>(row
   });
   const selected = names.map((name) => ((columns[name] as Column<R>)[0] === 'jsonb' ? sql.raw(`${alias}.${name}::jsonb as ${name}`) : sql.raw(`${alias}.${name}`)));
   return sql<UnnestRow<C>>`(select ${sql.join(selected)} from unnest(${sql.join(arrays)}) as ${sql.raw(alias)}(${sql.raw(names.join(', '))}))`;
+}
+
+/** What `selectJsonRows` needs of a database or transaction. */
+export interface QueryExecutor {
+  executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
+}
+
+/**
+ * Runs `query` and returns its rows, sent by the database as one JSON text: `json_agg` over the query, in the order
+ * of `orderBy` (a column the query selects). Reading 10,000 rows this way is 3 to 4 times faster than row by row on
+ * PGlite, whose rows are decoded value by value in JavaScript, and no slower on PostgreSQL. For columns of text,
+ * integers, booleans and jsonb only: a timestamp would come back as text and a bigint as a number.
+ */
+export async function selectJsonRows<T>(db: QueryExecutor, query: Compilable<T>, orderBy?: keyof T & string): Promise<T[]> {
+  const compiled = query.compile();
+  const order = orderBy === undefined ? '' : ` order by q."${orderBy.replaceAll('"', '""')}"`;
+  const wrapped = CompiledQuery.raw(`select coalesce(json_agg(q${order}), '[]')::text as rows from (${compiled.sql}) as q`, [...compiled.parameters]);
+  const result = await db.executeQuery<{ rows: string }>(wrapped);
+  return JSON.parse(result.rows[0]!.rows) as T[];
 }

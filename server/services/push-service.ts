@@ -6,7 +6,7 @@ import type { Insertable } from 'kysely';
 import type { BatchesTable } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import { unnestRows, type Column } from '../db/bulk.js';
+import { selectJsonRows, unnestRows, type Column } from '../db/bulk.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { countWords } from '../../src/core/words.js';
 import type { FormatId } from '../../src/core/formats/codec.js';
@@ -44,12 +44,10 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
         throw new ApiError(422, 'locale_not_in_project', `Locale(s) ${unknown.map((t) => `'${t}'`).join(', ')} are not target languages of this project. Add them with POST /v1/languages first; the project has: ${projectLocales.join(', ') || '(none)'}.`, { locales: unknown });
       }
 
-      const stored = await trx
-        .selectFrom('keys')
-        .select(['id', 'key', 'source_hash', 'state', 'position', 'line', 'pass'])
-        .where('project_id', '=', project.id)
-        .where('path', '=', input.path)
-        .execute();
+      const stored = await selectJsonRows(
+        trx,
+        trx.selectFrom('keys').select(['id', 'key', 'source_hash', 'state', 'position', 'line', 'pass']).where('project_id', '=', project.id).where('path', '=', input.path),
+      );
       // A file says nothing about passes: a key flagged careful (by the API or an earlier push) stays careful.
       const storedPass = new Map(stored.map((k) => [k.key, k.pass]));
       const entries = input.entries.map((e) => (e.pass === undefined && storedPass.get(e.key) === 'careful' ? { ...e, pass: 'careful' as const } : e));

@@ -895,7 +895,8 @@ print(json.dumps([read(path) for path in sys.argv[1:]]))
         expectCell(target, values.get(key!)!, `${file} ${key}`);
       }
     });
-    expect(checked).toBeGreaterThanOrEqual(4);
+    // Three of the fixtures are read with the delimiter we wrote; the shared corpus, where it is present, adds more.
+    expect(checked).toBeGreaterThanOrEqual(corpusFiles('csv').length > 0 ? 4 : 3);
   });
 
   it.skipIf(!hasPython)('unity_csv: Python’s csv module (strict) reads the added and filled columns', () => {

@@ -1,6 +1,7 @@
 /** Runs one batch to the end: claims it with a database lease, translates queued rows chunk by chunk through the quality gates, settles words. */
 import { sql } from 'kysely';
-import { unnestRows } from '../../db/bulk.js';
+import { performance } from 'node:perf_hooks';
+import { selectJsonRows, unnestRows } from '../../db/bulk.js';
 import type { Db } from '../../db/database.js';
 import type { MemoryOrigin, PassName, RowGateOutcome, StoredFailure } from '../../db/schema.js';
 import type { TranslationProvider } from '../../providers/provider.js';
@@ -82,6 +83,27 @@ interface BatchRowValues {
   repaired_drift?: boolean;
 }
 
+/** A chunk done within this many milliseconds doubles the next one. */
+const FAST_CHUNK_MS = 1000;
+/** Chunks grow to at most this many times BATCH_CHUNK_ROWS. */
+const CHUNK_GROWTH = 8;
+
+/**
+ * How many rows the next chunk claims: BATCH_CHUNK_ROWS at first, doubled after each chunk done within a second (up
+ * to 8 times the setting), and back to the setting after a slower one. Every chunk costs a fixed number of
+ * statements, so fast work (memory matches, machine translation, the pseudo provider) is done in fewer, larger
+ * chunks, while a slow provider keeps chunks at the setting and a crash still loses at most a few seconds of work.
+ */
+function chunkSizer(base: number) {
+  let size = base;
+  return {
+    next: () => size,
+    took(ms: number) {
+      size = ms <= FAST_CHUNK_MS ? Math.min(size * 2, base * CHUNK_GROWTH) : base;
+    },
+  };
+}
+
 const json = (value: unknown): string | null => (value === null || (Array.isArray(value) && value.length === 0) ? null : JSON.stringify(value));
 
 export function createBatchRunner(deps: BatchRunnerDeps) {
@@ -109,17 +131,21 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       .execute();
   }
 
-  async function claimChunk(batchId: string): Promise<ClaimedRow[]> {
-    return db
-      .selectFrom('batch_rows as r')
-      .innerJoin('keys as k', 'k.id', 'r.key_id')
-      .leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'r.key_id').onRef('t.locale', '=', 'r.locale'))
-      .select(['r.id', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.path', 'k.position', 'k.source', 'k.notes', 'k.context', 'k.max_length', 'k.source_plurals', 't.text as current_text'])
-      .where('r.batch_id', '=', batchId)
-      .where('r.status', '=', 'queued')
-      .orderBy('r.id')
-      .limit(deps.chunkRows)
-      .execute();
+  /** The next `limit` queued rows of the batch in row order, read as one JSON text (bulk.ts); the bigint id as text. */
+  async function claimChunk(batchId: string, limit: number): Promise<ClaimedRow[]> {
+    return selectJsonRows(
+      db,
+      db
+        .selectFrom('batch_rows as r')
+        .innerJoin('keys as k', 'k.id', 'r.key_id')
+        .leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'r.key_id').onRef('t.locale', '=', 'r.locale'))
+        .select([sql<string>`r.id::text`.as('id'), 'r.id as row_order', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.path', 'k.position', 'k.source', 'k.notes', 'k.context', 'k.max_length', 'k.source_plurals', 't.text as current_text'])
+        .where('r.batch_id', '=', batchId)
+        .where('r.status', '=', 'queued')
+        .orderBy('r.id')
+        .limit(limit),
+      'row_order',
+    );
   }
 
   /** Up to two keys either side of each careful row, in file order: the context a human translator would see. */
@@ -385,17 +411,27 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       if (lease.status === 'queued') {
         await db.updateTable('batches').set({ status: 'running', started_at: sql`coalesce(started_at, now())` }).where('id', '=', batchId).where('status', '=', 'queued').execute();
       }
+      const chunkSize = chunkSizer(deps.chunkRows);
       while (!signal.aborted) {
-        const rows = await claimChunk(batchId);
+        const started = performance.now();
+        const rows = await claimChunk(batchId, chunkSize.next());
         if (rows.length === 0) {
           await finalize(batchId);
           return;
         }
         // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
         const glossary = await loadGlossary(db, project.id);
-        const outcomes = await translateChunk(rows, project, glossary, signal);
+        // A slow provider may take longer than the lease over one chunk: the lease is renewed while it works.
+        const heartbeat = setInterval(() => void takeLease(batchId).catch((error: unknown) => log.warn('lease renewal failed', { batch: batchId, error })), (deps.leaseSeconds * 1000) / 3);
+        let outcomes: ChunkOutcome[];
+        try {
+          outcomes = await translateChunk(rows, project, glossary, signal);
+        } finally {
+          clearInterval(heartbeat);
+        }
         if (signal.aborted) return;
         if ((await commitChunk(batchId, project, outcomes)) === 'stopped') return;
+        chunkSize.took(performance.now() - started);
         if (!(await takeLease(batchId))) return;
         // The embedded database runs on this thread: let pending HTTP I/O through between chunks.
         await new Promise((resolve) => setImmediate(resolve));
