@@ -291,11 +291,13 @@ function parseResources(bytes: Uint8Array): Parsed {
     const key = product === undefined || product === 'default' ? nameOf(el) : `${nameOf(el)}[${product}]`;
     const translatable = attribute(el, 'translatable')?.value !== 'false';
     const notes = commentBefore(children, index);
-    const base = { el, key, translatable, ...(notes !== undefined && { notes }) };
     if (el.name === 'string') {
       claim(key, el.start);
       resources.push({ kind: 'string', el, key, translatable, notes, content: readContent(text, el, fail) });
-    } else if (el.name === 'plurals') {
+      return;
+    }
+    const base = { el, key, translatable, ...(notes !== undefined && { notes }) };
+    if (el.name === 'plurals') {
       claim(key, el.start);
       const items: { category: string; content: Content }[] = [];
       for (const item of childElements(el)) {

@@ -114,6 +114,8 @@ export function scanRecords(text: string, delimiter: CsvDelimiter): CsvRecord[] 
   const scratch: CsvField[] = [];
   let pos = 0;
   const n = text.length;
+  let nextLf = -1;
+  let nextCr = -1;
   while (pos < n) {
     const recordStart = pos;
     scratch.length = 0;
@@ -143,12 +145,17 @@ export function scanRecords(text: string, delimiter: CsvDelimiter): CsvRecord[] 
           const hint = text.charAt(pos - 2) === '\\' ? ' (a quote inside a quoted field is written "", not \\")' : '';
           fail(`Expected ${SHOWN[delimiter]} or the end of the line after the closing '"' of a quoted field${hint}`, pos);
         }
-        // LF, CRLF and a lone CR inside the quotes each end a line.
-        for (let i = start + 1; i < close; i++) {
-          const b = text.charCodeAt(i);
-          if (b === 0x0a || (b === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
-            line++;
-            lineStart = i + 1;
+        // LF, CRLF and a lone CR inside the quotes each end a line. Most values hold none: the next line end
+        // anywhere (kept from earlier fields, since the scan only moves forward) says so without a pass over the value.
+        if (nextLf <= start) nextLf = indexOrEnd(text, '\n', start + 1);
+        if (nextCr <= start) nextCr = indexOrEnd(text, '\r', start + 1);
+        if (nextLf < close || nextCr < close) {
+          for (let i = start + 1; i < close; i++) {
+            const b = text.charCodeAt(i);
+            if (b === 0x0a || (b === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) {
+              line++;
+              lineStart = i + 1;
+            }
           }
         }
       } else {
@@ -181,6 +188,12 @@ export function scanRecords(text: string, delimiter: CsvDelimiter): CsvRecord[] 
   return records;
 }
 
+/** Index of `c` at or after `from`, or the text's length when there is none. */
+function indexOrEnd(text: string, c: string, from: number): number {
+  const i = text.indexOf(c, from);
+  return i < 0 ? text.length : i;
+}
+
 /** Decodes and tokenizes a file. */
 export function scanCsv(bytes: Uint8Array): CsvDocument {
   const { text, bom, encoding } = decodeCsv(bytes);
@@ -198,7 +211,9 @@ export function needsQuotes(value: string, delimiter: CsvDelimiter): boolean {
 
 /** Writes one field, quoted when asked to or when the value needs it. */
 export function writeField(value: string, delimiter: CsvDelimiter, quote: boolean): string {
-  return quote || needsQuotes(value, delimiter) ? `"${value.replaceAll('"', '""')}"` : value;
+  if (!quote && !needsQuotes(value, delimiter)) return value;
+  // Most values hold no quote: the test is cheaper than a replace that finds nothing.
+  return value.includes('"') ? `"${value.replaceAll('"', '""')}"` : `"${value}"`;
 }
 
 /** Whether every field of a record is empty (a blank line, or only delimiters). */

@@ -12,7 +12,7 @@ import {
   type RenderInput,
   type Value,
 } from './codec.js';
-import { encodeCsv, isBlank, needsQuotes, scanCsv, writeField, type CsvDocument, type CsvField, type CsvRecord } from './csv-scan.js';
+import { encodeCsv, isBlank, needsQuotes, scanCsv, writeField, type CsvDelimiter, type CsvDocument, type CsvField, type CsvRecord } from './csv-scan.js';
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from './icu-plural.js';
 
 /*
@@ -369,10 +369,13 @@ export function readEntries(layout: TableLayout, rows: readonly TableRow[], dial
       entry.line = at.line;
       entry.column = at.column;
     }
-    if (noteColumns.length > 0) {
-      const notes = noteColumns.map((i) => cellText(row, i)).filter((t) => t !== '');
-      if (notes.length > 0) entry.notes = notes.join('\n');
+    // Notes joined by hand: most rows have one note column or none, and arrays per row cost a large file dearly.
+    let notes: string | undefined;
+    for (let k = 0; k < noteColumns.length; k++) {
+      const note = cellText(row, noteColumns[k]);
+      if (note !== '') notes = notes === undefined ? note : `${notes}\n${note}`;
     }
+    if (notes !== undefined) entry.notes = notes;
     const context = cellText(row, layout.context);
     if (context !== '') entry.context = context;
     if (layout.maxLength !== undefined) {
@@ -567,7 +570,7 @@ const mirrorQuotes: QuotePolicy = (_text, { replaced, like, styled }) => styled 
 export function applyCsvPlan(table: CsvTable, layout: TableLayout, plan: TablePlan, quote: QuotePolicy): string {
   const { doc } = table;
   const d = doc.delimiter;
-  const edits: { start: number; end: number; text: string }[] = [];
+  const edits = new Edits();
   // Output column order: the existing columns with each added one right after the column it follows.
   const order: number[] = [];
   for (let c = 0; c < layout.width; c++) {
@@ -576,7 +579,7 @@ export function applyCsvPlan(table: CsvTable, layout: TableLayout, plan: TablePl
   }
   plan.added.forEach((a, k) => (a.after < 0 || a.after >= layout.width) && order.push(layout.width + k));
   const likeColumn = textColumn(layout.source);
-  const styled = doc.records.some((r) => r.fields.some((f) => f.quoted && !needsQuotes(f.value, d)));
+  const styled = quotesByStyle(doc.records, d);
 
   const write = (text: string, header: boolean, replaced: CsvField | undefined, like: CsvField | undefined): string =>
     writeField(text, d, quote(text, { header, styled, replaced, like }));
@@ -586,49 +589,63 @@ export function applyCsvPlan(table: CsvTable, layout: TableLayout, plan: TablePl
     const like = fields[likeColumn] ?? fields[layout.key];
     let tail = '';
     let pending = '';
-    for (const column of order) {
+    for (let o = 0; o < order.length; o++) {
+      const column = order[o]!;
       const text = cells[column];
       const field = column < layout.width ? fields[column] : undefined;
       if (field) {
-        if (text !== undefined) edits.push({ start: field.start, end: field.end, text: write(text, header, field, like) });
+        if (text !== undefined) edits.add(field.start, field.end, write(text, header, field, like));
         continue;
       }
       const added = column >= layout.width ? plan.added[column - layout.width]! : undefined;
       if (added && added.after < fields.length - 1) {
         // Between existing fields: insert right after the field it follows.
         const anchor = fields[added.after]!.end;
-        edits.push({ start: anchor, end: anchor, text: d + write(text ?? '', header, undefined, like) });
+        edits.add(anchor, anchor, d + write(text ?? '', header, undefined, like));
         continue;
       }
       // Beyond the row's last field: pad only as far as the last cell that has something to hold.
-      pending += d + (text === undefined ? '' : write(text, header, undefined, like));
+      pending = pending === '' ? d : pending + d;
+      if (text !== undefined) pending += write(text, header, undefined, like);
       if (text !== undefined && (text !== '' || added)) {
-        tail += pending;
+        tail = tail === '' ? pending : tail + pending;
         pending = '';
       }
     }
-    if (tail !== '') edits.push({ start: record.end, end: record.end, text: tail });
+    if (tail !== '') edits.add(record.end, record.end, tail);
   };
 
   if (plan.added.length > 0) rewrite(table.header, addedHeaders(layout, plan));
-  const removed = new Set<CsvRecord>();
+  let removed: Set<CsvRecord> | undefined;
   for (const [index, rowEdit] of plan.rows) {
     const record = table.records[index]!;
     if (!rowEdit.remove) {
       rewrite(record, rowEdit.cells);
       continue;
     }
-    removed.add(record);
-    edits.push({ start: record.start, end: record.next, text: '' });
+    (removed ??= new Set()).add(record);
+    edits.add(record.start, record.next, '');
   }
   const all = doc.records;
   const last = all[all.length - 1]!;
-  if (removed.has(last) && last.next === last.end) {
+  if (removed?.has(last) && last.next === last.end) {
     // The file had no final newline: the last row kept drops its line end instead.
     const kept = all.findLast((r) => !removed.has(r));
-    if (kept) edits.push({ start: kept.end, end: kept.next, text: '' });
+    if (kept) edits.add(kept.end, kept.next, '');
   }
-  return spliceEdits(doc.text, edits);
+  return edits.apply(doc.text);
+}
+
+/** Whether the file quotes a field that does not need it (Tolgee quotes every field), rather than only where needed. */
+function quotesByStyle(records: readonly CsvRecord[], d: CsvDelimiter): boolean {
+  for (let r = 0; r < records.length; r++) {
+    const { fields } = records[r]!;
+    for (let f = 0; f < fields.length; f++) {
+      const field = fields[f]!;
+      if (field.quoted && !needsQuotes(field.value, d)) return true;
+    }
+  }
+  return false;
 }
 
 /** The header row's cells for the added columns. */
@@ -638,20 +655,48 @@ export function addedHeaders(layout: TableLayout, plan: TablePlan): string[] {
   return cells;
 }
 
-/** Applies edits that never overlap except for insertions at one point, which keep the order they were planned in. */
-function spliceEdits(text: string, edits: readonly { start: number; end: number; text: string }[]): string {
-  // Edits are planned row by row, so they are usually in order already.
-  const ordered = edits.every((e, i) => i === 0 || edits[i - 1]!.start < e.start || (edits[i - 1]!.start === e.start && edits[i - 1]!.end <= e.end));
-  const sorted = ordered ? edits : edits.map((e, i) => ({ ...e, i })).sort((a, b) => a.start - b.start || a.end - b.end || a.i - b.i);
-  // Pieces joined once: concatenating them one by one would build a chain of as many strings to flatten on encoding.
-  const parts: string[] = [];
-  let at = 0;
-  for (const e of sorted) {
-    parts.push(text.slice(at, e.start), e.text);
-    at = e.end;
+/**
+ * Edits to a text, in parallel arrays rather than an object each (a render plans one or more per row), applied by
+ * `apply`. They never overlap except for insertions at one point, which keep the order they were planned in.
+ */
+class Edits {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly texts: string[] = [];
+  /** Edits are planned row by row, so they usually come in order and need no sort. */
+  private ordered = true;
+
+  add(start: number, end: number, text: string): void {
+    const n = this.starts.length;
+    if (n > 0 && this.ordered) {
+      const before = this.starts[n - 1]!;
+      if (!(before < start || (before === start && this.ends[n - 1]! <= end))) this.ordered = false;
+    }
+    this.starts.push(start);
+    this.ends.push(end);
+    this.texts.push(text);
   }
-  parts.push(text.slice(at));
-  return parts.join('');
+
+  apply(text: string): string {
+    const { starts, ends, texts } = this;
+    const n = starts.length;
+    let order: number[] | undefined;
+    if (!this.ordered) {
+      order = Array.from({ length: n }, (_, i) => i);
+      order.sort((a, b) => starts[a]! - starts[b]! || ends[a]! - ends[b]! || a - b);
+    }
+    // Pieces joined once: concatenating them one by one would build a chain of as many strings to flatten on encoding.
+    const parts: string[] = new Array<string>(2 * n + 1);
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+      const i = order ? order[k]! : k;
+      parts[2 * k] = text.slice(at, starts[i]);
+      parts[2 * k + 1] = texts[i]!;
+      at = ends[i]!;
+    }
+    parts[2 * n] = text.slice(at);
+    return parts.join('');
+  }
 }
 
 /** Renders a CSV-shaped file through a dialect: the source bytes back when nothing changes. */

@@ -122,11 +122,20 @@ function parsePlist(bytes: Uint8Array): Parsed {
       items.push({ kind: 'format', top: pair, format, ...extras });
       continue;
     }
-    const plural = inner.filter((p) => p.value.name === 'dict' && stringOf(pairsOf(p.value).find((q) => q.name === 'NSStringFormatSpecTypeKey')) === PLURAL_RULE);
+    // Each variable's pairs are read once, for the spec type and then for the forms.
+    const plural: Pair[] = [];
+    const pluralPairs: Pair[][] = [];
+    for (const p of inner) {
+      if (p.value.name !== 'dict') continue;
+      const pairs = pairsOf(p.value);
+      if (stringOf(pairs.find((q) => q.name === 'NSStringFormatSpecTypeKey')) !== PLURAL_RULE) continue;
+      plural.push(p);
+      pluralPairs.push(pairs);
+    }
     if (plural.length === 0) continue;
-    const variables = plural.map((p): Variable => {
+    const variables = plural.map((p, i): Variable => {
       const forms: { category: string; pair: Pair }[] = [];
-      for (const q of pairsOf(p.value)) {
+      for (const q of pluralPairs[i]!) {
         if (!(PLURAL_CATEGORIES as readonly string[]).includes(q.name)) continue;
         if (q.value.name !== 'string') fail(`Expected a <string> for the plural form '${q.name}', found <${q.value.name}>`, q.value.start);
         forms.push({ category: q.name, pair: q });

@@ -40,6 +40,12 @@ export function children(el: XmlElement, local: string): XmlElement[] {
   return out;
 }
 
+/** The first child element with the given local name, without collecting the others. */
+export function firstChild(el: XmlElement, local: string): XmlElement | undefined {
+  for (const n of el.children) if (n.kind === 'element' && isNamed(n.name, local)) return n;
+  return undefined;
+}
+
 /** Whether a qualified name has the given local name, without slicing it. */
 function isNamed(name: string, local: string): boolean {
   const colon = name.indexOf(':');
@@ -98,6 +104,8 @@ export function writeContent(value: string, like: { markup: boolean; cdata: bool
 
 /** Escapes text for XLIFF 2, where a character XML cannot carry is written as <cp hex="…"/> instead of being lost. */
 function escapeWithCodePoints(value: string): string {
+  // Nearly every value holds no such character: one test instead of an iterator over matches.
+  if (!INVALID_CHAR.test(value)) return escapeXmlText(value);
   let out = '';
   let at = 0;
   for (const match of value.matchAll(INVALID_CHARS)) {
@@ -176,10 +184,16 @@ export function removal(text: string, el: XmlElement): Edit {
 export function insertAfter(text: string, anchor: XmlElement, markup: string): Edit {
   let wsStart = anchor.start;
   for (let c = text.charCodeAt(wsStart - 1); c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a; c = text.charCodeAt(--wsStart - 1));
-  const ws = text.slice(wsStart, anchor.start);
-  const lastBreak = /(\r\n|\n|\r)([ \t]*)$/.exec(ws);
-  const lead = lastBreak ? lastBreak[1]! + lastBreak[2]! : ws;
-  return { start: anchor.end, end: anchor.end, text: lead + markup };
+  // The run holds only whitespace, so what follows its last line break is the indentation: take the break with it.
+  let lead = wsStart;
+  for (let i = anchor.start - 1; i >= wsStart; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a || c === 0x0d) {
+      lead = c === 0x0a && i > wsStart && text.charCodeAt(i - 1) === 0x0d ? i - 1 : i;
+      break;
+    }
+  }
+  return { start: anchor.end, end: anchor.end, text: text.slice(lead, anchor.start) + markup };
 }
 
 /**
@@ -203,7 +217,8 @@ export function setAttribute(el: XmlElement, name: string, value: string, after:
 export function startTag(sibling: XmlElement, local: string, attributes: readonly (readonly [string, string])[]): { open: string; close: string } {
   const colon = sibling.name.indexOf(':');
   const name = colon < 0 ? local : `${sibling.name.slice(0, colon)}:${local}`;
-  const attrs = attributes.map(([n, v]) => ` ${n}="${escapeXmlAttribute(v, '"')}"`).join('');
+  let attrs = '';
+  for (const [n, v] of attributes) attrs += ` ${n}="${escapeXmlAttribute(v, '"')}"`;
   return { open: `<${name}${attrs}>`, close: `</${name}>` };
 }
 

@@ -8,6 +8,7 @@ import {
   detectXliff,
   entryOf,
   fail,
+  firstChild,
   insertAfter,
   localName,
   needsPreserve,
@@ -68,7 +69,7 @@ function scan(bytes: Uint8Array): Scanned {
   const files: XliffFile[] = [];
   const units: Unit[] = [];
   for (const el of children(root, 'file')) {
-    const body = children(el, 'body')[0];
+    const body = firstChild(el, 'body');
     const file: XliffFile = { el, original: attr(el, 'original') ?? '', body, units: [] };
     files.push(file);
     if (body) collect(text, body, true, file.units);
@@ -144,7 +145,8 @@ function assignKeys(text: string, files: readonly XliffFile[]): void {
   // The first file each base key is found in, and the keys found in more than one.
   const firstFile = new Map<string, XliffFile>();
   const shared = new Set<string>();
-  for (const file of files) {
+  // With a single <file> (the usual case) no key can be shared.
+  if (files.length > 1) for (const file of files) {
     for (const unit of file.units) {
       const base = unit.resname ?? unit.id;
       const first = firstFile.get(base);
@@ -168,29 +170,30 @@ function assignKeys(text: string, files: readonly XliffFile[]): void {
   }
 }
 
-/** Writes the target of one unit for a target locale: the value, or the source text standing in for it. */
-function targetEdits(text: string, unit: Unit, value: string | undefined, locale: string): Edit[] {
+/** Adds the edits writing the target of one unit for a target locale: the value, or the source text standing in for it. */
+function targetEdits(text: string, unit: Unit, value: string | undefined, locale: string, edits: Edit[]): void {
   const current = unit.target ? readContent(unit.target, text, false) : undefined;
   const state = value === undefined ? 'needs-translation' : 'translated';
   let inner: string;
   if (value === undefined) {
-    if (current?.raw === unit.content.raw) return [];
+    if (current?.raw === unit.content.raw) return;
     inner = unit.content.raw;
   } else {
-    if (current?.value === value) return [];
+    if (current?.value === value) return;
     inner = writeContent(value, { markup: unit.content.markup, cdata: (current ?? unit.content).cdata }, false);
   }
   if (unit.target) {
     // A target that names its language names the one it is now in.
     const language = attr(unit.target, 'xml:lang') === undefined ? undefined : setAttribute(unit.target, 'xml:lang', locale);
     const attributes = [setAttribute(unit.target, 'state', state), language].filter((e): e is Edit => e !== undefined);
-    return replaceContent(unit.target, text, inner, attributes);
+    for (const edit of replaceContent(unit.target, text, inner, attributes)) edits.push(edit);
+    return;
   }
   const space = attr(unit.source, 'xml:space');
   const tag = startTag(unit.source, 'target', [['state', state], ...(space !== undefined ? [['xml:space', space] as const] : [])]);
   // The schema orders <source>, <seg-source>, <target>.
-  const anchor = children(unit.el, 'seg-source')[0] ?? unit.source;
-  return [insertAfter(text, anchor, tag.open + inner + tag.close)];
+  const anchor = firstChild(unit.el, 'seg-source') ?? unit.source;
+  edits.push(insertAfter(text, anchor, tag.open + inner + tag.close));
 }
 
 /** Removes omitted units, and groups left with nothing in them (a 1.2 group must hold at least one unit). */
@@ -251,6 +254,13 @@ export const xliff12Codec: Codec = {
       files.map((f) => attr(f.el, 'source-language')),
     );
     const edits: Edit[] = [];
+    // The <file> tags come before their units: edits made in document order need no sorting by splice.
+    if (locale !== undefined) {
+      for (const file of files) {
+        const edit = setAttribute(file.el, 'target-language', locale, ['source-language']);
+        if (edit) edits.push(edit);
+      }
+    }
     const removed = new Set<XmlElement>();
     for (const unit of units) {
       // Strings marked translate="no" stay exactly as the source has them.
@@ -258,15 +268,9 @@ export const xliff12Codec: Codec = {
       const given = input.values.get(unit.key);
       const value = given === undefined ? undefined : textValue(given, 'xliff12');
       if (value === undefined && input.missing === 'omit') removed.add(unit.el);
-      else if (locale !== undefined) edits.push(...targetEdits(text, unit, value, locale));
+      else if (locale !== undefined) targetEdits(text, unit, value, locale, edits);
       else if (value !== undefined && value !== unit.content.value) {
         edits.push(...replaceContent(unit.source, text, writeContent(value, unit.content, false)));
-      }
-    }
-    if (locale !== undefined) {
-      for (const file of files) {
-        const edit = setAttribute(file.el, 'target-language', locale, ['source-language']);
-        if (edit) edits.push(edit);
       }
     }
     edits.push(...removals(text, files, removed));

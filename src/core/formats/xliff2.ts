@@ -119,18 +119,37 @@ function readUnit(text: string, el: XmlElement, scope: Scope, translatable: bool
   const segmentEls = children(el, 'segment');
   if (segmentEls.length === 0) fail(text, el.start, `Expected a <segment> in <unit id="${id}">`);
   const segments = segmentEls.map((seg): Segment => {
-    const sources = children(seg, 'source');
-    const targets = children(seg, 'target');
-    const source = sources[0];
+    // One pass over the children: the first two sources and targets (a second is an error).
+    let source: XmlElement | undefined;
+    let secondSource: XmlElement | undefined;
+    let target: XmlElement | undefined;
+    let secondTarget: XmlElement | undefined;
+    for (const child of seg.children) {
+      if (child.kind !== 'element') continue;
+      const name = localName(child.name);
+      if (name === 'source') {
+        if (!source) source = child;
+        else secondSource ??= child;
+      } else if (name === 'target') {
+        if (!target) target = child;
+        else secondTarget ??= child;
+      }
+    }
     if (!source) fail(text, seg.start, `Expected a <source> in the <segment> of <unit id="${id}">`);
-    if (sources[1]) fail(text, sources[1].start, `Expected one <source> per <segment> in <unit id="${id}">; found another`);
-    if (targets[1]) fail(text, targets[1].start, `Expected at most one <target> per <segment> in <unit id="${id}">; found another`);
-    return { el: seg, key: '', source, content: readContent(source, text, true), target: targets[0] };
+    if (secondSource) fail(text, secondSource.start, `Expected one <source> per <segment> in <unit id="${id}">; found another`);
+    if (secondTarget) fail(text, secondTarget.start, `Expected at most one <target> per <segment> in <unit id="${id}">; found another`);
+    return { el: seg, key: '', source, content: readContent(source, text, true), target };
   });
-  const notes = children(el, 'notes')
-    .flatMap((n) => children(n, 'note'))
-    .map(textContent)
-    .filter((n) => n.trim() !== '');
+  // Notes are read without the intermediate arrays: most units have none.
+  const notes: string[] = [];
+  for (const group of el.children) {
+    if (group.kind !== 'element' || localName(group.name) !== 'notes') continue;
+    for (const note of group.children) {
+      if (note.kind !== 'element' || localName(note.name) !== 'note') continue;
+      const value = textContent(note);
+      if (value.trim() !== '') notes.push(value);
+    }
+  }
   // The Size and Length Restriction module's default profile counts code points, which is what a max length is.
   const size = moduleAttr(el, scope, SIZE_RESTRICTION_NS, 'sizeRestriction');
   return {
@@ -152,7 +171,8 @@ function assignKeys(text: string, files: readonly XliffFile[]): void {
   // The first file each base key is found in, and the keys found in more than one.
   const firstFile = new Map<string, XliffFile>();
   const shared = new Set<string>();
-  for (const file of files) {
+  // With a single <file> (the usual case) no key can be shared.
+  if (files.length > 1) for (const file of files) {
     for (const unit of file.units) {
       const base = unit.name ?? unit.id;
       const first = firstFile.get(base);
@@ -165,47 +185,47 @@ function assignKeys(text: string, files: readonly XliffFile[]): void {
     for (const unit of file.units) {
       const base = unit.name ?? unit.id;
       const key = shared.has(base) ? `${file.id}#${base}` : base;
-      unit.segments.forEach((segment, i) => {
-        segment.key = unit.segments.length === 1 ? key : `${key}.${i + 1}`;
+      const { segments } = unit;
+      for (let i = 0; i < segments.length; i++) {
+        const segment = segments[i]!;
+        segment.key = segments.length === 1 ? key : `${key}.${i + 1}`;
         const first = seen.get(segment.key);
         if (first) {
           const { line } = lineColumn(text, first.start);
           fail(text, unit.el.start, `Duplicate unit key ${JSON.stringify(segment.key)} (first defined at line ${line})`);
         }
         seen.set(segment.key, unit.el);
-      });
+      }
     }
   }
 }
 
-/** Writes one segment's target for a target locale: the value, or the source text standing in for it. */
-function targetEdits(text: string, segment: Segment, value: string | undefined, locale: string): Edit[] {
+/** Adds the edits writing one segment's target for a target locale: the value, or the source text standing in for it. */
+function targetEdits(text: string, segment: Segment, value: string | undefined, locale: string, edits: Edit[]): void {
   const current = segment.target ? readContent(segment.target, text, true) : undefined;
   let inner: string;
   if (value === undefined) {
-    if (current?.raw === segment.content.raw) return [];
+    if (current?.raw === segment.content.raw) return;
     inner = segment.content.raw;
   } else {
-    if (current?.value === value) return [];
+    if (current?.value === value) return;
     inner = writeContent(value, { markup: segment.content.markup, cdata: (current ?? segment.content).cdata }, true);
   }
-  const edits: Edit[] = [];
-  if (segment.target) {
-    // A target that names its language names the one it is now in.
-    const language = attr(segment.target, 'xml:lang') === undefined ? undefined : setAttribute(segment.target, 'xml:lang', locale);
-    edits.push(...replaceContent(segment.target, text, inner, language ? [language] : []));
-  }
-  else {
-    const space = attr(segment.source, 'xml:space');
-    const tag = startTag(segment.source, 'target', space !== undefined ? [['xml:space', space]] : []);
-    edits.push(insertAfter(text, segment.source, tag.open + inner + tag.close));
-  }
-  // The state lives on the segment; its default, "initial", already describes a source stand-in.
+  // The state lives on the segment; its default, "initial", already describes a source stand-in. Its tag comes
+  // first in the document, so its edit goes first and splice finds the edits in order.
   const hasState = attr(segment.el, 'state') !== undefined;
   const state = value === undefined ? (hasState ? 'initial' : undefined) : 'translated';
   const stateEdit = state === undefined ? undefined : setAttribute(segment.el, 'state', state, ['id']);
   if (stateEdit) edits.push(stateEdit);
-  return edits;
+  if (segment.target) {
+    // A target that names its language names the one it is now in.
+    const language = attr(segment.target, 'xml:lang') === undefined ? undefined : setAttribute(segment.target, 'xml:lang', locale);
+    for (const edit of replaceContent(segment.target, text, inner, language ? [language] : [])) edits.push(edit);
+  } else {
+    const space = attr(segment.source, 'xml:space');
+    const tag = startTag(segment.source, 'target', space !== undefined ? [['xml:space', space]] : []);
+    edits.push(insertAfter(text, segment.source, tag.open + inner + tag.close));
+  }
 }
 
 /**
@@ -288,21 +308,20 @@ export const xliff2Codec: Codec = {
         if (unit.translatable && unit.segments.every((s) => valueOf(s) === undefined)) omitted.add(unit.el);
       }
     }
+    // The root tag comes first in the document: edits made in document order need no sorting by splice.
+    const rootEdit = locale === undefined ? undefined : setAttribute(root, 'trgLang', locale, ['srcLang']);
     const edits = planRemovals(scanned, omitted);
+    if (rootEdit) edits.unshift(rootEdit);
     for (const unit of units) {
       // Strings marked translate="no" stay exactly as the source has them.
       if (!unit.translatable || omitted.has(unit.el)) continue;
       for (const segment of unit.segments) {
         const value = valueOf(segment);
-        if (locale !== undefined) edits.push(...targetEdits(text, segment, value, locale));
+        if (locale !== undefined) targetEdits(text, segment, value, locale, edits);
         else if (value !== undefined && value !== segment.content.value) {
           edits.push(...replaceContent(segment.source, text, writeContent(value, segment.content, true)));
         }
       }
-    }
-    if (locale !== undefined) {
-      const edit = setAttribute(root, 'trgLang', locale, ['srcLang']);
-      if (edit) edits.push(edit);
     }
     if (edits.length === 0) return input.source.slice();
     return encodeXml(splice(text, edits), bom, encoding);

@@ -91,6 +91,10 @@ export interface XmlDocument {
 export type XmlEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
 const NO_PREFIXES: ReadonlySet<string> = new Set();
+// What elements without attributes, and leaf elements, share instead of an empty array each (a tree is read, never
+// changed, by the codecs), so a scan allocates and keeps fewer objects.
+const NO_ATTRIBUTES: XmlAttribute[] = [];
+const NO_CHILDREN: XmlNode[] = [];
 
 // Deep enough for any real resource file; keeps codecs that walk the tree recursively clear of stack overflow.
 const MAX_DEPTH = 512;
@@ -157,10 +161,13 @@ export function decodeXml(bytes: Uint8Array): { text: string; bom: boolean; enco
   return { text, bom: skip > 0, encoding };
 }
 
+// One encoder for every render: it holds no state between calls.
+const UTF8 = new TextEncoder();
+
 /** Encodes text in the file's original encoding, restoring the BOM when the source had one. */
 export function encodeXml(text: string, bom: boolean, encoding: XmlEncoding): Uint8Array {
   const full = bom ? `\uFEFF${text}` : text;
-  if (encoding === 'utf-8') return new TextEncoder().encode(full);
+  if (encoding === 'utf-8') return UTF8.encode(full);
   const out = new Uint8Array(full.length * 2);
   const view = new DataView(out.buffer);
   for (let i = 0; i < full.length; i++) view.setUint16(i * 2, full.charCodeAt(i), encoding === 'utf-16le');
@@ -393,6 +400,9 @@ class Scanner {
     return at - from;
   }
 
+  // Recently read names, by a hash of their first and last characters and length.
+  private readonly names: (string | undefined)[] = new Array<string | undefined>(64).fill(undefined);
+
   private scanName(what: string): string {
     // ASCII names, nearly all of them, are read without the Unicode-aware expression.
     const t = this.text;
@@ -403,7 +413,14 @@ class Scanner {
       for (c = t.charCodeAt(end); isAsciiNameChar(c); c = t.charCodeAt(++end));
       if (!(c >= 0x80)) {
         this.pos = end;
-        return t.slice(start, end);
+        // A document repeats a handful of names: the same string serves each occurrence, rather than a copy per
+        // node that every collection during the scan has to move.
+        const slot = (t.charCodeAt(start) * 31 + (end - start) * 7 + t.charCodeAt(end - 1)) & 63;
+        const known = this.names[slot];
+        if (known !== undefined && known.length === end - start && t.startsWith(known, start)) return known;
+        const name = t.slice(start, end);
+        this.names[slot] = name;
+        return name;
       }
     }
     NAME.lastIndex = this.pos;
@@ -658,14 +675,14 @@ class Scanner {
       for (let i = 0; i < count; i++) if (scratch[i]!.name === attribute.name) this.fail(`Attribute '${attribute.name}' appears twice on <${name}>`, attribute.start);
       scratch[count++] = attribute;
     }
-    const attributes = scratch.slice(0, count);
+    const attributes = count === 0 ? NO_ATTRIBUTES : scratch.slice(0, count);
     this.checkNamespaces(name, start, attributes);
     this.locate(start);
     const element: XmlElement = {
       kind: 'element',
       name,
       attributes,
-      children: [],
+      children: NO_CHILDREN,
       start,
       end: this.pos,
       openEnd: this.pos,
@@ -901,17 +918,27 @@ export function attribute(el: XmlElement, name: string): XmlAttribute | undefine
 
 /** Applies non-overlapping edits given in any order; an overlap is a programming error. */
 export function splice(text: string, edits: readonly { start: number; end: number; text: string }[]): string {
-  const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
-  let out = '';
+  // Codecs mostly emit edits in document order already: then there is nothing to copy and sort.
+  let ordered = true;
+  for (let i = 1; i < edits.length && ordered; i++) {
+    const a = edits[i - 1]!;
+    const b = edits[i]!;
+    ordered = a.start < b.start || (a.start === b.start && a.end <= b.end);
+  }
+  const sorted = ordered ? edits : [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  // Pieces joined once: concatenating a document's worth of them builds a chain the encoder must then flatten.
+  const parts: string[] = [];
   let at = 0;
   for (const edit of sorted) {
     if (edit.start < at || edit.end < edit.start || edit.end > text.length) {
       throw new Error(`splice: edit ${edit.start}..${edit.end} overlaps another or lies outside the text`);
     }
-    out += text.slice(at, edit.start) + edit.text;
+    if (edit.start > at) parts.push(text.slice(at, edit.start));
+    if (edit.text !== '') parts.push(edit.text);
     at = edit.end;
   }
-  return out + text.slice(at);
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
