@@ -52,6 +52,26 @@ function isNamed(name: string, local: string): boolean {
   return colon < 0 ? name === local : name.length - colon - 1 === local.length && name.endsWith(local);
 }
 
+/** The first two <source> and <target> children of `el` (a second of either is an error for the caller to name); `other` sees the rest. */
+export function sourcesAndTargets(el: XmlElement, other?: (child: XmlElement, name: string) => void) {
+  let source: XmlElement | undefined;
+  let secondSource: XmlElement | undefined;
+  let target: XmlElement | undefined;
+  let secondTarget: XmlElement | undefined;
+  for (const child of el.children) {
+    if (child.kind !== 'element') continue;
+    const name = localName(child.name);
+    if (name === 'source') {
+      if (!source) source = child;
+      else secondSource ??= child;
+    } else if (name === 'target') {
+      if (!target) target = child;
+      else secondTarget ??= child;
+    } else other?.(child, name);
+  }
+  return { source, secondSource, target, secondTarget };
+}
+
 export function attr(el: XmlElement, name: string): string | undefined {
   for (const a of el.attributes) if (a.name === name) return a.value;
   return undefined;

@@ -22,6 +22,7 @@ import {
   writeContent,
   type Content,
   type Edit,
+  sourcesAndTargets,
 } from './xliff-common.js';
 
 interface Unit {
@@ -98,25 +99,12 @@ function readUnit(text: string, el: XmlElement, translatable: boolean): Unit {
   const id = attr(el, 'id');
   if (id === undefined) fail(text, el.start, 'Expected an id attribute on <trans-unit>');
   // One pass over the children: the first two sources and targets (a second is an error), and the notes.
-  let source: XmlElement | undefined;
-  let secondSource: XmlElement | undefined;
-  let target: XmlElement | undefined;
-  let secondTarget: XmlElement | undefined;
   const notes: string[] = [];
-  for (const child of el.children) {
-    if (child.kind !== 'element') continue;
-    const name = localName(child.name);
-    if (name === 'source') {
-      if (!source) source = child;
-      else secondSource ??= child;
-    } else if (name === 'target') {
-      if (!target) target = child;
-      else secondTarget ??= child;
-    } else if (name === 'note') {
-      const note = textContent(child);
-      if (note.trim() !== '') notes.push(note);
-    }
-  }
+  const { source, secondSource, target, secondTarget } = sourcesAndTargets(el, (child, name) => {
+    if (name !== 'note') return;
+    const note = textContent(child);
+    if (note.trim() !== '') notes.push(note);
+  });
   if (!source) fail(text, el.start, `Expected a <source> in <trans-unit id="${id}">`);
   if (secondSource) fail(text, secondSource.start, `Expected one <source> in <trans-unit id="${id}">; found another`);
   if (secondTarget) fail(text, secondTarget.start, `Expected at most one <target> in <trans-unit id="${id}">; found another`);

@@ -21,6 +21,7 @@ import {
   writeContent,
   type Content,
   type Edit,
+  sourcesAndTargets,
 } from './xliff-common.js';
 
 const SIZE_RESTRICTION_NS = 'urn:oasis:names:tc:xliff:sizerestriction:2.0';
@@ -120,21 +121,7 @@ function readUnit(text: string, el: XmlElement, scope: Scope, translatable: bool
   if (segmentEls.length === 0) fail(text, el.start, `Expected a <segment> in <unit id="${id}">`);
   const segments = segmentEls.map((seg): Segment => {
     // One pass over the children: the first two sources and targets (a second is an error).
-    let source: XmlElement | undefined;
-    let secondSource: XmlElement | undefined;
-    let target: XmlElement | undefined;
-    let secondTarget: XmlElement | undefined;
-    for (const child of seg.children) {
-      if (child.kind !== 'element') continue;
-      const name = localName(child.name);
-      if (name === 'source') {
-        if (!source) source = child;
-        else secondSource ??= child;
-      } else if (name === 'target') {
-        if (!target) target = child;
-        else secondTarget ??= child;
-      }
-    }
+    const { source, secondSource, target, secondTarget } = sourcesAndTargets(seg);
     if (!source) fail(text, seg.start, `Expected a <source> in the <segment> of <unit id="${id}">`);
     if (secondSource) fail(text, secondSource.start, `Expected one <source> per <segment> in <unit id="${id}">; found another`);
     if (secondTarget) fail(text, secondTarget.start, `Expected at most one <target> per <segment> in <unit id="${id}">; found another`);
