@@ -3,7 +3,6 @@
  * against a hostile /v1 server (crafted file names, paths and locales), hostile templates, and symbolic links inside the
  * repository that lead out of it. Each refusal exits 1, names the path, and leaves everything outside untouched.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { node24Binary } from '../helpers/node24.js';
+import { runProcess, type Run } from '../helpers/process.js';
 
 const BIN = join(import.meta.dirname, '../../bin/parlance.js');
 const DIST = join(import.meta.dirname, '../../dist/index.js');
@@ -78,22 +78,8 @@ function sandbox(config: string): Sandbox {
 const config = (translation: string, locales: string | null = '[de]') =>
   `${locales === null ? '' : `locales: ${locales}\n`}files:\n  - source: locales/en.json\n    translation: '${translation}'\n`;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(command, args, { cwd, env });
 }
 
 /** The real binary, as a user runs it, against the hostile server. */

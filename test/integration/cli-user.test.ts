@@ -3,7 +3,6 @@
  * in-process service whose provider is the OpenAI wire mock: init, push, status, pull, review, sync, glossary,
  * tokens, the exit codes (1 config, 2 auth, 4 refused), --json, --dry-run and the 429 wait.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, matchSources } from '../../src/cli/config.js';
 import { runCli } from '../../src/cli/main.js';
 import { mockTranslate, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
+import { runProcess, type Run } from '../helpers/process.js';
 import { startService, waitForBatch, type TestService } from '../helpers/service.js';
 
 const BIN = join(import.meta.dirname, '../../bin/parlance.js');
@@ -27,23 +27,9 @@ files:
     format: properties
 `;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real binary without blocking this process, which hosts the service the binary talks to. */
 function parlance(args: string[], options: { cwd: string; env: Record<string, string> }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } });
 }
 
 function json<T>(run: Run): T {

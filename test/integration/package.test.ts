@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess, type Run } from '../helpers/process.js';
 import { backendEnv, dropBackend } from '../helpers/service.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,12 +29,6 @@ function registryProblem(): string | undefined {
 const offline = registryProblem();
 if (offline) console.warn(`The npm package tests are skipped: ${offline}`);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Only the environment a user's shell would pass: nothing of the test runner's settings leaks into the package. */
 function userEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
@@ -45,15 +40,7 @@ function userEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; timeout?: number }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: userEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeout ?? 120_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(command, args, { cwd: options.cwd, env: userEnv(options.env), timeout: options.timeout ?? 120_000 });
 }
 
 describe.skipIf(offline !== undefined)(`the npm package${offline ? ` (skipped: ${offline})` : ''}`, { timeout: 300_000 }, () => {
