@@ -36,8 +36,27 @@ export interface PulledFile {
 export function createPullService(deps: { db: Db }) {
   const { db } = deps;
 
+  /**
+   * The project's pushed paths, in order, one index search per path (a skip scan of the keys' (project, path, key)
+   * index) rather than reading every key of the project.
+   */
+  async function pushedPaths(projectId: string): Promise<string[]> {
+    const result = await sql<{ path: string }>`
+      with recursive paths (path) as (
+        select min(path) from keys where project_id = ${projectId} and state = 'active'
+        union all
+        select (select min(k.path) from keys k where k.project_id = ${projectId} and k.state = 'active' and k.path > paths.path) from paths where paths.path is not null
+      )
+      select path from paths where path is not null`.execute(db);
+    return result.rows.map((r) => r.path);
+  }
+
   async function resolvePath(projectId: string, path: string | undefined): Promise<string> {
-    const paths = (await db.selectFrom('keys').select('path').distinct().where('project_id', '=', projectId).where('state', '=', 'active').orderBy('path').execute()).map((p) => p.path);
+    if (path !== undefined) {
+      const pushed = await db.selectFrom('keys').select('path').where('project_id', '=', projectId).where('path', '=', path).where('state', '=', 'active').limit(1).executeTakeFirst();
+      if (pushed) return path;
+    }
+    const paths = await pushedPaths(projectId);
     if (path !== undefined) {
       if (!paths.includes(path)) {
         throw notFound('path_not_found', `Nothing was pushed at path '${path}'. Pushed paths: ${paths.map((p) => `'${p}'`).join(', ') || '(none)'}.`);

@@ -90,7 +90,7 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
       // A (key, locale) needs work unless a current translation of this source exists (not marked stale by a glossary
       // edit), a candidate for it is held for review, or a queued row already carries it.
       const pushedKeys = [...added, ...delta.changed, ...delta.unchanged].map((k) => ({ id: k.id, hash: k.hash, entry: k.entry }));
-      const { batch, rowCount } = await queueBatch(trx, project, locales, pushedKeys, {
+      const { batch, rowCount } = await queueBatch(trx, project, locales, pushedKeys, new Set(delta.unchanged.map((u) => u.id)), {
         id: batchId,
         path: input.path,
         format: input.format,
@@ -138,7 +138,8 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
         hash: k.source_hash,
         entry: { key: k.key, source: k.source, pass: k.pass, ...(k.source_plurals ? { plurals: k.source_plurals } : {}), ...(k.context !== null ? { context: k.context } : {}) },
       }));
-      const { batch, rowCount } = await queueBatch(trx, project, locales, work, {
+      // Most keys of a project have their translations: checked before their words and memory shas are worked out.
+      const { batch, rowCount } = await queueBatch(trx, project, locales, work, new Set(work.map((k) => k.id)), {
         id: batchId,
         // A batch names its file when it has one; across files it has none.
         path: input.paths?.length === 1 ? input.paths[0]! : null,
@@ -173,9 +174,22 @@ const REUSABLE_CAREFUL = reusableOrigins('careful');
  * (the worker reuses the match without a provider); the rest reserve their words. The database picks the rows in one
  * statement, so a push reads back none of the project's translations.
  */
-async function queueBatch(trx: Trx, project: { id: string; organisation_id: string; source_locale: string }, locales: readonly string[], keys: readonly WorkKey[], facts: BatchFacts) {
+async function queueBatch(
+  trx: Trx,
+  project: { id: string; organisation_id: string; source_locale: string },
+  locales: readonly string[],
+  keys: readonly WorkKey[],
+  settled: ReadonlySet<string>,
+  facts: BatchFacts,
+) {
   await trx.insertInto('batches').values({ ...facts, project_id: project.id, status: 'queued', words_reserved: 0 }).execute();
-  const pending = keys.filter((k) => k.entry.translatable !== false).map((k, ord) => ({ ...k, ord }));
+  const translatable = keys.filter((k) => k.entry.translatable !== false);
+  const needed = await settledNeedingWork(
+    trx,
+    locales,
+    translatable.filter((k) => settled.has(k.id)),
+  );
+  const pending = translatable.filter((k) => !settled.has(k.id) || needed.has(k.id)).map((k, ord) => ({ ...k, ord }));
   let rows = 0;
   let words = 0;
   if (pending.length > 0 && locales.length > 0) {
@@ -202,9 +216,7 @@ async function queueBatch(trx: Trx, project: { id: string; organisation_id: stri
         cross join unnest(${locales}::text[]) with ordinality as l(locale, ord)
         left join translations t on t.key_id = w.key_id and t.locale = l.locale
         left join memory_entries m on m.organisation_id = ${project.organisation_id} and m.source_locale = ${project.source_locale} and m.locale = l.locale and m.source_sha = w.sha
-        where (t.key_id is null or t.stale or t.source_hash <> w.hash)
-          and not exists (select 1 from held_translations h where h.key_id = w.key_id and h.locale = l.locale and h.state = 'held' and h.source_hash = w.hash)
-          and not exists (select 1 from batch_rows r where r.key_id = w.key_id and r.locale = l.locale and r.status = 'queued' and r.source_hash = w.hash)
+        where ${NEEDS_WORK}
         order by w.ord, l.ord
         returning words
       )
@@ -223,6 +235,29 @@ async function queueBatch(trx: Trx, project: { id: string; organisation_id: stri
     .returningAll()
     .executeTakeFirstOrThrow();
   return { batch, rowCount: rows };
+}
+
+/**
+ * Whether the pair of key `w` and locale `l`, with its translation `t` (left-joined), needs a row: no current
+ * translation of this source (or one a glossary edit marked stale), no candidate held for review, no row queued.
+ */
+const NEEDS_WORK = sql`(t.key_id is null or t.stale or t.source_hash <> w.hash)
+  and not exists (select 1 from held_translations h where h.key_id = w.key_id and h.locale = l.locale and h.state = 'held' and h.source_hash = w.hash)
+  and not exists (select 1 from batch_rows r where r.key_id = w.key_id and r.locale = l.locale and r.status = 'queued' and r.source_hash = w.hash)`;
+
+/**
+ * Which of `keys`, expected to have their translations (an unchanged re-push), still need work in some locale. Only
+ * these get their words counted and memory shas computed, which for 10,000 unchanged keys is most of a re-push.
+ */
+async function settledNeedingWork(trx: Trx, locales: readonly string[], keys: readonly WorkKey[]): Promise<Set<string>> {
+  if (keys.length === 0 || locales.length === 0) return new Set();
+  const work = unnestRows(keys, { key_id: ['text', (k) => k.id], hash: ['text', (k) => k.hash] }, 'w');
+  const needing = await sql<{ key_id: string }>`
+    select distinct w.key_id from ${work} as w
+    cross join unnest(${locales}::text[]) as l(locale)
+    left join translations t on t.key_id = w.key_id and t.locale = l.locale
+    where ${NEEDS_WORK}`.execute(trx);
+  return new Set(needing.rows.map((r) => r.key_id));
 }
 
 /** One event per kind for the whole push, summarising its keys (a push that creates 500 keys sends one key.created). */

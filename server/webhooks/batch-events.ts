@@ -1,17 +1,20 @@
 /** The events a finished batch sends: batch.completed or batch.failed, and the translation and drift summaries. */
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { batchTally } from '../services/batches/batch-tally.js';
+import { batchTally, type BatchTally } from '../services/batches/batch-tally.js';
 import type { GateName } from '../../src/core/gates/types.js';
 import { EVENT_LIST_LIMIT, emitEvent } from './outbox.js';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto'>;
 
-/** Emits the events of a batch that has just finished (in the transaction that finished it). */
-export async function emitBatchFinished(db: Executor, batchId: string): Promise<void> {
+/**
+ * Emits the events of a batch that has just finished (in the transaction that finished it). `counted`: the batch's
+ * tally, when the caller has just counted it in the same transaction.
+ */
+export async function emitBatchFinished(db: Executor, batchId: string, counted?: BatchTally): Promise<void> {
   const batch = await db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirstOrThrow();
   if (batch.status !== 'completed' && batch.status !== 'failed') return;
-  const tally = await batchTally(db, batchId);
+  const tally = counted ?? (await batchTally(db, batchId));
   const refused = await db
     .selectFrom('batch_rows as r')
     .innerJoin('keys as k', 'k.id', 'r.key_id')

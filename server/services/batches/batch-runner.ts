@@ -10,7 +10,7 @@ import { batchTally } from './batch-tally.js';
 import type { Logger } from '../../logger.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { GlossaryTerm } from '../../../src/core/gates/types.js';
-import { exactMatchesAcross, fuzzyMatches, matchKey, rememberTranslations, sourceSha, usableMatch, type MemoryWrite } from '../quality/memory.js';
+import { exactMatchesAcross, fuzzyMatches, matchKey, rememberTranslations, sourceSha, usableMatch, type ExactMatch, type MemoryWrite } from '../quality/memory.js';
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import { loadGlossary } from '../quality/glossary-service.js';
 import { lengthBudget } from '../quality/budget.js';
@@ -70,6 +70,32 @@ type ChunkOutcome =
     }
   | { row: ClaimedRow; kind: 'refused'; value: { text: string; plurals: PluralForms | null }; failures: StoredFailure[]; retries: number; origin: string }
   | { row: ClaimedRow; kind: 'failed'; reason: string; retries: number };
+
+/** Accepted machine translations join the memory; flagged ones wait for a reviewer's approval. */
+function memoryWrites(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): MemoryWrite[] {
+  return outcomes
+    .filter((o): o is Extract<ChunkOutcome, { kind: 'written' }> => o.kind === 'written' && !o.fromMemory && o.gateOutcome !== 'flagged')
+    .map((o) => ({
+      organisationId: project.organisation_id,
+      sourceLocale: project.source_locale,
+      locale: o.row.locale,
+      source: o.row.source,
+      sourcePlurals: o.row.source_plurals,
+      context: o.row.context,
+      text: o.value.text,
+      plurals: o.value.plurals,
+      origin: o.row.pass as MemoryOrigin,
+    }));
+}
+
+/** What a chunk's commit will add to the memory, by `matchKey`, as `exactMatchesAcross` would find it afterwards. */
+function memoryOf(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): Map<string, ExactMatch> {
+  const result = new Map<string, ExactMatch>();
+  for (const w of memoryWrites(project, outcomes)) {
+    result.set(matchKey(w.locale, sourceSha(w.source, w.sourcePlurals, w.context ?? null)), { text: w.text, plurals: w.plurals, origin: w.origin });
+  }
+  return result;
+}
 
 /** The columns a chunk's commit writes on a batch row (see `commitChunk`). */
 interface BatchRowValues {
@@ -131,8 +157,11 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       .execute();
   }
 
-  /** The next `limit` queued rows of the batch in row order, read as one JSON text (bulk.ts); the bigint id as text. */
-  async function claimChunk(batchId: string, limit: number): Promise<ClaimedRow[]> {
+  /**
+   * The next `limit` queued rows of the batch in row order, after row `after` when given (the rows of a chunk still
+   * being committed are queued until it commits), read as one JSON text (bulk.ts); the bigint id as text.
+   */
+  async function claimChunk(batchId: string, limit: number, after: string | undefined): Promise<ClaimedRow[]> {
     return selectJsonRows(
       db,
       db
@@ -142,6 +171,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         .select([sql<string>`r.id::text`.as('id'), 'r.id as row_order', 'r.key_id', 'r.locale', 'r.pass', 'r.source_hash', 'k.key', 'k.path', 'k.position', 'k.source', 'k.notes', 'k.context', 'k.max_length', 'k.source_plurals', 't.text as current_text'])
         .where('r.batch_id', '=', batchId)
         .where('r.status', '=', 'queued')
+        .$if(after !== undefined, (q) => q.where('r.id', '>', sql<string>`${after}::bigint`))
         .orderBy('r.id')
         .limit(limit),
       'row_order',
@@ -172,7 +202,11 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     return result;
   }
 
-  async function translateChunk(rows: ClaimedRow[], project: ProjectInfo, glossary: readonly GlossaryTerm[], signal: AbortSignal): Promise<ChunkOutcome[]> {
+  /**
+   * `committing`: what the chunk before this one, whose commit is still under way, adds to the memory (see
+   * `memoryOf`), so a source it translated is reused here exactly as it would be once committed.
+   */
+  async function translateChunk(rows: ClaimedRow[], project: ProjectInfo, glossary: readonly GlossaryTerm[], committing: ReadonlyMap<string, ExactMatch>, signal: AbortSignal): Promise<ChunkOutcome[]> {
     const groups = new Map<string, ClaimedRow[]>();
     for (const row of rows) {
       const group = `${row.locale}\u0000${row.pass}`;
@@ -195,6 +229,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     // gates costs nothing.
     const shas = new Map(rows.map((r) => [r, sourceSha(r.source, r.source_plurals, r.context)]));
     const matches = await exactMatchesAcross(db, project.organisation_id, project.source_locale, rows.map((r) => ({ locale: r.locale, sha: shas.get(r) as string })));
+    for (const [key, match] of committing) matches.set(key, match);
     // The locale and pass groups go to their providers at once: a provider keeps its own limit of requests in flight.
     const translateOne = async (group: ClaimedRow[]): Promise<void> => {
       const { locale, pass } = group[0]!;
@@ -259,9 +294,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       if (!batch || batch.status !== 'running') return 'stopped';
 
       const keyIds = [...new Set(outcomes.map((o) => o.row.key_id))];
-      const current = await trx.selectFrom('keys').select(['id', 'source_hash']).where('id', 'in', keyIds).execute();
+      // Arrays, not IN lists: one parameter instead of one per key.
+      const current = await trx.selectFrom('keys').select(['id', 'source_hash']).where(sql<boolean>`id = any(${keyIds}::text[])`).execute();
       const currentHash = new Map(current.map((k) => [k.id, k.source_hash]));
-      const existing = await trx.selectFrom('translations').select(['key_id', 'locale', 'source_hash', 'state', 'stale']).where('key_id', 'in', keyIds).execute();
+      const existing = await trx.selectFrom('translations').select(['key_id', 'locale', 'source_hash', 'state', 'stale']).where(sql<boolean>`key_id = any(${keyIds}::text[])`).execute();
       const humanDone = new Set(existing.filter((t) => t.state === 'human').map((h) => `${h.key_id}\u0000${h.locale}\u0000${h.source_hash}`));
       // A translation of an older source (or one a glossary change marked stale) that this row replaces: drift repaired.
       const drifted = new Set(existing.filter((t) => t.stale || t.source_hash !== currentHash.get(t.key_id)).map((t) => `${t.key_id}\u0000${t.locale}`));
@@ -299,6 +335,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           kind.set(o, 'written');
         }
       }
+      // The ids also as an array, so the rows are found by the primary key however stale the table's statistics are
+      // (joined to the values alone, they were found by a scan of every queued row of every batch).
       // Conditional on the row still being queued: a cancel or a second worker never makes a row count twice. A queued
       // row has no provider, gate outcome, failures or repair yet (a retry re-queues only failed rows, which never get
       // them), so an outcome without them writes their empty values.
@@ -317,7 +355,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           retries: ['int', (u) => u.retries],
           repaired_drift: ['bool', (u) => u.repaired_drift ?? false],
         })} as x
-        where r.id = x.id and r.status = 'queued'
+        where r.id = x.id and r.id = any(${updates.map((u) => u.id)}::bigint[]) and r.status = 'queued'
         returning r.id`.execute(trx);
       const won = new Set(updated.rows.map((u) => String(u.id)));
       const plurals = (o: { value: { plurals: PluralForms | null } }) => (o.value.plurals ? JSON.stringify(o.value.plurals) : null);
@@ -347,20 +385,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           where h.key_id = x.key_id and h.locale = x.locale`.execute(trx);
       }
 
-      // Accepted machine translations join the memory; flagged ones wait for a reviewer's approval.
-      const remembered: MemoryWrite[] = written
-        .filter((o) => !o.fromMemory && o.gateOutcome !== 'flagged')
-        .map((o) => ({
-          organisationId: project.organisation_id,
-          sourceLocale: project.source_locale,
-          locale: o.row.locale,
-          source: o.row.source,
-          sourcePlurals: o.row.source_plurals,
-          context: o.row.context,
-          text: o.value.text,
-          plurals: o.value.plurals,
-          origin: o.row.pass as MemoryOrigin,
-        }));
+      const remembered = memoryWrites(project, written);
       if (remembered.length > 0) await rememberTranslations(trx, remembered);
       return 'continue';
     });
@@ -393,7 +418,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         })
         .where('id', '=', batchId)
         .execute();
-      await emitBatchFinished(trx, batchId);
+      await emitBatchFinished(trx, batchId, tally);
       log.info('batch finished', { batch: batchId, failed: tally.failed, words_spent: tally.wordsSpent });
     });
   }
@@ -412,29 +437,59 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         await db.updateTable('batches').set({ status: 'running', started_at: sql`coalesce(started_at, now())` }).where('id', '=', batchId).where('status', '=', 'queued').execute();
       }
       const chunkSize = chunkSizer(deps.chunkRows);
-      while (!signal.aborted) {
-        const started = performance.now();
-        const rows = await claimChunk(batchId, chunkSize.next());
-        if (rows.length === 0) {
-          await finalize(batchId);
-          return;
-        }
-        // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
-        const glossary = await loadGlossary(db, project.id);
-        // A slow provider may take longer than the lease over one chunk: the lease is renewed while it works.
-        const heartbeat = setInterval(() => void takeLease(batchId).catch((error: unknown) => log.warn('lease renewal failed', { batch: batchId, error })), (deps.leaseSeconds * 1000) / 3);
-        let outcomes: ChunkOutcome[];
-        try {
-          outcomes = await translateChunk(rows, project, glossary, signal);
-        } finally {
-          clearInterval(heartbeat);
-        }
-        if (signal.aborted) return;
-        if ((await commitChunk(batchId, project, outcomes)) === 'stopped') return;
+      // Pipelined: while one chunk commits, the next is claimed and translated, so the database's work and this
+      // process's (gates, providers) overlap. `after` skips the committing chunk's rows, still queued until it commits.
+      let committing: { commit: Promise<'continue' | 'stopped'>; memory: Map<string, ExactMatch>; started: number } | undefined;
+      let after: string | undefined;
+      /** Waits for the chunk being committed; false when the batch stopped (cancelled, or the lease lost). */
+      const settle = async (): Promise<boolean> => {
+        if (!committing) return true;
+        const { commit, started } = committing;
+        committing = undefined;
+        if ((await commit) === 'stopped') return false;
         chunkSize.took(performance.now() - started);
-        if (!(await takeLease(batchId))) return;
-        // The embedded database runs on this thread: let pending HTTP I/O through between chunks.
-        await new Promise((resolve) => setImmediate(resolve));
+        return (await takeLease(batchId)) !== undefined;
+      };
+      try {
+        while (!signal.aborted) {
+          const started = performance.now();
+          let rows = await claimChunk(batchId, chunkSize.next(), after);
+          if (rows.length === 0) {
+            if (!(await settle())) return;
+            // From the start again, once nothing is in flight: a row left queued behind the cursor is not forgotten.
+            rows = after === undefined ? rows : await claimChunk(batchId, chunkSize.next(), undefined);
+            if (rows.length === 0) {
+              await finalize(batchId);
+              return;
+            }
+          }
+          after = rows[rows.length - 1]!.id;
+          // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
+          const glossary = await loadGlossary(db, project.id);
+          // A slow provider may take longer than the lease over one chunk: the lease is renewed while it works.
+          const heartbeat = setInterval(() => void takeLease(batchId).catch((error: unknown) => log.warn('lease renewal failed', { batch: batchId, error })), (deps.leaseSeconds * 1000) / 3);
+          let outcomes: ChunkOutcome[];
+          try {
+            outcomes = await translateChunk(rows, project, glossary, committing?.memory ?? new Map(), signal);
+          } finally {
+            clearInterval(heartbeat);
+          }
+          if (!(await settle()) || signal.aborted) return;
+          const commit = commitChunk(batchId, project, outcomes);
+          // Observed from now on (a rejection is not left unhandled while the next chunk translates), awaited by `settle`.
+          commit.catch(() => undefined);
+          committing = { commit, memory: memoryOf(project, outcomes), started };
+          // The embedded database runs on this thread: let pending HTTP I/O through between chunks.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } catch (error) {
+        // The run fails with its own error; a commit still in flight ends first, whatever its outcome.
+        await committing?.commit.catch(() => undefined);
+        committing = undefined;
+        throw error;
+      } finally {
+        // Stopped (aborted, cancelled) with a commit in flight: it ends before the lease is released, and its failure is the run's.
+        if (committing) await committing.commit;
       }
     } finally {
       await releaseLease(batchId);

@@ -122,19 +122,30 @@ export async function exactMatches(db: Executor, organisationId: string, sourceL
 /** The key of a match in the map `exactMatchesAcross` returns. */
 export const matchKey = (locale: string, sha: string): string => `${locale}\u0000${sha}`;
 
-/** Exact matches by `matchKey(locale, sha)`, for requests in any target locales, in one query. */
+/**
+ * Exact matches by `matchKey(locale, sha)`, for requests in any target locales, in one query. The lookup is by the
+ * primary key's columns, with the locales and shas as arrays: an index search whatever the planner believes of the
+ * table's size (a join with the requests as a table was planned as a hash join over the organisation's whole memory
+ * while a batch filled it, its statistics stale). A match for a locale and sha that no request pairs is dropped.
+ */
 export async function exactMatchesAcross(db: Executor, organisationId: string, sourceLocale: string, requests: readonly { locale: string; sha: string }[]): Promise<Map<string, ExactMatch>> {
   const found = new Map<string, ExactMatch>();
-  const unique = [...new Map(requests.map((r) => [matchKey(r.locale, r.sha), r])).values()];
-  if (unique.length === 0) return found;
+  if (requests.length === 0) return found;
+  const wanted = new Set(requests.map((r) => matchKey(r.locale, r.sha)));
+  const locales = [...new Set(requests.map((r) => r.locale))];
+  const shas = [...new Set(requests.map((r) => r.sha))];
   const rows = await db
-    .selectFrom(unnestRows(unique, { locale: ['text', (r) => r.locale], sha: ['text', (r) => r.sha] }).as('q'))
-    .innerJoin('memory_entries as m', (join) => join.onRef('m.locale', '=', 'q.locale').onRef('m.source_sha', '=', 'q.sha'))
+    .selectFrom('memory_entries as m')
     .select(['m.locale', 'm.source_sha', 'm.text', 'm.plurals', 'm.origin'])
     .where('m.organisation_id', '=', organisationId)
     .where('m.source_locale', '=', sourceLocale)
+    .where(sql<boolean>`m.locale = any(${locales}::text[])`)
+    .where(sql<boolean>`m.source_sha = any(${shas}::text[])`)
     .execute();
-  for (const r of rows) found.set(matchKey(r.locale, r.source_sha), { text: r.text, plurals: r.plurals, origin: r.origin });
+  for (const r of rows) {
+    const key = matchKey(r.locale, r.source_sha);
+    if (wanted.has(key)) found.set(key, { text: r.text, plurals: r.plurals, origin: r.origin });
+  }
   return found;
 }
 
