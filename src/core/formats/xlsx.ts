@@ -1,5 +1,6 @@
 // The `xlsx` codec: the first worksheet of an Excel workbook as a table, with only changed cells rewritten and re-zipped.
-import { unzipSync, deflateSync, type Unzipped } from 'fflate';
+import * as zlib from 'node:zlib';
+import { unzipSync, type Unzipped } from 'fflate';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type RenderInput } from './codec.js';
 import {
   addedHeaders,
@@ -119,7 +120,11 @@ const CRC_TABLE = Int32Array.from({ length: 256 }, (_, n) => {
   return c;
 });
 
+/** zlib's own CRC-32 where Node has it (20.15 and later), else the table below. */
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+
 function crc32(data: Uint8Array): number {
+  if (nativeCrc32) return nativeCrc32(data);
   let c = -1;
   for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ -1) >>> 0;
@@ -137,7 +142,8 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 
 /** A local header (from a template's, or fresh) for a deflated entry; returns the header and the data. */
 function localEntry(name: Uint8Array, data: Uint8Array, template?: Uint8Array): { header: Uint8Array; body: Uint8Array; crc: number } {
-  const body = deflateSync(data, { level: 6 });
+  // Node's zlib, native code: three to four times faster than deflating in JavaScript on a large sheet.
+  const body: Uint8Array = zlib.deflateRawSync(data, { level: 6 });
   const header = new Uint8Array(30 + name.length);
   const view = new DataView(header.buffer);
   if (template) header.set(template.subarray(0, 30));
