@@ -20,16 +20,31 @@ export type UnnestRow<C extends Readonly<Record<string, Column<never>>>> = { [K 
 
 /**
  * `select <columns> from unnest(...) as <alias>(<columns>)` over `rows`, for `insert ... select`, `update ... from`
- * and joins. Column names are code, never input.
+ * and joins. A column whose value is the same in every row (an organisation id, a batch id, a status, a null) is sent
+ * once as a plain parameter rather than as an array of copies: most columns of a chunk's writes are, and every array
+ * element costs encoding in JavaScript and decoding in the database. Column names are code, never input.
  */
 export function unnestRows<R, C extends Readonly<Record<string, Column<R>>>>(rows: readonly R[], columns: C, alias = 'x'): RawBuilder<UnnestRow<C>> {
   const names = Object.keys(columns);
-  const arrays = names.map((name) => {
-    const [type, value] = columns[name] as Column<R>;
-    return sql`${rows.map(value)}::${sql.raw(ARRAY_TYPE[type])}`;
+  const values = names.map((name) => rows.map((columns[name] as Column<R>)[1]));
+  // At least one column stays an array, so the expression has one row per input row.
+  const constant = values.map((column) => column.length > 0 && column.every((v) => v === column[0]));
+  const firstArray = constant.indexOf(false);
+  if (firstArray < 0 && names.length > 0) constant[0] = false;
+  const arrays: RawBuilder<unknown>[] = [];
+  const unnested: string[] = [];
+  const selected = names.map((name, i) => {
+    const type = (columns[name] as Column<R>)[0];
+    if (constant[i]) {
+      const value = values[i]![0];
+      // A scalar parameter of the column's type; jsonb travels as text, like the arrays.
+      return value === null ? sql`null::${sql.raw(type)} as ${sql.raw(name)}` : sql`${value}::${sql.raw(type === 'jsonb' ? 'text' : type)}${sql.raw(type === 'jsonb' ? '::jsonb' : '')} as ${sql.raw(name)}`;
+    }
+    arrays.push(sql`${values[i]}::${sql.raw(ARRAY_TYPE[type])}`);
+    unnested.push(name);
+    return type === 'jsonb' ? sql.raw(`${alias}.${name}::jsonb as ${name}`) : sql.raw(`${alias}.${name}`);
   });
-  const selected = names.map((name) => ((columns[name] as Column<R>)[0] === 'jsonb' ? sql.raw(`${alias}.${name}::jsonb as ${name}`) : sql.raw(`${alias}.${name}`)));
-  return sql<UnnestRow<C>>`(select ${sql.join(selected)} from unnest(${sql.join(arrays)}) as ${sql.raw(alias)}(${sql.raw(names.join(', '))}))`;
+  return sql<UnnestRow<C>>`(select ${sql.join(selected)} from unnest(${sql.join(arrays)}) as ${sql.raw(alias)}(${sql.raw(unnested.join(', '))}))`;
 }
 
 /** What `selectJsonRows` needs of a database or transaction. */

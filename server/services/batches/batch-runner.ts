@@ -47,6 +47,8 @@ interface ClaimedRow {
   source_plurals: PluralForms | null;
   /** The key's translation in the row's locale now, if any: a memory match equal to it is not reused. */
   current_text: string | null;
+  /** The source's memory sha (`sourceSha`), worked out once when the chunk is translated. */
+  sha?: string;
 }
 
 interface ProjectInfo {
@@ -85,6 +87,7 @@ function memoryWrites(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): 
       text: o.value.text,
       plurals: o.value.plurals,
       origin: o.row.pass as MemoryOrigin,
+      sha: o.row.sha ?? sourceSha(o.row.source, o.row.source_plurals, o.row.context),
     }));
 }
 
@@ -92,7 +95,7 @@ function memoryWrites(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): 
 function memoryOf(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): Map<string, ExactMatch> {
   const result = new Map<string, ExactMatch>();
   for (const w of memoryWrites(project, outcomes)) {
-    result.set(matchKey(w.locale, sourceSha(w.source, w.sourcePlurals, w.context ?? null)), { text: w.text, plurals: w.plurals, origin: w.origin });
+    result.set(matchKey(w.locale, w.sha!), { text: w.text, plurals: w.plurals, origin: w.origin });
   }
   return result;
 }
@@ -227,15 +230,15 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     const neighbours = await neighboursOf(project, rows);
     // Translation memory first, for the whole chunk in one query: an exact, accepted match that still passes today's
     // gates costs nothing.
-    const shas = new Map(rows.map((r) => [r, sourceSha(r.source, r.source_plurals, r.context)]));
-    const matches = await exactMatchesAcross(db, project.organisation_id, project.source_locale, rows.map((r) => ({ locale: r.locale, sha: shas.get(r) as string })));
+    for (const r of rows) r.sha = sourceSha(r.source, r.source_plurals, r.context);
+    const matches = await exactMatchesAcross(db, project.organisation_id, project.source_locale, rows.map((r) => ({ locale: r.locale, sha: r.sha! })));
     for (const [key, match] of committing) matches.set(key, match);
     // The locale and pass groups go to their providers at once: a provider keeps its own limit of requests in flight.
     const translateOne = async (group: ClaimedRow[]): Promise<void> => {
       const { locale, pass } = group[0]!;
       const toTranslate: ClaimedRow[] = [];
       for (const row of group) {
-        const match = matches.get(matchKey(row.locale, shas.get(row) as string));
+        const match = matches.get(matchKey(row.locale, row.sha!));
         if (usableMatch(match, pass, row.current_text ?? undefined)) {
           const value = { text: match.text, plurals: match.plurals };
           const report = gateRow(pipelineRow(row), value, project.source_locale, locale, glossary);

@@ -44,18 +44,23 @@ export interface MemoryWrite {
   text: string;
   plurals: PluralForms | null;
   origin: MemoryOrigin;
+  /** `sourceSha(source, sourcePlurals, context)`, when the caller has it already. */
+  sha?: string;
 }
 
 /** Records accepted translations; a newer translation of the same source replaces the older one. */
 export async function rememberTranslations(db: Executor, writes: readonly MemoryWrite[]): Promise<void> {
   // One statement must not update the same row twice: the last write of a source wins.
-  const unique = new Map<string, MemoryWrite>();
-  for (const w of writes) unique.set(`${w.organisationId}\u0000${w.sourceLocale}\u0000${w.locale}\u0000${sourceSha(w.source, w.sourcePlurals, w.context ?? null)}`, w);
+  const unique = new Map<string, MemoryWrite & { sha: string }>();
+  for (const w of writes) {
+    const sha = w.sha ?? sourceSha(w.source, w.sourcePlurals, w.context ?? null);
+    unique.set(`${w.organisationId}\u0000${w.sourceLocale}\u0000${w.locale}\u0000${sha}`, { ...w, sha });
+  }
   const values = [...unique.values()].map((w) => ({
     organisation_id: w.organisationId,
     source_locale: w.sourceLocale,
     locale: w.locale,
-    source_sha: sourceSha(w.source, w.sourcePlurals, w.context ?? null),
+    source_sha: w.sha,
     source: w.source,
     source_plurals: w.sourcePlurals ? JSON.stringify(w.sourcePlurals) : null,
     text: w.text,
