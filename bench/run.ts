@@ -47,6 +47,8 @@ interface Figures {
   rssMiB: number;
   peakMiB: number;
   idleMiB: number;
+  /** The process's peak resident memory after each step, in MiB: which step raised it. */
+  peaks: Record<string, number>;
   floors: { push: number; complete: number; repush: number; pull: number };
 }
 
@@ -55,6 +57,9 @@ async function measure(backend: Backend, keys: number): Promise<Figures> {
   let figures: Figures | undefined;
   await withBenchService(backend, { env: { SWEEP_INTERVAL_MS: '1000' } }, async ({ runtime, url, headers }) => {
     const idleMiB = mib(process.memoryUsage().rss);
+    const peaks: Record<string, number> = {};
+    const peak = (step: string) => (peaks[step] = process.resourceUsage().maxRSS / 1024);
+    peak('start');
     const file = sourceFile(keys);
     const push = () => {
       const form = new FormData();
@@ -68,6 +73,7 @@ async function measure(backend: Backend, keys: number): Promise<Figures> {
     };
 
     const [first, pushMs] = await timed(push);
+    peak('push');
     const [, completeMs] = await timed(async () => {
       const pollStart = performance.now();
       for (;;) {
@@ -80,9 +86,13 @@ async function measure(backend: Backend, keys: number): Promise<Figures> {
         await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Math.max(100, (performance.now() - pollStart) / 20))));
       }
     });
+    peak('batch');
     const [second, repushMs] = await timed(push);
+    peak('re-push');
     const [pulled, pullMs] = await timed(async () => (await fetch(`${url}/v1/pull?locale=de`, { headers })).arrayBuffer());
+    peak('pull');
     const [, zipMs] = await timed(async () => (await fetch(`${url}/v1/pull`, { headers })).arrayBuffer());
+    peak('zip');
     const rssMiB = mib(process.memoryUsage().rss);
 
     // The floors, on the same database: what parsing, hashing, writing and reading this many rows costs at least.
@@ -129,6 +139,7 @@ async function measure(backend: Backend, keys: number): Promise<Figures> {
       rssMiB,
       peakMiB: process.resourceUsage().maxRSS / 1024,
       idleMiB,
+      peaks,
       floors: {
         // Read and hash the file, write its keys and one row per key and locale.
         push: parseMs + insertKeysMs + insertRowsMs,
@@ -160,6 +171,7 @@ function print(f: Figures) {
   console.log(
     `  resident memory           ${f.rssMiB.toFixed(0).padStart(5)} MiB at the end, ${f.peakMiB.toFixed(0)} MiB peak; floor: ${f.idleMiB.toFixed(0)} MiB with the service started and idle`,
   );
+  console.log(`  peak after each step      ${Object.entries(f.peaks).map(([step, m]) => `${step} ${m.toFixed(0)}`).join(', ')} MiB (then the floors)`);
 }
 
 const SELF = fileURLToPath(import.meta.url);

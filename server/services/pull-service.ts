@@ -92,14 +92,19 @@ export function createPullService(deps: { db: Db }) {
     const file = stored && { format: stored.format, content: new Uint8Array(Buffer.from(stored.content, 'base64')) };
     const codec = resolveCodec(input.format ?? file?.format ?? 'json');
     const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', input.projectId).orderBy('tag').execute()).map((l) => l.tag);
+    // A pull of one target locale reads its translations with the keys, in one query.
+    const joined = input.locale !== undefined && input.locale !== input.sourceLocale ? input.locale : undefined;
     const keys = await selectJsonRows(
       db,
       db
-        .selectFrom('keys')
-        .select(['key', 'source', 'notes', 'source_plurals', 'translatable', 'position'])
-        .where('project_id', '=', input.projectId)
-        .where('path', '=', path)
-        .where('state', '=', 'active'),
+        .selectFrom('keys as k')
+        .select(['k.key', 'k.source', 'k.notes', 'k.source_plurals', 'k.translatable', 'k.position'])
+        .where('k.project_id', '=', input.projectId)
+        .where('k.path', '=', path)
+        .where('k.state', '=', 'active')
+        .$if(joined !== undefined, (q) =>
+          q.leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'k.id').on('t.locale', '=', joined!)).select(['t.text as t_text', 't.plurals as t_plurals']),
+        ),
       'position',
     );
 
@@ -111,18 +116,22 @@ export function createPullService(deps: { db: Db }) {
       if (locale === input.sourceLocale) {
         for (const k of keys) values.set(k.key, k.source_plurals ? { plurals: k.source_plurals } : k.source);
       } else {
-        const rows = await selectJsonRows(
-          db,
-          db
-            .selectFrom('translations as t')
-            .innerJoin('keys as k', 'k.id', 't.key_id')
-            .select(['k.key', 't.text', 't.plurals'])
-            .where('k.project_id', '=', input.projectId)
-            .where('k.path', '=', path)
-            .where('k.state', '=', 'active')
-            .where('t.locale', '=', locale),
-        );
-        for (const row of rows) values.set(row.key, row.plurals ? { plurals: row.plurals } : row.text);
+        if (locale === joined) {
+          for (const k of keys) if (k.t_text != null) values.set(k.key, k.t_plurals ? { plurals: k.t_plurals } : k.t_text);
+        } else {
+          const rows = await selectJsonRows(
+            db,
+            db
+              .selectFrom('translations as t')
+              .innerJoin('keys as k', 'k.id', 't.key_id')
+              .select(['k.key', 't.text', 't.plurals'])
+              .where('k.project_id', '=', input.projectId)
+              .where('k.path', '=', path)
+              .where('k.state', '=', 'active')
+              .where('t.locale', '=', locale),
+          );
+          for (const row of rows) values.set(row.key, row.plurals ? { plurals: row.plurals } : row.text);
+        }
         const held = await db
           .selectFrom('held_translations as h')
           .innerJoin('keys as k', 'k.id', 'h.key_id')
