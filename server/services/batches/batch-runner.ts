@@ -338,8 +338,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           kind.set(o, 'written');
         }
       }
-      // The ids also as an array, so the rows are found by the primary key however stale the table's statistics are
-      // (joined to the values alone, they were found by a scan of every queued row of every batch).
+      // The ids also as an array, and the status test written as an expression the partial index of queued rows does
+      // not answer: the rows are then found by the primary key however stale the table's statistics are (otherwise
+      // the planner, believing the table small, scanned the index of every queued row of every batch, 600,000 of
+      // them in a 200,000-key batch, for each chunk).
       // Conditional on the row still being queued: a cancel or a second worker never makes a row count twice. A queued
       // row has no provider, gate outcome, failures or repair yet (a retry re-queues only failed rows, which never get
       // them), so an outcome without them writes their empty values.
@@ -358,7 +360,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           retries: ['int', (u) => u.retries],
           repaired_drift: ['bool', (u) => u.repaired_drift ?? false],
         })} as x
-        where r.id = x.id and r.id = any(${updates.map((u) => u.id)}::bigint[]) and r.status = 'queued'
+        where r.id = x.id and r.id = any(${updates.map((u) => u.id)}::bigint[]) and (r.status || '') = 'queued'
         returning r.id`.execute(trx);
       const won = new Set(updated.rows.map((u) => String(u.id)));
       const plurals = (o: { value: { plurals: PluralForms | null } }) => (o.value.plurals ? JSON.stringify(o.value.plurals) : null);
