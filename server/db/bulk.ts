@@ -29,8 +29,7 @@ export function unnestRows<R, C extends Readonly<Record<string, Column<R>>>>(row
   const values = names.map((name) => rows.map((columns[name] as Column<R>)[1]));
   // At least one column stays an array, so the expression has one row per input row.
   const constant = values.map((column) => column.length > 0 && column.every((v) => v === column[0]));
-  const firstArray = constant.indexOf(false);
-  if (firstArray < 0 && names.length > 0) constant[0] = false;
+  if (names.length > 0 && !constant.includes(false)) constant[0] = false;
   const arrays: RawBuilder<unknown>[] = [];
   const unnested: string[] = [];
   const selected = names.map((name, i) => {
@@ -38,7 +37,7 @@ export function unnestRows<R, C extends Readonly<Record<string, Column<R>>>>(row
     if (constant[i]) {
       const value = values[i]![0];
       // A scalar parameter of the column's type; jsonb travels as text, like the arrays.
-      return value === null ? sql`null::${sql.raw(type)} as ${sql.raw(name)}` : sql`${value}::${sql.raw(type === 'jsonb' ? 'text' : type)}${sql.raw(type === 'jsonb' ? '::jsonb' : '')} as ${sql.raw(name)}`;
+      return sql`${value}::${sql.raw(type === 'jsonb' ? 'text::jsonb' : type)} as ${sql.raw(name)}`;
     }
     arrays.push(sql`${values[i]}::${sql.raw(ARRAY_TYPE[type])}`);
     unnested.push(name);

@@ -184,11 +184,7 @@ async function queueBatch(
 ) {
   await trx.insertInto('batches').values({ ...facts, project_id: project.id, status: 'queued', words_reserved: 0 }).execute();
   const translatable = keys.filter((k) => k.entry.translatable !== false);
-  const needed = await settledNeedingWork(
-    trx,
-    locales,
-    translatable.filter((k) => settled.has(k.id)),
-  );
+  const needed = await settledNeedingWork(trx, locales, translatable.filter((k) => settled.has(k.id)));
   const pending = translatable.filter((k) => !settled.has(k.id) || needed.has(k.id)).map((k, ord) => ({ ...k, ord }));
   let rows = 0;
   let words = 0;

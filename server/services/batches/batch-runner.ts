@@ -91,7 +91,11 @@ function memoryWrites(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): 
     }));
 }
 
-/** What a chunk's commit will add to the memory, by `matchKey`, as `exactMatchesAcross` would find it afterwards. */
+/**
+ * What a chunk's commit adds to the memory, by `matchKey`, as `exactMatchesAcross` would find it afterwards. The
+ * commit may still set a row aside (its source or a human translation changed meanwhile); such a translation of the
+ * same source text is offered anyway, as it would have been had that row committed.
+ */
 function memoryOf(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): Map<string, ExactMatch> {
   const result = new Map<string, ExactMatch>();
   for (const w of memoryWrites(project, outcomes)) {
