@@ -1,5 +1,4 @@
 /** A Kysely dialect for PGlite: one embedded connection, handed out to one query or transaction at a time. */
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -11,9 +10,10 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import type { EmbeddedDatabase } from './pglite-thread.js';
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedDatabase) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -29,10 +29,10 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedDatabase) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(query.sql, [...query.parameters]);
+    const result = await this.pglite.query<R>(query.sql, query.parameters);
     const affected = result.affectedRows;
     return {
       rows: result.rows,
@@ -53,13 +53,11 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: PGliteConnection;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(private readonly pglite: EmbeddedDatabase) {
     this.connection = new PGliteConnection(pglite);
   }
 
-  async init() {
-    await this.pglite.waitReady;
-  }
+  async init() {}
 
   private releaseCurrent: (() => void) | undefined;
 
