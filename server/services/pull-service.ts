@@ -94,11 +94,21 @@ export function createPullService(deps: { db: Db }) {
     const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', input.projectId).orderBy('tag').execute()).map((l) => l.tag);
     // A pull of one target locale reads its translations with the keys, in one query.
     const joined = input.locale !== undefined && input.locale !== input.sourceLocale ? input.locale : undefined;
+    // Rendered into the pushed file, a key's source is read only where it stands in for a translation (a string not
+    // to be translated) and its notes not at all: a third less to read and decode for a typical file.
+    const template = file !== undefined && file.format === codec.id;
     const keys = await selectJsonRows(
       db,
       db
         .selectFrom('keys as k')
-        .select(['k.key', 'k.source', 'k.notes', 'k.source_plurals', 'k.translatable', 'k.position'])
+        .select([
+          'k.key',
+          'k.source_plurals',
+          'k.translatable',
+          'k.position',
+          (template ? sql<string>`case when k.translatable then '' else k.source end` : sql<string>`k.source`).as('source'),
+          (template ? sql<string | null>`null::text` : sql<string | null>`k.notes`).as('notes'),
+        ])
         .where('k.project_id', '=', input.projectId)
         .where('k.path', '=', path)
         .where('k.state', '=', 'active')
@@ -160,7 +170,7 @@ export function createPullService(deps: { db: Db }) {
           refused.push({ key: k.key, locale, reason: 'format_cannot_express_plural' });
         }
       }
-      if (file && file.format === codec.id) {
+      if (template) {
         return codec.render({ source: file.content, values, missing: input.missing, locale, sourceLocale: input.sourceLocale });
       }
       const fresh: FreshEntry[] = [];
