@@ -187,6 +187,23 @@ describe('scanXml', () => {
     expect(el(doc.root.children[1])).toMatchObject({ line: 1, column: 6 });
   });
 
+  it('positions every node as lineColumn does, whatever holds the first surrogate pair or CR', () => {
+    // Columns are found by subtraction until the scan meets a surrogate pair or a CR: each place one can hide.
+    const pieces = ['<b x="😀"/>', '<b>t😀t</b>', '<!-- 😀 -->', '<![CDATA[😀]]>', '<?pi 😀?>', '<é😀/>', '&#x1F600;', '\r\n', '\r', '\n  ', 'plain', '<c/>'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 10 }), (parts) => {
+        const text = `<r>\n${parts.join('')}\n  <z/></r>`;
+        const positions: [number, number, number][] = [];
+        const walk = (node: XmlNode): void => {
+          positions.push([node.start, node.line, node.column]);
+          if (node.kind === 'element') node.children.forEach(walk);
+        };
+        scanXml(text).nodes.forEach(walk);
+        expect(positions).toEqual(positions.map(([start]) => [start, lineColumn(text, start).line, lineColumn(text, start).column]));
+      }),
+    );
+  });
+
   it('accepts a BOM left in the text', () => {
     expect(scanXml('\uFEFF<?xml version="1.0"?><a/>').root.name).toBe('a');
   });

@@ -9,6 +9,7 @@ import {
   encodeXml,
   escapeXmlAttribute,
   escapeXmlText,
+  flat,
   lineColumn,
   lineIndent,
   pluralSlotEdits,
@@ -78,11 +79,19 @@ class AndroidDecoder {
   private endSoft = false;
   private quote = false;
   private lastSpace = false;
+  private xml = false;
 
-  constructor(
-    private readonly xml: boolean,
-    private readonly fail: (node: XmlText | XmlCData, index: number, message: string) => never,
-  ) {}
+  // One decoder serves every string of a file (`reset` before each), rather than a decoder and a closure per string.
+  constructor(private readonly fail: (node: XmlText | XmlCData, index: number, message: string) => never) {}
+
+  reset(xml: boolean): void {
+    this.out = '';
+    this.startSoft = false;
+    this.endSoft = false;
+    this.quote = false;
+    this.lastSpace = false;
+    this.xml = xml;
+  }
 
   private append(s: string, soft: boolean): void {
     if (this.out === '') this.startSoft = soft;
@@ -100,13 +109,14 @@ class AndroidDecoder {
     const xml = this.xml;
     for (let i = 0; i < v.length; i++) {
       // Ordinary characters are taken as one run: appending them one by one is what made large files slow. Inside
-      // quotes white space is ordinary; outside, so is a single space between ordinary characters (it collapses to
-      // itself, and being neither the first nor the last piece it is never trimmed).
+      // quotes white space is ordinary; outside, so is a single space after something written (an ordinary character,
+      // or an escape, a tag) and before an ordinary character or an escape: it collapses to itself, and being neither
+      // the first nor the last piece it is never trimmed.
       let runEnd = i;
       while (runEnd < v.length) {
         const c = v.charCodeAt(runEnd);
         if (isPlainAndroidChar(c, xml)) runEnd++;
-        else if (this.quote ? isAndroidSpace(c) : c === 0x20 && runEnd > i && runEnd + 1 < v.length && isPlainAndroidChar(v.charCodeAt(runEnd + 1), xml)) runEnd++;
+        else if (this.quote ? isAndroidSpace(c) : c === 0x20 && (runEnd > i || (!this.lastSpace && this.out !== '')) && isOrdinaryAfterSpace(v, runEnd + 1, xml)) runEnd++;
         else break;
       }
       if (runEnd > i) {
@@ -151,8 +161,16 @@ class AndroidDecoder {
     let out = this.out;
     if (this.startSoft) out = out.slice(1);
     if (this.endSoft && out.endsWith(' ')) out = out.slice(0, -1);
-    return out;
+    // The pieces appended are kept only until the file is read: one string instead of a chain of them.
+    return flat(out);
   }
+}
+
+/** Whether what starts at `at` is written as something other than white space: an ordinary character or an escape. */
+function isOrdinaryAfterSpace(v: string, at: number, xml: boolean): boolean {
+  if (at >= v.length) return false;
+  const c = v.charCodeAt(at);
+  return isPlainAndroidChar(c, xml) || (c === 0x5c /* \\ */ && at + 1 < v.length);
 }
 
 /** Android's white space: space, tab, LF, CR, VT, FF. */
@@ -198,14 +216,22 @@ function escapeChar(c: string, quoted: boolean): string {
   }
 }
 
-/** escapeChar over a whole value, copying the runs between escapes rather than each character. */
-function escapeChars(value: string, quoted: boolean): string {
+// Any character androidXmlEncode changes: Android's escapes and the markup characters of XML text.
+// eslint-disable-next-line no-control-regex
+const ANDROID_XML_ESCAPED = /[\\"'\n\t&<>\u0000-\u0008\u000B-\u001F\u007F\uFFFE\uFFFF\uD800-\uDFFF]/u;
+
+/**
+ * escapeChar over a whole value, copying the runs between escapes rather than each character; with `xml`, also
+ * escapes & < and > as XML text does, in the same pass.
+ */
+function escapeChars(value: string, quoted: boolean, xml = false): string {
   let out = '';
   let from = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     let escaped: string;
-    if (c === 0x5c /* \\ */) escaped = '\\\\';
+    if (xml && (c === 0x26 || c === 0x3c || c === 0x3e)) escaped = c === 0x26 ? '&amp;' : c === 0x3c ? '&lt;' : '&gt;';
+    else if (c === 0x5c /* \\ */) escaped = '\\\\';
     else if (c === 0x22 /* " */) escaped = '\\"';
     else if (c === 0x27 /* ' */) {
       if (quoted) continue;
@@ -241,6 +267,18 @@ function androidEncode(value: string, quoted: boolean): string {
   return wrap ? `"${out}"` : out;
 }
 
+/**
+ * androidEncode followed by escapeXmlText, in one pass: what Android escapes leaves XML nothing to do but & < and >
+ * (line ends, tabs and the characters XML cannot carry all become backslash escapes).
+ */
+function androidXmlEncode(value: string, quoted: boolean): string {
+  const wrap = quoted || /^ | $| {2}/.test(value);
+  let out = ANDROID_XML_ESCAPED.test(value) ? escapeChars(value, wrap, true) : value;
+  if (!wrap && (out.startsWith('@') || out.startsWith('?'))) out = `\\${out}`;
+  // A render keeps every encoded value until the file is joined: one string each, not a chain of pieces.
+  return flat(wrap ? `"${out}"` : out);
+}
+
 /** Escapes a text run of a markup value: spaces that would collapse or be trimmed become \u0020. */
 function androidEncodeRun(value: string, atStart: boolean, atEnd: boolean): string {
   let out = '';
@@ -269,17 +307,19 @@ function parseResources(bytes: Uint8Array): Parsed {
   };
   if (doc.root.name !== 'resources') fail(`Expected <resources> as the root element, found <${doc.root.name}>`, doc.root.start + 1);
   const resources: Resource[] = [];
-  const seen = new Map<string, number>();
+  // One set operation per key: where a repeated key was first claimed is looked up only when it happens.
+  const seen = new Set<string>();
   const claim = (key: string, at: number): void => {
-    const first = seen.get(key);
-    if (first !== undefined) fail(`Duplicate resource name '${key}' (first defined at line ${lineColumn(text, first).line})`, at);
-    seen.set(key, at);
+    const size = seen.size;
+    seen.add(key);
+    if (seen.size === size) fail(`Duplicate resource name '${key}' (first defined at line ${lineColumn(text, firstClaim(resources, key)).line})`, at);
   };
   const nameOf = (el: XmlElement): string => {
     const name = attribute(el, 'name');
     if (!name || name.value === '') fail(`Expected a name attribute on <${el.name}>`, el.start + 1);
     return name.value;
   };
+  const decoder = new AndroidDecoder((node, index, message) => fail(message, valueOffset(text, node, index)));
   const rootNamespaces = doc.root.attributes.filter((a) => a.name === 'xmlns' || a.name.startsWith('xmlns:'));
   const children = doc.root.children;
   children.forEach((node, index) => {
@@ -293,7 +333,7 @@ function parseResources(bytes: Uint8Array): Parsed {
     const notes = commentBefore(children, index);
     if (el.name === 'string') {
       claim(key, el.start);
-      resources.push({ kind: 'string', el, key, translatable, notes, content: readContent(text, el, fail) });
+      resources.push({ kind: 'string', el, key, translatable, notes, content: readContent(text, el, decoder) });
       return;
     }
     const base = { el, key, translatable, ...(notes !== undefined && { notes }) };
@@ -308,25 +348,38 @@ function parseResources(bytes: Uint8Array): Parsed {
           fail(`Expected quantity to be one of zero, one, two, few, many, other; found '${quantity.value}'`, quantity.valueStart);
         }
         if (items.some((i) => i.category === quantity.value)) fail(`Duplicate quantity '${quantity.value}' in <plurals name="${key}">`, quantity.valueStart);
-        items.push({ category: quantity.value, content: readContent(text, item, fail) });
+        items.push({ category: quantity.value, content: readContent(text, item, decoder) });
       }
       resources.push({ kind: 'plurals', ...base, items });
     } else {
       const items: { content: Content; notes?: string }[] = [];
+      // Listed before its items are claimed, so a repeated item key finds where it was first claimed.
+      resources.push({ kind: 'array', ...base, items });
       el.children.forEach((child, i) => {
         if (child.kind !== 'element') return;
         if (child.name !== 'item') fail(`Expected only <item> elements in <string-array name="${key}">, found <${child.name}>`, child.start + 1);
         const itemNotes = commentBefore(el.children, i) ?? notes;
-        items.push({ content: readContent(text, child, fail), ...(itemNotes !== undefined && { notes: itemNotes }) });
+        items.push({ content: readContent(text, child, decoder), ...(itemNotes !== undefined && { notes: itemNotes }) });
         claim(`${key}.${items.length - 1}`, child.start);
       });
-      resources.push({ kind: 'array', ...base, items });
     }
   });
   const declared = new Map(rootNamespaces.map((a) => [a.name, a.value]));
   if (!declared.has('xmlns:xliff')) declared.set('xmlns:xliff', XLIFF_NS);
   const namespaces = [...declared].map(([name, value]) => `${name}="${escapeXmlAttribute(value, '"')}"`).join(' ');
   return { text, bom, encoding, doc, resources, namespaces };
+}
+
+/** Where `key` was first claimed: a string or plurals element, or an item of a string array (`name.index`). */
+function firstClaim(resources: readonly Resource[], key: string): number {
+  for (const r of resources) {
+    if (r.kind !== 'array') {
+      if (r.key === key) return r.el.start;
+      continue;
+    }
+    for (let i = 0; i < r.items.length; i++) if (`${r.key}.${i}` === key) return r.items[i]!.content.el.start;
+  }
+  return 0;
 }
 
 /** The last comment before `index` among siblings, with only whitespace between: the element's notes. */
@@ -340,11 +393,11 @@ function commentBefore(siblings: readonly XmlNode[], index: number): string | un
   return undefined;
 }
 
-function readContent(text: string, el: XmlElement, fail: (message: string, at: number) => never): Content {
+function readContent(text: string, el: XmlElement, decoder: AndroidDecoder): Content {
   const children = el.children;
   let markup = false;
   for (const n of children) if (n.kind === 'element') markup = true;
-  const decoder = new AndroidDecoder(markup, (node, index, message) => fail(message, valueOffset(text, node, index)));
+  decoder.reset(markup);
   decodeNodes(text, children, markup, decoder);
   const value = decoder.finish();
   // The core: from the first significant character to the last, leaving surrounding whitespace and comments alone.
@@ -483,9 +536,9 @@ function encodeContent(parsed: Parsed, like: Content | undefined, value: string)
     const fragment = markupFragment(parsed, value);
     if (fragment !== undefined) return fragment;
   }
-  const escaped = androidEncode(value, like?.quoted ?? false);
-  if (like?.cdata) return `<![CDATA[${escaped.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
-  return escapeXmlText(escaped);
+  const quoted = like?.quoted ?? false;
+  if (like?.cdata) return `<![CDATA[${androidEncode(value, quoted).replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+  return androidXmlEncode(value, quoted);
 }
 
 /** A value with at least one well-formed element, re-escaped for Android; undefined when it is plain text. */
@@ -617,12 +670,12 @@ function renderFresh(entries: readonly FreshEntry[]): Uint8Array {
     if (entry.notes !== undefined && entry.notes !== '') out += `    <!-- ${commentText(entry.notes)} -->\n`;
     const name = escapeXmlAttribute(entry.key, '"');
     if (typeof entry.value === 'string') {
-      out += `    <string name="${name}">${escapeXmlText(androidEncode(entry.value, false))}</string>\n`;
+      out += `    <string name="${name}">${androidXmlEncode(entry.value, false)}</string>\n`;
     } else {
       out += `    <plurals name="${name}">\n`;
       for (const c of PLURAL_CATEGORIES) {
         const form = entry.value.plurals[c];
-        if (form !== undefined) out += `        <item quantity="${c}">${escapeXmlText(androidEncode(form, false))}</item>\n`;
+        if (form !== undefined) out += `        <item quantity="${c}">${androidXmlEncode(form, false)}</item>\n`;
       }
       out += '    </plurals>\n';
     }

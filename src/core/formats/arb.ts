@@ -1,48 +1,59 @@
 // The `arb` codec: Flutter Application Resource Bundles, messages with `@key` metadata, ICU plurals as plural forms.
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from './icu-plural.js';
-import { encodeUtf8, scanJson, writeObject, type FreshObject, type JsonDocument, type JsonMember, type JsonStringNode } from './json-scan.js';
+import { encodeUtf8, scanJsonTape, Utf8Writer, writeObject, type FreshObject, type JsonTape } from './json-scan.js';
 
-/** A message: a top-level member whose key does not start with '@'. */
+/** A message: a top-level member whose key does not start with '@'. Members are named by their key's slot on the tape, the value being the next slot. */
 interface Message {
-  member: JsonMember & { value: JsonStringNode };
+  key: number;
+  name: string;
+  /** The decoded value (a message's value is a string). */
+  value: string;
   /** The `@key` metadata member, when there is one. */
-  metadata?: JsonMember;
+  metadata?: number;
   /** Set when the whole value is one ICU plural (surrounding text folded into the forms). */
   plural?: { argument: string; offset?: number; forms: PluralForms; exact: Record<string, string> };
 }
 
 interface Bundle {
-  doc: JsonDocument;
+  tape: JsonTape;
   messages: Message[];
-  /** The `@@locale` member, when the file has one. */
-  locale?: JsonMember & { value: JsonStringNode };
+  /** The `@@locale` member, when the file has one (its value is a string). */
+  locale?: number;
 }
 
-function fail(message: string, node: { line: number; column: number }): never {
-  throw new FileUnparsableError(`${message} at line ${node.line}, column ${node.column}`, node.line, node.column);
+function fail(tape: JsonTape, message: string, slot: number): never {
+  const line = tape.line(slot);
+  const column = tape.column(slot);
+  throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
 }
 
 function readBundle(bytes: Uint8Array): Bundle {
-  const doc = scanJson(bytes);
+  const tape = scanJsonTape(bytes);
+  const keys = tape.children(0);
+  const names = keys.map((key) => tape.string(key));
   // `@key` metadata by the key it describes (keys are unique, so no message starts with '@').
-  const metadataOf = new Map<string, JsonMember>();
-  for (const member of doc.root.members) if (member.key.value.startsWith('@')) metadataOf.set(member.key.value.slice(1), member);
+  const metadataOf = new Map<string, number>();
+  names.forEach((name, i) => {
+    if (name.startsWith('@')) metadataOf.set(name.slice(1), keys[i]!);
+  });
   const messages: Message[] = [];
-  let locale: Bundle['locale'];
-  for (const member of doc.root.members) {
-    const key = member.key.value;
-    if (key === '@@locale') {
-      if (member.value.kind !== 'string') fail('Expected a string for "@@locale"', member.value);
-      locale = member as JsonMember & { value: JsonStringNode };
+  let locale: number | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const name = names[i]!;
+    if (name === '@@locale') {
+      if (tape.kind(key + 1) !== 'string') fail(tape, 'Expected a string for "@@locale"', key + 1);
+      locale = key;
     }
-    if (key.startsWith('@')) continue;
+    if (name.startsWith('@')) continue;
     // gen-l10n refuses non-string messages too; reading past one would leave it silently untranslated.
-    if (member.value.kind !== 'string') fail(`Expected a string for the message ${JSON.stringify(key)}`, member.value);
-    const message: Message = { member: member as Message['member'] };
-    const metadata = metadataOf.get(key);
-    if (metadata) message.metadata = metadata;
-    const icu = parseIcuPlural(member.value.value);
+    if (tape.kind(key + 1) !== 'string') fail(tape, `Expected a string for the message ${JSON.stringify(name)}`, key + 1);
+    const value = tape.string(key + 1);
+    const message: Message = { key, name, value };
+    const metadata = metadataOf.get(name);
+    if (metadata !== undefined) message.metadata = metadata;
+    const icu = parseIcuPlural(value);
     const folded = icu && foldIcuPlural(icu);
     if (icu && folded) {
       message.plural = { argument: icu.argument, forms: folded.forms, exact: folded.exact };
@@ -50,13 +61,15 @@ function readBundle(bytes: Uint8Array): Bundle {
     }
     messages.push(message);
   }
-  return { doc, messages, ...(locale ? { locale } : {}) };
+  return { tape, messages, ...(locale !== undefined ? { locale } : {}) };
 }
 
-function metadataString(metadata: JsonMember | undefined, name: string): string | undefined {
-  if (metadata?.value.kind !== 'object') return undefined;
-  const found = metadata.value.members.find((m) => m.key.value === name)?.value;
-  return found?.kind === 'string' && found.value !== '' ? found.value : undefined;
+function metadataString(tape: JsonTape, metadata: number | undefined, name: string): string | undefined {
+  if (metadata === undefined || tape.kind(metadata + 1) !== 'object') return undefined;
+  const found = tape.member(metadata + 1, name);
+  if (found < 0 || tape.kind(found + 1) !== 'string') return undefined;
+  const value = tape.string(found + 1);
+  return value !== '' ? value : undefined;
 }
 
 /** Flutter names locales with underscores (`app_pt_BR.arb`, `"@@locale": "pt_BR"`); BCP-47 tags use hyphens. */
@@ -70,7 +83,7 @@ function samePlural(forms: PluralForms, value: PluralForms): boolean {
 
 /** The JSON text of a message's new value, or undefined when the value says what the file already says. */
 function valueText(message: Message, value: Value): string | undefined {
-  const current = message.member.value.value;
+  const current = message.value;
   if (typeof value === 'string') return value === current ? undefined : JSON.stringify(value);
   const plural = message.plural;
   if (plural && samePlural(plural.forms, value.plurals)) return undefined;
@@ -79,38 +92,47 @@ function valueText(message: Message, value: Value): string | undefined {
   return text === current ? undefined : JSON.stringify(text);
 }
 
+/** A new value for the member whose key is at `key`. */
+interface Edit {
+  key: number;
+  text: string;
+}
+
 /** Replaces the values of the given members (in file order), or undefined when there are none. */
-function splice(text: string, edits: readonly { member: JsonMember; text: string }[]): string | undefined {
+function splice(tape: JsonTape, edits: readonly Edit[], sourceSize: number): Uint8Array | undefined {
   if (edits.length === 0) return undefined;
-  let out = '';
+  const out = new Utf8Writer(sourceSize + (sourceSize >> 1), tape.bom);
   let at = 0;
-  for (const { member, text: value } of edits) {
-    out += text.slice(at, member.value.start) + value;
-    at = member.value.end;
+  for (const { key, text } of edits) {
+    out.write(tape.text.slice(at, tape.start(key + 1)));
+    out.write(text);
+    at = tape.end(key + 1);
   }
-  return out + text.slice(at);
+  out.write(tape.text.slice(at));
+  return out.finish();
 }
 
 /**
  * Rewrites the top-level object when messages are omitted, with their `@key` metadata (which would otherwise describe
  * nothing), besides the changed values. Separators and indentation come from the file, as in json-scan's writer.
  */
-function rewriteOmitting(doc: JsonDocument, messages: readonly Message[], input: RenderInput, edits: readonly { member: JsonMember; text: string }[]): string {
-  const { root, text } = doc;
+function rewriteOmitting(tape: JsonTape, messages: readonly Message[], input: RenderInput, edits: readonly Edit[]): string {
+  const { text } = tape;
   const omitted = new Set<string>();
   for (const message of messages) {
-    if (!input.values.has(message.member.key.value)) omitted.add(message.member.key.value).add(`@${message.member.key.value}`);
+    if (!input.values.has(message.name)) omitted.add(message.name).add(`@${message.name}`);
   }
-  const texts = new Map(edits.map((edit) => [edit.member, edit.text]));
-  const kept = root.members.flatMap((m, i) => (omitted.has(m.key.value) ? [] : [i]));
-  if (kept.length === 0) return `${text.slice(0, root.start)}{}${text.slice(root.end)}`;
-  const first = root.members[0]!;
-  const last = root.members[root.members.length - 1]!;
-  let out = text.slice(0, first.start);
+  const texts = new Map(edits.map((edit) => [edit.key, edit.text]));
+  const members = tape.children(0);
+  const kept = members.flatMap((key, i) => (omitted.has(tape.string(key)) ? [] : [i]));
+  if (kept.length === 0) return `${text.slice(0, tape.start(0))}{}${text.slice(tape.end(0))}`;
+  const first = members[0]!;
+  const last = members[members.length - 1]!;
+  let out = text.slice(0, tape.start(first));
   kept.forEach((i, k) => {
-    const member = root.members[i]!;
-    out += text.slice(member.start, member.value.start) + (texts.get(member) ?? text.slice(member.value.start, member.value.end));
-    out += k < kept.length - 1 ? text.slice(member.end, root.members[i + 1]!.start) : text.slice(last.end);
+    const key = members[i]!;
+    out += text.slice(tape.start(key), tape.start(key + 1)) + (texts.get(key) ?? text.slice(tape.start(key + 1), tape.end(key + 1)));
+    out += k < kept.length - 1 ? text.slice(tape.end(key + 1), tape.start(members[i + 1]!)) : text.slice(tape.end(last + 1));
   });
   return out;
 }
@@ -128,13 +150,13 @@ export const arbCodec: Codec = {
   },
 
   parse(bytes: Uint8Array): Entry[] {
-    return readBundle(bytes).messages.map(({ member, metadata, plural }) => {
-      const node = member.value;
-      const entry: Entry = { key: member.key.value, path: [member.key.value], source: plural?.forms.other ?? node.value, line: node.line, column: node.column };
+    const { tape, messages } = readBundle(bytes);
+    return messages.map(({ key, name, value, metadata, plural }) => {
+      const entry: Entry = { key: name, path: [name], source: plural?.forms.other ?? value, line: tape.line(key + 1), column: tape.column(key + 1) };
       if (plural) entry.plurals = plural.forms;
-      const notes = metadataString(metadata, 'description');
+      const notes = metadataString(tape, metadata, 'description');
       if (notes !== undefined) entry.notes = notes;
-      const context = metadataString(metadata, 'context');
+      const context = metadataString(tape, metadata, 'context');
       if (context !== undefined) entry.context = context;
       return entry;
     });
@@ -145,25 +167,25 @@ export const arbCodec: Codec = {
    * placeholders from the template file only, and ignores them elsewhere), and `@@locale` is set to the target locale.
    */
   render(input: RenderInput): Uint8Array {
-    const { doc, messages, locale } = readBundle(input.source);
-    const edits: { member: JsonMember; text: string }[] = [];
+    const { tape, messages, locale } = readBundle(input.source);
+    const edits: Edit[] = [];
     let omits = false;
     for (const message of messages) {
-      const value = input.values.get(message.member.key.value);
+      const value = input.values.get(message.name);
       if (value === undefined) {
         omits ||= input.missing === 'omit';
         continue;
       }
       const text = valueText(message, value);
-      if (text !== undefined) edits.push({ member: message.member, text });
+      if (text !== undefined) edits.push({ key: message.key, text });
     }
-    if (locale && input.locale && !sameLocale(locale.value.value, input.locale)) {
+    if (locale !== undefined && input.locale && !sameLocale(tape.string(locale + 1), input.locale)) {
       const text = JSON.stringify(arbLocale(input.locale));
-      const at = edits.findIndex((edit) => edit.member.start > locale.start);
-      edits.splice(at < 0 ? edits.length : at, 0, { member: locale, text });
+      const at = edits.findIndex((edit) => edit.key > locale);
+      edits.splice(at < 0 ? edits.length : at, 0, { key: locale, text });
     }
-    const out = omits ? rewriteOmitting(doc, messages, input, edits) : splice(doc.text, edits);
-    return out === undefined ? input.source.slice() : encodeUtf8(out, doc.bom);
+    if (omits) return encodeUtf8(rewriteOmitting(tape, messages, input, edits), tape.bom);
+    return splice(tape, edits, input.source.length) ?? input.source.slice();
   },
 
   renderFresh(entries: readonly FreshEntry[], options?: { locale?: string }): Uint8Array {

@@ -39,6 +39,8 @@ interface Pair {
 
 interface Variable {
   entryKey: string;
+  /** Where the entry key is claimed: the top-level key, or the variable's own when the string has several. */
+  at: number;
   name: string;
   dict: XmlElement;
   forms: { category: string; pair: Pair }[];
@@ -78,33 +80,42 @@ function parsePlist(bytes: Uint8Array): Parsed {
   if (top.name !== 'dict') fail(`Expected <dict> as the plist's top-level object, found <${top.name}>`, top.start + 1);
 
   const pairsOf = (dict: XmlElement): Pair[] => {
-    const elements = childElements(dict);
+    // The children are walked in place rather than filtered into an array first: every string has a dict.
+    let count = 0;
+    for (const n of dict.children) if (n.kind === 'element') count++;
     const pairs: Pair[] = [];
     // Small dicts (nearly all) check for a repeated key by looking through their few pairs.
-    const names = elements.length > 16 ? new Set<string>() : undefined;
-    for (let i = 0; i < elements.length; i += 2) {
-      const key = elements[i]!;
-      if (key.name !== 'key') fail(`Expected <key> in <dict>, found <${key.name}>`, key.start);
-      const value = elements[i + 1];
-      const name = textContent(key);
-      if (!value || value.name === 'key') fail(`Expected a value after <key>${name}</key>`, value ? value.start : dict.closeStart);
-      if (names ? names.has(name) : hasPair(pairs, name)) fail(`Duplicate key '${name}' in <dict>`, key.start);
-      names?.add(name);
+    const names = count > 16 ? new Set<string>() : undefined;
+    let key: XmlElement | undefined;
+    let name = '';
+    for (const value of dict.children) {
+      if (value.kind !== 'element') continue;
+      if (key === undefined) {
+        if (value.name !== 'key') fail(`Expected <key> in <dict>, found <${value.name}>`, value.start);
+        key = value;
+        name = textContent(key);
+        continue;
+      }
+      if (value.name === 'key') fail(`Expected a value after <key>${name}</key>`, value.start);
+      const size = names?.size;
+      if (names ? names.add(name).size === size : hasPair(pairs, name)) fail(`Duplicate key '${name}' in <dict>`, key.start);
       if (!PLIST_VALUES.has(value.name)) {
         fail(`Expected a plist value (<string>, <dict>, ...) after <key>${name}</key>, found <${value.name}>`, value.start);
       }
       pairs.push({ key, name, value });
+      key = undefined;
     }
+    if (key) fail(`Expected a value after <key>${name}</key>`, dict.closeStart);
     return pairs;
   };
   const stringOf = (pair: Pair | undefined): string | undefined => (pair?.value.name === 'string' ? textContent(pair.value) : undefined);
 
   const items: Item[] = [];
-  const keys = new Map<string, number>();
+  // One set operation per key: where a repeated key was first claimed is looked up only when it happens.
+  const keys = new Set<string>();
   const claim = (key: string, at: number): void => {
-    const first = keys.get(key);
-    if (first !== undefined) fail(`Duplicate key '${key}' (first defined at line ${lineColumn(text, first).line})`, at);
-    keys.set(key, at);
+    const size = keys.size;
+    if (keys.add(key).size === size) fail(`Duplicate key '${key}' (first defined at line ${lineColumn(text, firstClaim(items, key)).line})`, at);
   };
   // Pairs come in document order, so one cursor finds each key's place among the dict's children.
   let index = 0;
@@ -141,12 +152,23 @@ function parsePlist(bytes: Uint8Array): Parsed {
         forms.push({ category: q.name, pair: q });
       }
       const entryKey = plural.length === 1 ? pair.name : `${pair.name}.${p.name}`;
-      claim(entryKey, plural.length === 1 ? pair.key.start : p.key.start);
-      return { entryKey, name: p.name, dict: p.value, forms };
+      const at = plural.length === 1 ? pair.key.start : p.key.start;
+      claim(entryKey, at);
+      return { entryKey, at, name: p.name, dict: p.value, forms };
     });
     items.push({ kind: 'plural', top: pair, variables, ...extras });
   }
   return { text, bom, encoding, items };
+}
+
+/** Where `key` was first claimed among the items read so far. */
+function firstClaim(items: readonly Item[], key: string): number {
+  for (const item of items) {
+    if (item.kind === 'format') {
+      if (item.top.name === key) return item.top.key.start;
+    } else for (const v of item.variables) if (v.entryKey === key) return v.at;
+  }
+  return 0;
 }
 
 function commentBefore(siblings: readonly XmlNode[], index: number): string | undefined {

@@ -1,7 +1,7 @@
 // The `ios_xcstrings` codec: Xcode String Catalogs, read from the source language and rendered by writing one language's localizations in place.
 import { sourceFormsFor } from '../plurals.js';
 import { FileUnparsableError, PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralCategory, type PluralForms, type RenderInput, type Value } from './codec.js';
-import { encodeUtf8, scanJson, type JsonMember, type JsonObjectNode, type JsonStringNode, type JsonValueNode } from './json-scan.js';
+import { encodeUtf8, scanJsonTape, Utf8Writer, type JsonTape } from './json-scan.js';
 
 /*
  * Keys. A catalog string `K` gives the entry `K`: its stringUnit, or its plural variations as plural forms. Two Xcode
@@ -11,211 +11,271 @@ import { encodeUtf8, scanJson, type JsonMember, type JsonObjectNode, type JsonSt
  * Variation kinds other than plural and device are left in the file untouched and give no entries.
  */
 
-type Part =
-  | { kind: 'text'; node: JsonStringNode; state?: string }
-  | { kind: 'plural'; forms: Map<PluralCategory, { node: JsonStringNode; state?: string }> };
+/** A value, named by its slot on the file's tape; a member is named by its key's slot, its value being the next one. */
+type Slot = number;
+
+interface Unit {
+  node: Slot;
+  state?: string;
+}
+
+type Part = ({ kind: 'text' } & Unit) | { kind: 'plural'; forms: Map<PluralCategory, Unit> };
 
 interface Body {
   /** The text or plural forms of the localization itself, or per device. */
   main?: Part | { kind: 'device'; devices: [string, Part][] };
-  substitutions: { name: string; node: JsonObjectNode; forms: Map<PluralCategory, { node: JsonStringNode; state?: string }> }[];
+  substitutions: { name: string; node: Slot; forms: Map<PluralCategory, Unit> }[];
 }
 
 interface CatalogString {
-  key: JsonStringNode;
-  node: JsonObjectNode;
+  key: Slot;
+  /** The key's decoded name. */
+  name: string;
+  node: Slot;
   comment?: string;
   translatable: boolean;
-  localizations?: JsonObjectNode;
+  localizations?: Slot;
 }
 
 interface Catalog {
-  text: string;
-  bom: boolean;
-  root: JsonObjectNode;
+  tape: JsonTape;
   sourceLanguage: string;
   strings: CatalogString[];
 }
 
 /** One entry of a localization, with where it lives so a render can rebuild it. */
 interface FoundEntry {
+  /** `path` joined with '.'. */
+  key: string;
   path: string[];
   value: string | PluralForms;
   /** The string token the entry's position points at. */
-  at: JsonStringNode;
+  at: Slot;
   /** Per form for plurals, else the unit's state. */
   states: Record<string, string | undefined>;
 }
 
-function fail(message: string, node: { line: number; column: number }): never {
-  throw new FileUnparsableError(`${message} at line ${node.line}, column ${node.column}`, node.line, node.column);
+function fail(tape: JsonTape, message: string, slot: Slot): never {
+  const line = tape.line(slot);
+  const column = tape.column(slot);
+  throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
 }
 
-function member(node: JsonObjectNode, name: string): JsonMember | undefined {
-  return node.members.find((m) => m.key.value === name);
-}
-
-function objectAt(node: JsonValueNode, what: string): JsonObjectNode {
-  if (node.kind !== 'object') fail(`Expected an object for ${what}`, node);
+function objectAt(tape: JsonTape, node: Slot, what: string): Slot {
+  if (tape.kind(node) !== 'object') fail(tape, `Expected an object for ${what}`, node);
   return node;
 }
 
-function stringIn(node: JsonObjectNode, name: string, what: string): JsonStringNode {
-  const found = member(node, name);
-  if (!found) fail(`Expected a "${name}" string in ${what}`, node);
-  if (found.value.kind !== 'string') fail(`Expected a string for "${name}" in ${what}`, found.value);
-  return found.value;
+function stringIn(tape: JsonTape, node: Slot, name: string, what: string): Slot {
+  const found = tape.member(node, name);
+  if (found < 0) fail(tape, `Expected a "${name}" string in ${what}`, node);
+  if (tape.kind(found + 1) !== 'string') fail(tape, `Expected a string for "${name}" in ${what}`, found + 1);
+  return found + 1;
 }
 
 /** A `{ "stringUnit": { "state", "value" } }` holder: the value token and state. */
-function readUnit(holder: JsonObjectNode, what: string): { node: JsonStringNode; state?: string } | undefined {
-  const unit = member(holder, 'stringUnit');
-  if (!unit) return undefined;
-  const body = objectAt(unit.value, `the stringUnit of ${what}`);
-  const node = stringIn(body, 'value', `the stringUnit of ${what}`);
-  const state = member(body, 'state')?.value;
-  return state?.kind === 'string' ? { node, state: state.value } : { node };
+function readUnit(tape: JsonTape, holder: Slot, what: string): Unit | undefined {
+  const unit = tape.member(holder, 'stringUnit');
+  if (unit < 0) return undefined;
+  const unitWhat = `the stringUnit of ${what}`;
+  const body = objectAt(tape, unit + 1, unitWhat);
+  const node = stringIn(tape, body, 'value', unitWhat);
+  const state = tape.member(body, 'state');
+  return state >= 0 && tape.kind(state + 1) === 'string' ? { node, state: tape.string(state + 1) } : { node };
 }
 
-function readPlural(node: JsonValueNode, what: string): Map<PluralCategory, { node: JsonStringNode; state?: string }> {
-  const plural = objectAt(node, `the plural variations of ${what}`);
-  const forms = new Map<PluralCategory, { node: JsonStringNode; state?: string }>();
-  for (const m of plural.members) {
-    const category = m.key.value;
+function readPlural(tape: JsonTape, node: Slot, what: string): Map<PluralCategory, Unit> {
+  const plural = objectAt(tape, node, `the plural variations of ${what}`);
+  const forms = new Map<PluralCategory, Unit>();
+  for (let key = plural + 1; key < tape.after(plural); key = tape.after(key)) {
+    const category = tape.string(key);
     if (!(PLURAL_CATEGORIES as readonly string[]).includes(category)) {
-      fail(`Expected a CLDR plural category (zero, one, two, few, many, other) in the plural variations of ${what}, found ${JSON.stringify(category)}`, m.key);
+      fail(tape, `Expected a CLDR plural category (zero, one, two, few, many, other) in the plural variations of ${what}, found ${JSON.stringify(category)}`, key);
     }
-    const form = readUnit(objectAt(m.value, `the "${category}" form of ${what}`), `the "${category}" form of ${what}`);
-    if (!form) fail(`Expected a "stringUnit" in the "${category}" form of ${what}`, m.value);
+    const form = readUnit(tape, objectAt(tape, key + 1, `the "${category}" form of ${what}`), `the "${category}" form of ${what}`);
+    if (!form) fail(tape, `Expected a "stringUnit" in the "${category}" form of ${what}`, key + 1);
     forms.set(category as PluralCategory, form);
   }
   return forms;
 }
 
 /** A text, plural, or (when `devices`) device-varied localization body. */
-function readPart(holder: JsonObjectNode, what: string, devices: boolean): Part | { kind: 'device'; devices: [string, Part][] } | undefined {
-  const variations = member(holder, 'variations');
-  if (variations) {
-    const kinds = objectAt(variations.value, `the variations of ${what}`);
-    const plural = member(kinds, 'plural');
-    if (plural) return { kind: 'plural', forms: readPlural(plural.value, what) };
-    const device = member(kinds, 'device');
-    if (device && devices) {
+function readPart(tape: JsonTape, holder: Slot, what: string, devices: boolean): Part | { kind: 'device'; devices: [string, Part][] } | undefined {
+  const variations = tape.member(holder, 'variations');
+  if (variations >= 0) {
+    const kinds = objectAt(tape, variations + 1, `the variations of ${what}`);
+    const plural = tape.member(kinds, 'plural');
+    if (plural >= 0) return { kind: 'plural', forms: readPlural(tape, plural + 1, what) };
+    const device = tape.member(kinds, 'device');
+    if (device >= 0 && devices) {
       const list: [string, Part][] = [];
-      for (const m of objectAt(device.value, `the device variations of ${what}`).members) {
-        const deviceWhat = `the "${m.key.value}" device variation of ${what}`;
-        const part = readPart(objectAt(m.value, deviceWhat), deviceWhat, false);
-        if (part && part.kind !== 'device') list.push([m.key.value, part]);
+      const byDevice = objectAt(tape, device + 1, `the device variations of ${what}`);
+      for (let key = byDevice + 1; key < tape.after(byDevice); key = tape.after(key)) {
+        const name = tape.string(key);
+        const deviceWhat = `the "${name}" device variation of ${what}`;
+        const part = readPart(tape, objectAt(tape, key + 1, deviceWhat), deviceWhat, false);
+        if (part && part.kind !== 'device') list.push([name, part]);
       }
       return { kind: 'device', devices: list };
     }
   }
-  const unit = readUnit(holder, what);
+  const unit = readUnit(tape, holder, what);
   return unit && { kind: 'text', ...unit };
 }
 
-function readBody(node: JsonValueNode, what: string): Body {
-  const holder = objectAt(node, what);
+function readBody(tape: JsonTape, node: Slot, what: string): Body {
+  const holder = objectAt(tape, node, what);
   const body: Body = { substitutions: [] };
-  const main = readPart(holder, what, true);
+  const main = readPart(tape, holder, what, true);
   if (main) body.main = main;
-  const substitutions = member(holder, 'substitutions');
-  if (substitutions) {
-    for (const m of objectAt(substitutions.value, `the substitutions of ${what}`).members) {
-      const subWhat = `the substitution "${m.key.value}" of ${what}`;
-      const sub = objectAt(m.value, subWhat);
-      const variations = member(sub, 'variations');
-      const plural = variations && member(objectAt(variations.value, `the variations of ${subWhat}`), 'plural');
-      if (plural) body.substitutions.push({ name: m.key.value, node: sub, forms: readPlural(plural.value, subWhat) });
+  const substitutions = tape.member(holder, 'substitutions');
+  if (substitutions >= 0) {
+    const byName = objectAt(tape, substitutions + 1, `the substitutions of ${what}`);
+    for (let key = byName + 1; key < tape.after(byName); key = tape.after(key)) {
+      const name = tape.string(key);
+      const subWhat = `the substitution "${name}" of ${what}`;
+      const sub = objectAt(tape, key + 1, subWhat);
+      const variations = tape.member(sub, 'variations');
+      const plural = variations < 0 ? -1 : tape.member(objectAt(tape, variations + 1, `the variations of ${subWhat}`), 'plural');
+      if (plural >= 0) body.substitutions.push({ name, node: sub, forms: readPlural(tape, plural + 1, subWhat) });
     }
   }
   return body;
 }
 
-function formsOf(forms: Map<PluralCategory, { node: JsonStringNode; state?: string }>): { value: PluralForms; at: JsonStringNode; states: Record<string, string | undefined> } {
+function formsOf(tape: JsonTape, forms: Map<PluralCategory, Unit>): { value: PluralForms; at: Slot; states: Record<string, string | undefined> } {
   const value: PluralForms = {};
   const states: Record<string, string | undefined> = {};
   for (const category of PLURAL_CATEGORIES) {
     const form = forms.get(category);
-    if (form) [value[category], states[category]] = [form.node.value, form.state];
+    if (form) [value[category], states[category]] = [tape.string(form.node), form.state];
   }
   const at = (forms.get('other') ?? [...forms.values()][0])!.node;
   return { value, at, states };
 }
 
-function partEntry(path: string[], part: Part): FoundEntry {
-  if (part.kind === 'text') return { path, value: part.node.value, at: part.node, states: { '': part.state } };
-  return { path, ...formsOf(part.forms) };
+function partEntry(tape: JsonTape, path: string[], part: Part): FoundEntry {
+  const key = path.join('.');
+  if (part.kind === 'text') return { key, path, value: tape.string(part.node), at: part.node, states: { '': part.state } };
+  return { key, path, ...formsOf(tape, part.forms) };
 }
 
 /** The entries a localization body gives for the catalog string `key`. */
-function bodyEntries(key: string, body: Body): FoundEntry[] {
+function bodyEntries(tape: JsonTape, key: string, body: Body): FoundEntry[] {
   const out: FoundEntry[] = [];
   const main = body.main;
-  if (main?.kind === 'device') for (const [device, part] of main.devices) out.push(partEntry([key, 'device', device], part));
-  else if (main) out.push(partEntry([key], main));
-  for (const sub of body.substitutions) out.push({ path: [key, sub.name], ...formsOf(sub.forms) });
+  if (main?.kind === 'device') for (const [device, part] of main.devices) out.push(partEntry(tape, [key, 'device', device], part));
+  else if (main) out.push(partEntry(tape, [key], main));
+  for (const sub of body.substitutions) out.push({ key: `${key}.${sub.name}`, path: [key, sub.name], ...formsOf(tape, sub.forms) });
   return out;
 }
 
 function readCatalog(bytes: Uint8Array): Catalog {
-  const { text, bom, root } = scanJson(bytes);
-  const sourceLanguage = stringIn(root, 'sourceLanguage', 'the top-level object').value;
-  const stringsMember = member(root, 'strings');
-  if (!stringsMember) fail('Expected a "strings" object in the top-level object', root);
-  const strings = objectAt(stringsMember.value, '"strings"').members.map((m): CatalogString => {
-    const node = objectAt(m.value, `the string ${JSON.stringify(m.key.value)}`);
-    const shouldTranslate = member(node, 'shouldTranslate')?.value;
-    const item: CatalogString = { key: m.key, node, translatable: !shouldTranslate || text.slice(shouldTranslate.start, shouldTranslate.end) !== 'false' };
-    const comment = member(node, 'comment')?.value;
-    if (comment?.kind === 'string' && comment.value) item.comment = comment.value;
-    const localizations = member(node, 'localizations');
-    if (localizations) item.localizations = objectAt(localizations.value, `the localizations of ${JSON.stringify(m.key.value)}`);
-    return item;
-  });
-  return { text, bom, root, sourceLanguage, strings };
+  const tape = scanJsonTape(bytes);
+  const root = 0;
+  const sourceLanguage = tape.string(stringIn(tape, root, 'sourceLanguage', 'the top-level object'));
+  const stringsMember = tape.member(root, 'strings');
+  if (stringsMember < 0) fail(tape, 'Expected a "strings" object in the top-level object', root);
+  const byKey = objectAt(tape, stringsMember + 1, '"strings"');
+  const strings: CatalogString[] = [];
+  for (let key = byKey + 1; key < tape.after(byKey); key = tape.after(key)) {
+    const name = tape.string(key);
+    const node = key + 1;
+    if (tape.kind(node) !== 'object') fail(tape, `Expected an object for the string ${JSON.stringify(name)}`, node);
+    const shouldTranslate = tape.member(node, 'shouldTranslate');
+    const translatable = shouldTranslate < 0 || tape.text.slice(tape.start(shouldTranslate + 1), tape.end(shouldTranslate + 1)) !== 'false';
+    const item: CatalogString = { key, name, node, translatable };
+    const comment = tape.member(node, 'comment');
+    if (comment >= 0 && tape.kind(comment + 1) === 'string' && tape.end(comment + 1) - tape.start(comment + 1) > 2) item.comment = tape.string(comment + 1);
+    const localizations = tape.member(node, 'localizations');
+    if (localizations >= 0) {
+      if (tape.kind(localizations + 1) !== 'object') fail(tape, `Expected an object for the localizations of ${JSON.stringify(name)}`, localizations + 1);
+      item.localizations = localizations + 1;
+    }
+    strings.push(item);
+  }
+  return { tape, sourceLanguage, strings };
 }
 
 const normalLocale = (tag: string): string => tag.toLowerCase().replace(/_/g, '-');
 
-/** The member of `localizations` for a locale, matching `pt-BR`, `pt_BR` and `pt-br` alike. */
-function localizationOf(item: CatalogString, locale: string): JsonMember | undefined {
-  return item.localizations?.members.find((m) => normalLocale(m.key.value) === normalLocale(locale));
+/** The key of the member of `localizations` for a locale (or -1), matching `pt-BR`, `pt_BR` and `pt-br` alike. */
+function localizationOf(tape: JsonTape, item: CatalogString, locale: string): Slot {
+  const localizations = item.localizations;
+  if (localizations === undefined) return -1;
+  const normal = normalLocale(locale);
+  for (let key = localizations + 1; key < tape.after(localizations); key = tape.after(key)) {
+    if (tape.is(key, locale) || (mayBeLocale(tape, key, normal) && normalLocale(tape.string(key)) === normal)) return key;
+  }
+  return -1;
 }
 
-/** Every entry of `locale`'s localizations, in file order; `fallback` adds the key itself as the text where one has none (the source language). */
-function localeEntries(catalog: Catalog, locale: string, fallback: boolean): { item: CatalogString; entries: FoundEntry[] }[] {
+/**
+ * False when the key at `slot` cannot name the normalized locale `normal`, told without decoding it: an ASCII key of
+ * `normal`'s length with a character that differs in more than case (and `_` for `-`). Other keys may; `normalLocale` decides.
+ */
+function mayBeLocale(tape: JsonTape, slot: Slot, normal: string): boolean {
+  const { text } = tape;
+  const start = tape.start(slot) + 1;
+  if (tape.end(slot) - 1 - start !== normal.length) return true;
+  for (let i = 0; i < normal.length; i++) {
+    const c = text.charCodeAt(start + i);
+    const n = normal.charCodeAt(i);
+    // An escape or a non-ASCII character (lowercasing `K`, the Kelvin sign, gives `k`) is left to `normalLocale`.
+    if (c >= 0x80 || c === 0x5c) return true;
+    if (c !== n && !(c === 0x5f && n === 0x2d) && !(c >= 0x41 && c <= 0x5a && c + 0x20 === n)) return false;
+  }
+  return true;
+}
+
+/**
+ * Every entry of `locale`'s localizations, string by string in file order, with the localization's body when there is
+ * one; `fallback` adds the key itself as the text where one has none (the source language). Strings are read as they are
+ * asked for, so a caller that goes through them once keeps no more than one string's reading at a time.
+ */
+function* localeEntries(catalog: Catalog, locale: string, fallback: boolean): Generator<{ item: CatalogString; entries: FoundEntry[]; body?: Body }> {
+  const { tape } = catalog;
   const seen = new Map<string, FoundEntry>();
-  return catalog.strings.map((item) => {
-    const name = item.key.value;
-    const localization = localizationOf(item, locale);
-    let entries = localization ? bodyEntries(name, readBody(localization.value, `the "${localization.key.value}" localization of ${JSON.stringify(name)}`)) : [];
+  for (const item of catalog.strings) {
+    const { name } = item;
+    const localization = localizationOf(tape, item, locale);
+    const body = localization < 0 ? undefined : readBody(tape, localization + 1, `the "${tape.string(localization)}" localization of ${tape.quoted(item.key)}`);
+    let entries = body ? bodyEntries(tape, name, body) : [];
     // Xcode keeps `""` for empty string literals in code; with no localization there is nothing to translate.
-    if (entries.length === 0 && fallback && name !== '') entries = [{ path: [name], value: name, at: item.key, states: {} }];
+    if (entries.length === 0 && fallback && name !== '') entries = [{ key: name, path: [name], value: name, at: item.key, states: {} }];
     for (const entry of entries) {
-      const key = entry.path.join('.');
-      const prior = seen.get(key);
+      const prior = seen.get(entry.key);
       if (prior) {
-        fail(`The entries ${JSON.stringify(prior.path)} (line ${prior.at.line}) and ${JSON.stringify(entry.path)} both give the key ${JSON.stringify(key)}; rename one of them`, entry.at);
+        fail(
+          tape,
+          `The entries ${JSON.stringify(prior.path)} (line ${tape.line(prior.at)}) and ${JSON.stringify(entry.path)} both give the key ${JSON.stringify(entry.key)}; rename one of them`,
+          entry.at,
+        );
       }
-      seen.set(key, entry);
+      seen.set(entry.key, entry);
     }
-    return { item, entries };
-  });
+    yield body ? { item, entries, body } : { item, entries };
+  }
 }
 
-function toEntry(item: CatalogString, found: FoundEntry): Entry {
+function toEntry(tape: JsonTape, item: CatalogString, found: FoundEntry): Entry {
   const entry: Entry = {
-    key: found.path.join('.'),
+    key: found.key,
     path: found.path,
     source: typeof found.value === 'string' ? found.value : (found.value.other ?? Object.values(found.value)[0] ?? ''),
-    line: found.at.line,
-    column: found.at.column,
+    line: tape.line(found.at),
+    column: tape.column(found.at),
   };
   if (typeof found.value !== 'string') entry.plurals = found.value;
   if (!item.translatable) entry.translatable = false;
   if (item.comment !== undefined) entry.notes = item.comment;
   return entry;
+}
+
+function localeToEntries(catalog: Catalog, locale: string, fallback: boolean): Entry[] {
+  const out: Entry[] = [];
+  for (const { item, entries } of localeEntries(catalog, locale, fallback)) for (const found of entries) out.push(toEntry(catalog.tape, item, found));
+  return out;
 }
 
 /**
@@ -225,7 +285,7 @@ function toEntry(item: CatalogString, found: FoundEntry): Entry {
 export function readXcstringsLocale(bytes: Uint8Array, locale: string): Entry[] {
   const catalog = readCatalog(bytes);
   const fallback = normalLocale(locale) === normalLocale(catalog.sourceLanguage);
-  return localeEntries(catalog, locale, fallback).flatMap(({ item, entries }) => entries.map((found) => toEntry(item, found)));
+  return localeToEntries(catalog, locale, fallback);
 }
 
 // ——— Writing ———
@@ -256,10 +316,12 @@ interface Style {
 const collator = new Intl.Collator('en', { numeric: true });
 const XCODE_STYLE: Style = { colon: ' : ', indent: '  ', eol: '\n' };
 
-function detectStyle(text: string, root: JsonObjectNode): Style {
-  const first = root.members[0];
-  const colon = first ? text.slice(first.key.end, first.value.start) : XCODE_STYLE.colon;
-  const lead = first ? /(?:^|\n)([ \t]*)$/.exec(text.slice(root.start + 1, first.start)) : null;
+function detectStyle(tape: JsonTape): Style {
+  const { text } = tape;
+  // The root is slot 0, its first member's key slot 1.
+  const first = tape.after(0) > 1;
+  const colon = first ? text.slice(tape.end(1), tape.start(2)) : XCODE_STYLE.colon;
+  const lead = first ? /(?:^|\n)([ \t]*)$/.exec(text.slice(tape.start(0) + 1, tape.start(1))) : null;
   return {
     colon: /^[ \t]*:[ \t]*$/.test(colon) ? colon : XCODE_STYLE.colon,
     indent: lead?.[1] || XCODE_STYLE.indent,
@@ -267,106 +329,193 @@ function detectStyle(text: string, root: JsonObjectNode): Style {
   };
 }
 
+/** Xcode's order of two member names; names of lowercase ASCII letters only (units, plural categories, most locales) compare as code units do. */
+function compareKeys(a: string, b: string): number {
+  if (isLowerAscii(a) && isLowerAscii(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return collator.compare(a, b);
+}
+
+function isLowerAscii(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 0x61 || c > 0x7a) return false;
+  }
+  return true;
+}
+
+/** Writes a new value, its members one level deeper than `indent` (the indentation of the line it starts on). */
+function serialize(desired: Desired, indent: string, style: Style): string {
+  switch (desired.kind) {
+    case 'string':
+      return JSON.stringify(desired.value);
+    case 'raw':
+      return desired.text;
+    case 'remove':
+      // A parent drops members to remove before writing them; nothing else asks.
+      return '';
+    case 'object': {
+      const { colon, indent: unit, eol } = style;
+      let members = desired.members;
+      if (members.some(([, d]) => d.kind === 'remove')) members = members.filter(([, d]) => d.kind !== 'remove');
+      if (!desired.ordered && members.length > 1) members = members.slice().sort(([a], [b]) => compareKeys(a, b));
+      if (members.length === 0) return `{${eol}${eol}${indent}}`;
+      const inner = indent + unit;
+      let out = '{';
+      for (let i = 0; i < members.length; i++) {
+        const [key, d] = members[i]!;
+        out += `${i === 0 ? eol : `,${eol}`}${inner}${JSON.stringify(key)}${colon}${serialize(d, inner, style)}`;
+      }
+      return `${out}${eol}${indent}}`;
+    }
+  }
+}
+
 /** Splices desired values into the scanned text, following the file's indentation, separator and line-ending style. */
 class Merger {
+  private readonly text: string;
+
   constructor(
-    private readonly text: string,
+    private readonly tape: JsonTape,
     private readonly style: Style,
-  ) {}
+  ) {
+    this.text = tape.text;
+  }
 
   private lineIndent(at: number): string {
     // Walk back to the line start: lastIndexOf('\r') on an LF file would scan to the top every time.
     let lineStart = at;
-    while (lineStart > 0 && this.text[lineStart - 1] !== '\n' && this.text[lineStart - 1] !== '\r') lineStart--;
-    return /^[ \t]*/.exec(this.text.slice(lineStart, at))![0];
-  }
-
-  /** Writes a new value, its members one level deeper than `indent` (the indentation of the line it starts on). */
-  serialize(desired: Desired, indent: string): string {
-    switch (desired.kind) {
-      case 'string':
-        return JSON.stringify(desired.value);
-      case 'raw':
-        return desired.text;
-      case 'remove':
-        // A parent drops members to remove before writing them; nothing else asks.
-        return '';
-      case 'object': {
-        const { colon, indent: unit, eol } = this.style;
-        const members = desired.members.filter(([, d]) => d.kind !== 'remove');
-        if (!desired.ordered) members.sort(([a], [b]) => collator.compare(a, b));
-        if (members.length === 0) return `{${eol}${eol}${indent}}`;
-        const inner = indent + unit;
-        return `{${eol}${members.map(([k, d]) => `${inner}${JSON.stringify(k)}${colon}${this.serialize(d, inner)}`).join(`,${eol}`)}${eol}${indent}}`;
-      }
-    }
+    const text = this.text;
+    while (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 0x0a && text.charCodeAt(lineStart - 1) !== 0x0d) lineStart--;
+    let end = lineStart;
+    while (end < at && (text.charCodeAt(end) === 0x20 || text.charCodeAt(end) === 0x09)) end++;
+    return text.slice(lineStart, end);
   }
 
   /** The new text of `node`, or undefined when it already says what is desired. */
-  merge(node: JsonValueNode, desired: Desired, indent: string): string | undefined {
+  merge(node: Slot, desired: Desired, indent: string): string | undefined {
+    const tape = this.tape;
     switch (desired.kind) {
       case 'string':
-        return node.kind === 'string' && node.value === desired.value ? undefined : JSON.stringify(desired.value);
+        return tape.is(node, desired.value) ? undefined : JSON.stringify(desired.value);
       case 'raw':
-        return this.text.slice(node.start, node.end) === desired.text ? undefined : desired.text;
+        return this.text.slice(tape.start(node), tape.end(node)) === desired.text ? undefined : desired.text;
       case 'remove':
         // Handled by the parent object, which leaves the member out.
         return undefined;
       case 'object':
-        return node.kind === 'object' ? this.mergeObject(node, desired) : this.serialize(desired, indent);
+        return tape.kind(node) === 'object' ? this.mergeObject(node, desired) : serialize(desired, indent, this.style);
     }
   }
 
-  private mergeObject(node: JsonObjectNode, desired: Extract<Desired, { kind: 'object' }>): string | undefined {
-    const text = this.text;
+  private mergeObject(node: Slot, desired: Extract<Desired, { kind: 'object' }>): string | undefined {
+    const { tape, text } = this;
     if (desired.unitValue !== undefined) {
-      const value = member(node, 'value')?.value;
-      if (value?.kind === 'string' && value.value === desired.unitValue) return undefined;
+      const value = tape.member(node, 'value');
+      if (value >= 0 && tape.is(value + 1, desired.unitValue)) return undefined;
     }
-    const wanted = new Map(desired.members);
+    const only = desired.members.length === 1 && !desired.exclusive ? desired.members[0]! : undefined;
+    if (only && only[1].kind !== 'remove') return this.mergeMember(node, only[0], only[1]);
+    // Members by their key's slot; a member spans from its key's start to its value's end.
+    const members = tape.children(node);
+    const names = members.map((key) => tape.string(key));
     type Item = { key: string; text: string; index?: number };
     const items: Item[] = [];
     let changed = false;
-    node.members.forEach((m, index) => {
-      const d = wanted.get(m.key.value);
+    for (let index = 0; index < members.length; index++) {
+      const key = members[index]!;
+      const name = names[index]!;
+      const d = wantedIn(desired, name);
       if (d === undefined ? desired.exclusive : d.kind === 'remove') {
         changed = true;
-        return;
+        continue;
       }
-      const merged = d && this.merge(m.value, d, this.lineIndent(m.start));
+      const merged = d && this.merge(key + 1, d, this.lineIndent(tape.start(key)));
       if (merged !== undefined) changed = true;
-      items.push({ key: m.key.value, text: text.slice(m.start, m.value.start) + (merged ?? text.slice(m.value.start, m.value.end)), index });
-    });
-    const first = node.members[0];
-    const memberIndent = first ? this.lineIndent(first.start) : this.lineIndent(node.start) + this.style.indent;
-    const colon = first ? text.slice(first.key.end, first.value.start) : this.style.colon;
-    const sorted = items.every((item, i) => i === 0 || collator.compare(items[i - 1]!.key, item.key) <= 0);
-    const present = new Set(node.members.map((m) => m.key.value));
+      items.push({ key: name, text: text.slice(tape.start(key), merged === undefined ? tape.end(key + 1) : tape.start(key + 1)) + (merged ?? ''), index });
+    }
+    const first = members[0];
+    const memberIndent = first !== undefined ? this.lineIndent(tape.start(first)) : this.lineIndent(tape.start(node)) + this.style.indent;
+    const colon = first !== undefined ? text.slice(tape.end(first), tape.start(first + 1)) : this.style.colon;
+    // Whether the members kept are in Xcode's order, which new ones then join; asked only once there is a new one.
+    let sorted: boolean | undefined;
     for (const [key, d] of desired.members) {
-      if (present.has(key) || d.kind === 'remove') continue;
+      if (names.includes(key) || d.kind === 'remove') continue;
       changed = true;
-      const item: Item = { key, text: `${JSON.stringify(key)}${colon}${this.serialize(d, memberIndent)}` };
-      const at = sorted ? items.findIndex((other) => collator.compare(other.key, key) > 0) : -1;
+      const item: Item = { key, text: `${JSON.stringify(key)}${colon}${serialize(d, memberIndent, this.style)}` };
+      sorted ??= items.every((other, i) => i === 0 || compareKeys(items[i - 1]!.key, other.key) <= 0);
+      const at = sorted ? items.findIndex((other) => compareKeys(other.key, key) > 0) : -1;
       items.splice(at < 0 ? items.length : at, 0, item);
     }
     if (!changed) return undefined;
     const { eol } = this.style;
-    if (!first) return `{${eol}${items.map((item) => memberIndent + item.text).join(`,${eol}`)}${eol}${this.lineIndent(node.start)}}`;
-    if (items.length === 0) return `{${eol}${eol}${this.lineIndent(node.start)}}`;
-    const last = node.members[node.members.length - 1]!;
-    const second = node.members[1];
-    const separator = second ? text.slice(first.end, second.start) : `,${text.slice(node.start + 1, first.start)}`;
-    let out = text.slice(node.start, first.start);
-    items.forEach((item, k) => {
+    if (first === undefined) return `{${eol}${items.map((item) => memberIndent + item.text).join(`,${eol}`)}${eol}${this.lineIndent(tape.start(node))}}`;
+    if (items.length === 0) return `{${eol}${eol}${this.lineIndent(tape.start(node))}}`;
+    const last = members[members.length - 1]!;
+    const second = members[1];
+    const separator = second !== undefined ? text.slice(tape.end(first + 1), tape.start(second)) : `,${text.slice(tape.start(node) + 1, tape.start(first))}`;
+    let out = text.slice(tape.start(node), tape.start(first));
+    for (let k = 0; k < items.length; k++) {
+      const item = items[k]!;
       const previous = items[k - 1];
       if (previous) {
         const adjacent = previous.index !== undefined && item.index === previous.index + 1;
-        out += adjacent ? text.slice(node.members[previous.index!]!.end, node.members[item.index!]!.start) : separator;
+        out += adjacent ? text.slice(tape.end(members[previous.index!]! + 1), tape.start(members[item.index!]!)) : separator;
       }
       out += item.text;
-    });
-    return out + text.slice(last.end, node.end);
+    }
+    return out + text.slice(tape.end(last + 1), tape.end(node));
   }
+
+  /**
+   * `mergeObject` for a desired object that names one member and keeps the others, as every localization written
+   * asks (of its catalog string, then of its `localizations`): the member's value merged in place, or the member
+   * added where Xcode's order puts it, between the others as they are. Writes what the general case writes.
+   */
+  private mergeMember(node: Slot, name: string, desired: Desired): string | undefined {
+    const { tape, text } = this;
+    const found = tape.member(node, name);
+    if (found >= 0) {
+      const merged = this.merge(found + 1, desired, this.lineIndent(tape.start(found)));
+      return merged === undefined ? undefined : text.slice(tape.start(node), tape.start(found + 1)) + merged + text.slice(tape.end(found + 1), tape.end(node));
+    }
+    const members = tape.children(node);
+    const first = members[0];
+    const { eol } = this.style;
+    if (first === undefined) {
+      const indent = this.lineIndent(tape.start(node));
+      const inner = indent + this.style.indent;
+      return `{${eol}${inner}${JSON.stringify(name)}${this.style.colon}${serialize(desired, inner, this.style)}${eol}${indent}}`;
+    }
+    const item = `${JSON.stringify(name)}${text.slice(tape.end(first), tape.start(first + 1))}${serialize(desired, this.lineIndent(tape.start(first)), this.style)}`;
+    const second = members[1];
+    const separator = second !== undefined ? text.slice(tape.end(first + 1), tape.start(second)) : `,${text.slice(tape.start(node) + 1, tape.start(first))}`;
+    // Before the first member that sorts after it when the members are in Xcode's order, else last.
+    let at = members.length;
+    let previous: string | undefined;
+    for (let k = 0; k < members.length; k++) {
+      const key = tape.string(members[k]!);
+      if (previous !== undefined && compareKeys(previous, key) > 0) {
+        at = members.length;
+        break;
+      }
+      if (at === members.length && compareKeys(key, name) > 0) at = k;
+      previous = key;
+    }
+    if (at === members.length) {
+      const end = tape.end(members[members.length - 1]! + 1);
+      return text.slice(tape.start(node), end) + separator + item + text.slice(end, tape.end(node));
+    }
+    const next = tape.start(members[at]!);
+    const before = at === 0 ? text.slice(tape.start(node), next) : text.slice(tape.start(node), tape.end(members[at - 1]! + 1)) + separator;
+    return before + item + separator + text.slice(next, tape.end(node));
+  }
+}
+
+/** What `desired` wants for the member `name` (the last it names, as a Map of its members would hold). */
+function wantedIn(desired: Extract<Desired, { kind: 'object' }>, name: string): Desired | undefined {
+  const { members } = desired;
+  for (let i = members.length - 1; i >= 0; i--) if (members[i]![0] === name) return members[i]![1];
+  return undefined;
 }
 
 const unit = (value: string, state: string): Desired => ({
@@ -392,38 +541,36 @@ function partFor(value: string | PluralForms, states: Record<string, string | un
   return [['variations', pluralVariations(value, states, fallbackState)]];
 }
 
-interface Slot {
+interface Filled {
   value: string | PluralForms;
   /** States by plural category, or under '' for a text; a missing state means "needs_review". */
   states: Record<string, string | undefined>;
 }
 
-/** The localization body for one catalog string, in the source's shape, each entry's slot filled by `slot`. */
-function desiredBody(catalog: Catalog, body: Body | undefined, key: string, slot: (path: string[], source: string | PluralForms) => Slot): Desired {
+const partOf = (filled: Filled): [string, Desired][] => partFor(filled.value, filled.states, 'needs_review');
+
+/**
+ * The localization body for one catalog string, in the source's shape, `fills` giving its entries' slots in the order
+ * `bodyEntries` lists them (a string with no localization has the one entry its key stands in for).
+ */
+function desiredBody(tape: JsonTape, body: Body | undefined, fills: readonly Filled[]): Desired {
   const members: [string, Desired][] = [];
-  const fill = (path: string[], source: string | PluralForms): [string, Desired][] => {
-    const s = slot(path, source);
-    return partFor(s.value, s.states, 'needs_review');
-  };
+  let next = 0;
   const main = body?.main;
-  if (!main) {
-    if (!body || body.substitutions.length === 0) members.push(...fill([key], key));
-  } else if (main.kind === 'device') {
-    const devices = main.devices.map(([device, part]): [string, Desired] => {
-      const path = [key, 'device', device];
-      return [device, { kind: 'object', exclusive: true, members: fill(path, partEntry(path, part).value) }];
-    });
+  if (main?.kind === 'device') {
+    const devices = main.devices.map(([device]): [string, Desired] => [device, { kind: 'object', exclusive: true, members: partOf(fills[next++]!) }]);
     members.push(['variations', { kind: 'object', exclusive: true, members: [['device', { kind: 'object', exclusive: true, members: devices }]] }]);
-  } else {
-    members.push(...fill([key], partEntry([key], main).value));
+  } else if (main || !body || body.substitutions.length === 0) {
+    members.push(...partOf(fills[next++]!));
   }
   if (body && body.substitutions.length > 0) {
     const subs = body.substitutions.map((sub): [string, Desired] => {
-      const s = slot([key, sub.name], formsOf(sub.forms).value);
+      const s = fills[next++]!;
       const forms = typeof s.value === 'string' ? { other: s.value } : s.value;
-      const copied = sub.node.members
-        .filter((m) => m.key.value !== 'variations')
-        .map((m): [string, Desired] => [m.key.value, { kind: 'raw', text: catalog.text.slice(m.value.start, m.value.end) }]);
+      const copied = tape
+        .children(sub.node)
+        .filter((name) => !tape.is(name, 'variations'))
+        .map((name): [string, Desired] => [tape.string(name), { kind: 'raw', text: tape.text.slice(tape.start(name + 1), tape.end(name + 1)) }]);
       return [sub.name, { kind: 'object', exclusive: true, members: [...copied, ['variations', pluralVariations(forms, s.states, 'needs_review')]] }];
     });
     members.push(['substitutions', { kind: 'object', exclusive: true, members: subs }]);
@@ -442,15 +589,30 @@ function sameValue(a: string | PluralForms | undefined, b: Value): boolean {
 const translatedStates = (value: string | PluralForms): Record<string, string> =>
   typeof value === 'string' ? { '': 'translated' } : Object.fromEntries(Object.keys(value).map((c) => [c, 'translated']));
 
+const NO_ENTRIES: ReadonlyMap<string, FoundEntry> = new Map();
+
 /** The entries a language already has for one catalog string, by key; a malformed localization counts as none (it gets replaced). */
-function currentEntries(name: string, localization: JsonMember | undefined): Map<string, FoundEntry> {
-  if (!localization) return new Map();
+function currentEntries(tape: JsonTape, name: string, localization: Slot): ReadonlyMap<string, FoundEntry> {
+  if (localization < 0) return NO_ENTRIES;
   try {
-    return new Map(bodyEntries(name, readBody(localization.value, 'the localization')).map((e) => [e.path.join('.'), e]));
+    return new Map(bodyEntries(tape, name, readBody(tape, localization + 1, 'the localization')).map((e) => [e.key, e]));
   } catch (error) {
-    if (error instanceof FileUnparsableError) return new Map();
+    if (error instanceof FileUnparsableError) return NO_ENTRIES;
     throw error;
   }
+}
+
+/**
+ * What one source entry's slot gets: its value (state "translated", or the state it had when the value is unchanged),
+ * else the language's existing text for that slot, else the source text, to be marked "needs_review".
+ */
+function fillFor(entry: FoundEntry, value: Value | undefined, had: FoundEntry | undefined, target: string): Filled {
+  if (value !== undefined) {
+    const next = typeof value === 'string' ? value : value.plurals;
+    return { value: next, states: had && sameValue(had.value, value) ? had.states : translatedStates(next) };
+  }
+  if (had && typeof had.value === typeof entry.value) return { value: had.value, states: had.states };
+  return { value: typeof entry.value === 'string' ? entry.value : sourceFormsFor(target, entry.value), states: {} };
 }
 
 /**
@@ -462,56 +624,52 @@ function currentEntries(name: string, localization: JsonMember | undefined): Map
  */
 function render(input: RenderInput): Uint8Array {
   const catalog = readCatalog(input.source);
-  const { text, sourceLanguage } = catalog;
+  const { tape, sourceLanguage } = catalog;
+  const text = tape.text;
   const target = input.locale ?? sourceLanguage;
   const isSource = normalLocale(target) === normalLocale(sourceLanguage);
-  const merger = new Merger(text, detectStyle(text, catalog.root));
-  const edits: { start: number; end: number; text: string }[] = [];
-
-  for (const { item, entries } of localeEntries(catalog, sourceLanguage, true)) {
-    if (!item.translatable && !isSource) continue;
-    const name = item.key.value;
-    const existing = localizationOf(item, target);
-    const current = isSource ? new Map(entries.map((e) => [e.path.join('.'), e])) : currentEntries(name, existing);
-    const given = entries.flatMap((e) => {
-      const value = input.values.get(e.path.join('.'));
-      return value === undefined ? [] : [[e.path.join('.'), value] as const];
-    });
+  const merger = new Merger(tape, detectStyle(tape));
+  // The new text of a catalog string's object, or undefined to keep it.
+  const rewrite = (item: CatalogString, entries: FoundEntry[], body: Body | undefined): string | undefined => {
+    if (!item.translatable && !isSource) return undefined;
+    const existing = localizationOf(tape, item, target);
+    const current = isSource ? new Map(entries.map((e) => [e.key, e])) : currentEntries(tape, item.name, existing);
+    const values = entries.map((e) => input.values.get(e.key));
     let desired: Desired;
-    if (given.length === 0) {
-      if (input.missing !== 'omit' || isSource || !existing) continue;
-      const only = item.localizations!.members.length === 1;
-      desired = { kind: 'object', members: [['localizations', only ? { kind: 'remove' } : { kind: 'object', members: [[existing.key.value, { kind: 'remove' }]] }]] };
+    if (values.every((value) => value === undefined)) {
+      if (input.missing !== 'omit' || isSource || existing < 0) return undefined;
+      const only = tape.children(item.localizations!).length === 1;
+      desired = { kind: 'object', members: [['localizations', only ? { kind: 'remove' } : { kind: 'object', members: [[tape.string(existing), { kind: 'remove' }]] }]] };
     } else {
-      if (given.every(([key, value]) => sameValue(current.get(key)?.value, value))) continue;
-      const slot = (path: string[], source: string | PluralForms): Slot => {
-        const key = path.join('.');
-        const value = input.values.get(key);
-        const had = current.get(key);
-        if (value !== undefined) {
-          const next = typeof value === 'string' ? value : value.plurals;
-          // An unchanged value keeps its state; a changed one is now translated.
-          return { value: next, states: had && sameValue(had.value, value) ? had.states : translatedStates(next) };
-        }
-        if (had && typeof had.value === typeof source) return { value: had.value, states: had.states };
-        return { value: typeof source === 'string' ? source : sourceFormsFor(target, source), states: {} };
-      };
-      const sourceLocalization = localizationOf(item, sourceLanguage);
-      const body = sourceLocalization && readBody(sourceLocalization.value, 'the source localization');
-      const localization = desiredBody(catalog, body, name, slot);
-      desired = { kind: 'object', members: [['localizations', { kind: 'object', members: [[existing?.key.value ?? target, localization]] }]] };
+      if (entries.every((e, i) => values[i] === undefined || sameValue(current.get(e.key)?.value, values[i]!))) return undefined;
+      const localization = desiredBody(tape, body, entries.map((e, i) => fillFor(e, values[i], current.get(e.key), target)));
+      desired = { kind: 'object', members: [['localizations', { kind: 'object', members: [[existing < 0 ? target : tape.string(existing), localization]] }]] };
     }
-    const merged = merger.merge(item.node, desired, '');
-    if (merged !== undefined) edits.push({ start: item.node.start, end: item.node.end, text: merged });
-  }
-  if (edits.length === 0) return input.source.slice();
-  let out = '';
+    return merger.merge(item.node, desired, '');
+  };
+
+  let out: Utf8Writer | undefined;
   let at = 0;
-  for (const edit of edits) {
-    out += text.slice(at, edit.start) + edit.text;
-    at = edit.end;
+  const strings = localeEntries(catalog, sourceLanguage, true);
+  for (const { item, entries, body } of strings) {
+    let merged: string | undefined;
+    try {
+      merged = rewrite(item, entries, body);
+    } catch (error) {
+      // A malformed string further on is reported first, as when every string is read before any is written.
+      for (const _ of strings);
+      throw error;
+    }
+    if (merged === undefined) continue;
+    // Room for a target language as long as the source one, beside it.
+    out ??= new Utf8Writer(input.source.length * 2, tape.bom);
+    out.write(text.slice(at, tape.start(item.node)));
+    out.write(merged);
+    at = tape.end(item.node);
   }
-  return encodeUtf8(out + text.slice(at), catalog.bom);
+  if (!out) return input.source.slice();
+  out.write(text.slice(at));
+  return out.finish();
 }
 
 export const iosXcstringsCodec: Codec = {
@@ -527,7 +685,7 @@ export const iosXcstringsCodec: Codec = {
 
   parse(bytes: Uint8Array): Entry[] {
     const catalog = readCatalog(bytes);
-    return localeEntries(catalog, catalog.sourceLanguage, true).flatMap(({ item, entries }) => entries.map((found) => toEntry(item, found)));
+    return localeToEntries(catalog, catalog.sourceLanguage, true);
   },
 
   render,
@@ -554,6 +712,6 @@ export const iosXcstringsCodec: Codec = {
         ['version', { kind: 'string', value: '1.0' }],
       ],
     };
-    return encodeUtf8(`${new Merger('', XCODE_STYLE).serialize(root, '')}\n`, false);
+    return encodeUtf8(`${serialize(root, '', XCODE_STYLE)}\n`, false);
   },
 };

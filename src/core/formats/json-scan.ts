@@ -1,5 +1,6 @@
-// Hand-written JSON scanner that keeps every token's span, the writer that splices edits back into the untouched text, and
-// the dotted-path parse and render that the json and json_nested codecs share (they differ only in detection and fresh files).
+// Hand-written JSON scanner that keeps every token's span, the writer that splices edits back into the untouched text, the
+// dotted-path parse and render that the json and json_nested codecs share (they differ only in detection and fresh files),
+// and the tape the arb and ios_xcstrings codecs read large files from.
 import { firstInvalidUtf8 } from './utf8.js';
 import { textValue } from './values.js';
 import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
@@ -100,6 +101,41 @@ export function encodeUtf8(text: string, bom: boolean): Uint8Array {
   return new TextEncoder().encode(bom ? `\uFEFF${text}` : text);
 }
 
+const ENCODER = new TextEncoder();
+
+/**
+ * Writes a UTF-8 file piece by piece, encoding each as it comes: a rewrite of a large file then holds bytes, where
+ * concatenating the pieces would hold a rope of strings for the collector to trace until the end.
+ */
+export class Utf8Writer {
+  private bytes: Uint8Array;
+  private size = 0;
+
+  /** `capacity` is a guess at the size in bytes; the buffer grows past it. */
+  constructor(capacity: number, bom: boolean) {
+    this.bytes = new Uint8Array(Math.max(capacity, 64));
+    if (bom) {
+      this.bytes.set(UTF8_BOM);
+      this.size = UTF8_BOM.length;
+    }
+  }
+
+  write(text: string): void {
+    // A UTF-16 code unit takes at most 3 bytes.
+    if (this.bytes.length - this.size < text.length * 3) {
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.size + text.length * 3));
+      grown.set(this.bytes.subarray(0, this.size));
+      this.bytes = grown;
+    }
+    this.size += ENCODER.encodeInto(text, this.bytes.subarray(this.size)).written;
+  }
+
+  /** The bytes written. */
+  finish(): Uint8Array {
+    return this.bytes.slice(0, this.size);
+  }
+}
+
 /** Turns indices into line/column; queries usually move forward, so it resumes where the last one stopped. */
 class LineCounter {
   private index = 0;
@@ -137,6 +173,13 @@ type Escapes = 0 | 1 | 2;
 const PLAIN = 0;
 const STRINGIFY_ESCAPES = 1;
 const OTHER_ESCAPES = 2;
+
+/** The value of the string token `text[start, end)`, which holds `escapes`. */
+function decodeToken(text: string, start: number, end: number, escapes: Escapes): string {
+  // The token is valid JSON, so JSON.parse decodes its escapes (a lone surrogate from \uD800 stays, as here) into one
+  // flat string, where joining the pieces would leave a chain of them for the collector to copy.
+  return escapes === PLAIN ? text.slice(start + 1, end - 1) : (JSON.parse(text.slice(start, end)) as string);
+}
 
 /** The kind of escape each letter after a backslash makes (0: not an escape), by code unit; \u is read apart. */
 const ESCAPES = new Uint8Array(128);
@@ -245,10 +288,13 @@ class JsonLexer {
     if (this.text.charCodeAt(this.pos) !== 0x22) this.fail(first ? "Expected a string key or '}'" : "Expected a string key after ','");
   }
 
-  /** Checks and skips the ':' after a key. */
-  protected colon(key: string): void {
+  /** Checks and skips the ':' after the key token `text[keyStart, keyEnd)`. */
+  protected colon(keyStart: number, keyEnd: number): void {
     this.skipWhitespace();
-    if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`Expected ':' after the key ${JSON.stringify(key)}`);
+    if (this.text.charCodeAt(this.pos) !== 0x3a) {
+      // The token is valid JSON: decoding it for the message costs nothing on the way through.
+      this.fail(`Expected ':' after the key ${JSON.stringify(JSON.parse(this.text.slice(keyStart, keyEnd)))}`);
+    }
     this.pos++;
     this.skipWhitespace();
   }
@@ -257,10 +303,7 @@ class JsonLexer {
   protected string(): string {
     const start = this.pos;
     const escapes = this.token();
-    const t = this.text;
-    // The token is valid JSON by now, so JSON.parse decodes its escapes (a lone surrogate from \uD800 stays, as here)
-    // into one flat string, where joining the pieces would leave a chain of them for the collector to copy.
-    return escapes === PLAIN ? t.slice(start + 1, this.pos - 1) : (JSON.parse(t.slice(start, this.pos)) as string);
+    return decodeToken(this.text, start, this.pos, escapes);
   }
 
   /** Checks the string token at `pos`, leaving `pos` just past it, and tells what escapes it holds. */
@@ -381,7 +424,7 @@ class TreeScanner extends JsonLexer {
           for (const m of members) if (m.key.value === key.value) first ??= m.key;
         }
         if (first) this.fail(`Duplicate key ${JSON.stringify(key.value)} (first defined at line ${first.line})`, key.start);
-        this.colon(key.value);
+        this.colon(key.start, key.end);
         const value = this.value();
         members.push({ key, value, start: key.start, end: value.end });
         if (!seen && members.length > LINEAR_DUPLICATES) seen = new Map(members.map((m) => [m.key.value, m.key]));
@@ -526,7 +569,7 @@ class KeyedScanner extends JsonLexer {
         }
         if (first !== undefined) this.fail(`Duplicate key ${JSON.stringify(name)} (first defined at line ${first})`, start);
         if (!this.dotted && name.includes('.')) this.dotted = true;
-        this.colon(name);
+        this.colon(start, this.pos);
         this.path.push(name);
         this.value(prefix, name);
         this.path.pop();
@@ -588,6 +631,243 @@ function isHex4(t: string, at: number): boolean {
 export function scanJson(bytes: Uint8Array): JsonDocument {
   const { text, bom } = decodeUtf8(bytes);
   return { bom, text, root: new TreeScanner(text).scan() };
+}
+
+/** What a value on a tape is. */
+export type JsonKind = JsonValueNode['kind'];
+
+const KINDS: readonly JsonKind[] = ['string', 'number', 'boolean', 'null', 'object', 'array'];
+const STRING_KIND = 0;
+const OBJECT_KIND = 4;
+const ARRAY_KIND = 5;
+
+// Int32 fields per slot: the kind (escapes of a string above it), start, end, line, column, and `after`.
+const FIELDS = 6;
+const ESCAPES_SHIFT = 4;
+
+/**
+ * A scanned document as one flat array of slots, for codecs that read large files: where `scanJson` makes several
+ * objects per value, which a catalog of many small objects spends most of its time allocating and collecting, a tape
+ * makes none. There is one slot per value and one per member key, in document order: an object's slot is followed by
+ * each member's key slot then its value's slots, an array's by its elements' slots. `after` of a slot is the slot just
+ * past its value (for a key, past the member), so `for (let k = o + 1; k < tape.after(o); k = tape.after(k))` visits
+ * the members of the object at `o`, and the same loop the elements of an array. The root object is slot 0.
+ */
+export class JsonTape {
+  constructor(
+    /** The file decoded from UTF-8, without the BOM; offsets index it. */
+    readonly text: string,
+    /** Whether the file started with a UTF-8 byte order mark (not part of `text`). */
+    readonly bom: boolean,
+    private readonly slots: Int32Array,
+  ) {}
+
+  kind(slot: number): JsonKind {
+    return KINDS[this.slots[slot * FIELDS]! & ((1 << ESCAPES_SHIFT) - 1)]!;
+  }
+
+  /** Index of the token's first character (the quote, bracket or first digit). */
+  start(slot: number): number {
+    return this.slots[slot * FIELDS + 1]!;
+  }
+
+  /** Index just past the token's last character. */
+  end(slot: number): number {
+    return this.slots[slot * FIELDS + 2]!;
+  }
+
+  line(slot: number): number {
+    return this.slots[slot * FIELDS + 3]!;
+  }
+
+  column(slot: number): number {
+    return this.slots[slot * FIELDS + 4]!;
+  }
+
+  /** The slot just past the value at `slot` and all it contains; for a key, past its member. */
+  after(slot: number): number {
+    return this.slots[slot * FIELDS + 5]!;
+  }
+
+  /** The decoded value of the string (or key) at `slot`. */
+  string(slot: number): string {
+    return decodeToken(this.text, this.start(slot), this.end(slot), (this.slots[slot * FIELDS]! >> ESCAPES_SHIFT) as Escapes);
+  }
+
+  /** The string (or key) at `slot` as `JSON.stringify` writes its value: the token itself when it has no escapes. */
+  quoted(slot: number): string {
+    // Valid UTF-8 decodes to no lone surrogate, and a token without escapes has no quote, backslash or control character.
+    return this.slots[slot * FIELDS]! >> ESCAPES_SHIFT === PLAIN ? this.text.slice(this.start(slot), this.end(slot)) : JSON.stringify(this.string(slot));
+  }
+
+  /** Whether the value at `slot` is a string that decodes to `value`; compared in place when it has no escapes. */
+  is(slot: number, value: string): boolean {
+    const head = this.slots[slot * FIELDS]!;
+    if (head === STRING_KIND) {
+      const start = this.start(slot);
+      return this.end(slot) - start - 2 === value.length && this.text.startsWith(value, start + 1);
+    }
+    return (head & ((1 << ESCAPES_SHIFT) - 1)) === STRING_KIND && this.string(slot) === value;
+  }
+
+  /** The key slot of the object's member named `name` (its value is at key + 1), or -1. */
+  member(object: number, name: string): number {
+    const stop = this.after(object);
+    for (let key = object + 1; key < stop; key = this.after(key)) if (this.is(key, name)) return key;
+    return -1;
+  }
+
+  /** The key slots of an object's members, or the slots of an array's elements, in order. */
+  children(container: number): number[] {
+    const out: number[] = [];
+    const stop = this.after(container);
+    for (let child = container + 1; child < stop; child = this.after(child)) out.push(child);
+    return out;
+  }
+}
+
+/** Builds a tape: the tree scanner's grammar and errors, written into slots. */
+class TapeScanner extends JsonLexer {
+  private slots: Int32Array;
+  private count = 0;
+  // Key slots of the objects being read, one list per depth, for the duplicate check of small objects.
+  private readonly scratch: number[][] = [];
+
+  constructor(text: string) {
+    super(text);
+    // About one slot per 16 characters in indented files; grown by doubling past that.
+    this.slots = new Int32Array(Math.max(64, text.length >> 4) * FIELDS);
+  }
+
+  scan(): Int32Array {
+    this.document(() => this.value());
+    return this.slots.subarray(0, this.count * FIELDS);
+  }
+
+  /** Appends a slot whose end and `after` are set when known. */
+  private open(kind: number, start: number): number {
+    const slot = this.count++;
+    if (this.count * FIELDS > this.slots.length) {
+      const grown = new Int32Array(this.slots.length * 2);
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    const at = slot * FIELDS;
+    this.slots[at] = kind;
+    this.slots[at + 1] = start;
+    this.slots[at + 3] = this.line;
+    this.slots[at + 4] = this.column(start);
+    return slot;
+  }
+
+  private close(slot: number): void {
+    this.slots[slot * FIELDS + 2] = this.pos;
+    this.slots[slot * FIELDS + 5] = this.count;
+  }
+
+  private value(): void {
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 0x22) {
+      this.stringSlot();
+    } else if (c === 0x7b) {
+      this.object();
+    } else if (c === 0x5b) {
+      this.array();
+    } else {
+      const slot = this.open(0, this.pos);
+      this.slots[slot * FIELDS] = KINDS.indexOf(this.scalar());
+      this.close(slot);
+    }
+  }
+
+  private stringSlot(): number {
+    const slot = this.open(STRING_KIND, this.pos);
+    this.slots[slot * FIELDS] = STRING_KIND | (this.token() << ESCAPES_SHIFT);
+    this.close(slot);
+    return slot;
+  }
+
+  /** Decodes the key at `slot`, for the duplicate check of large objects and error messages. */
+  private keyAt(slot: number): string {
+    const at = slot * FIELDS;
+    return decodeToken(this.text, this.slots[at + 1]!, this.slots[at + 2]!, (this.slots[at]! >> ESCAPES_SHIFT) as Escapes);
+  }
+
+  /** Whether two key slots decode alike; raw tokens without escapes compare in place. */
+  private sameKey(a: number, b: number): boolean {
+    const s = this.slots;
+    const aStart = s[a * FIELDS + 1]!;
+    const bStart = s[b * FIELDS + 1]!;
+    const length = s[a * FIELDS + 2]! - aStart;
+    if (s[a * FIELDS] === STRING_KIND && s[b * FIELDS] === STRING_KIND) {
+      if (s[b * FIELDS + 2]! - bStart !== length) return false;
+      const t = this.text;
+      for (let k = 1; k < length - 1; k++) if (t.charCodeAt(aStart + k) !== t.charCodeAt(bStart + k)) return false;
+      return true;
+    }
+    return this.keyAt(a) === this.keyAt(b);
+  }
+
+  private object(): void {
+    const slot = this.open(OBJECT_KIND, this.pos);
+    this.enter();
+    this.pos++;
+    const keys = (this.scratch[this.depth] ??= []);
+    keys.length = 0;
+    let seen: Map<string, number> | undefined;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+    } else {
+      do {
+        this.expectKey(keys.length === 0 && !seen);
+        const key = this.stringSlot();
+        let first = -1;
+        if (seen) {
+          const name = this.keyAt(key);
+          first = seen.get(name) ?? -1;
+          seen.set(name, key);
+        } else {
+          for (let k = 0; k < keys.length && first < 0; k++) if (this.sameKey(keys[k]!, key)) first = keys[k]!;
+          keys.push(key);
+          if (keys.length > LINEAR_DUPLICATES) {
+            seen = new Map(keys.map((k) => [this.keyAt(k), k]));
+            keys.length = 0;
+          }
+        }
+        if (first >= 0) {
+          this.fail(`Duplicate key ${JSON.stringify(this.keyAt(key))} (first defined at line ${this.slots[first * FIELDS + 3]})`, this.slots[key * FIELDS + 1]);
+        }
+        this.colon(this.slots[key * FIELDS + 1]!, this.slots[key * FIELDS + 2]!);
+        this.value();
+        // A key's `after` is its member's: past the value.
+        this.slots[key * FIELDS + 5] = this.count;
+      } while (!this.next(0x7d, 'member'));
+    }
+    this.leave();
+    this.close(slot);
+  }
+
+  private array(): void {
+    const slot = this.open(ARRAY_KIND, this.pos);
+    this.enter();
+    this.pos++;
+    this.skipWhitespace();
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+    } else {
+      do this.value();
+      while (!this.next(0x5d, 'element'));
+    }
+    this.leave();
+    this.close(slot);
+  }
+}
+
+/** Scans a JSON file whose top level must be an object onto a tape; throws FileUnparsableError as `scanJson` does. */
+export function scanJsonTape(bytes: Uint8Array): JsonTape {
+  const { text, bom } = decodeUtf8(bytes);
+  return new JsonTape(text, bom, new TapeScanner(text).scan());
 }
 
 /** Every string value in document order (object keys are not values). */

@@ -49,14 +49,17 @@ function parseResx(bytes: Uint8Array): Parsed {
   };
   if (doc.root.name !== 'root') fail(`Expected <root> as the root element of a .resx file, found <${doc.root.name}>`, doc.root.start + 1);
   const data: Data[] = [];
-  const seen = new Map<string, number>();
+  // One set operation per key: where a repeated name was first defined is looked up only when it happens.
+  const seen = new Set<string>();
   for (const el of childElements(doc.root, 'data')) {
     const name = attribute(el, 'name');
     if (!name) fail('Expected a name attribute on <data>', el.start + 1);
     if (attribute(el, 'type') || attribute(el, 'mimetype')) continue;
-    const first = seen.get(name.value);
-    if (first !== undefined) fail(`Duplicate <data name="${name.value}"> (first defined at line ${lineColumn(text, first).line})`, el.start);
-    seen.set(name.value, el.start);
+    const size = seen.size;
+    if (seen.add(name.value).size === size) {
+      const first = data.find((d) => d.key === name.value)!.el.start;
+      fail(`Duplicate <data name="${name.value}"> (first defined at line ${lineColumn(text, first).line})`, el.start);
+    }
     const values = childElements(el, 'value');
     if (values.length > 1) fail(`Expected one <value> in <data name="${name.value}">, found another`, values[1]!.start);
     data.push({ el, key: name.value, value: values[0], comment: childElements(el, 'comment')[0] });

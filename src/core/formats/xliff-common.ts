@@ -1,6 +1,6 @@
 // What both XLIFF codecs share: reading and writing <source>/<target> content, locale modes and splice edits.
 import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
-import { escapeXmlAttribute, escapeXmlText, lineColumn, scanXml, splice, type XmlAttribute, type XmlDocument, type XmlElement } from './xml-scan.js';
+import { escapeXmlAttribute, escapeXmlText, flat, lineColumn, scanXml, splice, type XmlAttribute, type XmlDocument, type XmlElement } from './xml-scan.js';
 import { trimXmlSpaceEnd } from './trim.js';
 
 export interface Edit {
@@ -19,8 +19,11 @@ export interface Content {
   markup: boolean;
   /** The whole content is one CDATA section, so a changed value is written as CDATA too. */
   cdata: boolean;
-  /** The inner XML exactly as written. */
-  raw: string;
+}
+
+/** An element's inner XML exactly as written (asked for only when needed, rather than kept for every unit). */
+export function innerXml(el: XmlElement, text: string): string {
+  return el.selfClosing ? '' : text.slice(el.openEnd, el.closeStart);
 }
 
 // Characters XML 1.0 cannot carry; XLIFF 2 writes them as <cp hex="…"/>. With `u`, only unpaired surrogates match.
@@ -79,7 +82,6 @@ export function attr(el: XmlElement, name: string): string | undefined {
 
 /** Reads an element's content; `codePoints` (XLIFF 2) reads <cp hex/> as the character it stands for. */
 export function readContent(el: XmlElement, text: string, codePoints: boolean): Content {
-  const raw = el.selfClosing ? '' : text.slice(el.openEnd, el.closeStart);
   let value = '';
   let markup = false;
   for (const node of el.children) {
@@ -92,7 +94,7 @@ export function readContent(el: XmlElement, text: string, codePoints: boolean): 
   }
   const only = el.children[0];
   const cdata = el.children.length === 1 && only?.kind === 'cdata';
-  return markup ? { value: raw, markup, cdata, raw } : { value, markup, cdata, raw };
+  return { value: markup ? innerXml(el, text) : value, markup, cdata };
 }
 
 function codePointOf(hex: string | undefined): number | undefined {
@@ -213,7 +215,8 @@ export function insertAfter(text: string, anchor: XmlElement, markup: string): E
       break;
     }
   }
-  return { start: anchor.end, end: anchor.end, text: text.slice(lead, anchor.start) + markup };
+  // Flattened now: the pieces would otherwise be kept, each, until the whole file is joined.
+  return { start: anchor.end, end: anchor.end, text: flat(text.slice(lead, anchor.start) + markup) };
 }
 
 /**
@@ -221,16 +224,30 @@ export function insertAfter(text: string, anchor: XmlElement, markup: string): E
  * `after` that is present (else after the last attribute). Returns undefined when it already has the value.
  */
 export function setAttribute(el: XmlElement, name: string, value: string, after: readonly string[] = []): Edit | undefined {
-  const existing = el.attributes.find((a) => a.name === name);
-  if (existing) {
-    if (existing.value === value) return undefined;
-    return { start: existing.valueStart, end: existing.valueEnd, text: escapeXmlAttribute(value, existing.quote) };
+  const { attributes } = el;
+  for (const a of attributes) {
+    if (a.name !== name) continue;
+    if (a.value === value) return undefined;
+    return { start: a.valueStart, end: a.valueEnd, text: escapeXmlAttribute(value, a.quote) };
   }
-  const anchor: XmlAttribute | undefined =
-    after.map((n) => el.attributes.find((a) => a.name === n)).find((a) => a !== undefined) ?? el.attributes[el.attributes.length - 1];
+  // Looked up without intermediate arrays: a render sets the state of every unit.
+  let anchor: XmlAttribute | undefined;
+  for (let i = 0; i < after.length && !anchor; i++) for (const a of attributes) if (a.name === after[i]) anchor = a;
+  anchor ??= attributes[attributes.length - 1];
   const at = anchor ? anchor.end : el.start + 1 + el.name.length;
-  const quote = anchor?.quote ?? '"';
-  return { start: at, end: at, text: ` ${name}=${quote}${escapeXmlAttribute(value, quote)}${quote}` };
+  return { start: at, end: at, text: attributeText(name, value, anchor?.quote ?? '"') };
+}
+
+// The last attribute written: a render writes the same one (state="translated") on unit after unit, and one string
+// then serves them all instead of a copy each kept until the file is joined.
+let lastAttribute = { name: '', value: '', quote: '"', text: '' };
+
+function attributeText(name: string, value: string, quote: '"' | "'"): string {
+  const last = lastAttribute;
+  if (last.name === name && last.value === value && last.quote === quote) return last.text;
+  const text = ` ${name}=${quote}${escapeXmlAttribute(value, quote)}${quote}`;
+  lastAttribute = { name, value, quote, text };
+  return text;
 }
 
 /** The start tag of a new element named like `sibling` (same prefix), with attributes written in order. */

@@ -9,6 +9,7 @@ import {
   entryOf,
   fail,
   firstChild,
+  innerXml,
   insertAfter,
   localName,
   needsPreserve,
@@ -142,20 +143,26 @@ function assignKeys(text: string, files: readonly XliffFile[]): void {
       else if (first !== file) shared.add(base);
     }
   }
-  const seen = new Map<string, Unit>();
+  // One set operation per key: which unit a repeated key was first given to is looked up only when it happens.
+  const seen = new Set<string>();
   for (const file of files) {
     for (const unit of file.units) {
       const base = unit.resname ?? unit.id;
-      unit.key = shared.has(base) ? `${file.original}#${base}` : base;
-      const first = seen.get(unit.key);
-      if (first) {
+      unit.key = shared.size > 0 && shared.has(base) ? `${file.original}#${base}` : base;
+      const size = seen.size;
+      if (seen.add(unit.key).size === size) {
         const what = unit.resname !== undefined ? 'resname' : 'id';
-        const { line } = lineColumn(text, first.el.start);
+        const { line } = lineColumn(text, firstWithKey(files, unit.key).el.start);
         fail(text, unit.el.start, `Duplicate trans-unit ${what} ${JSON.stringify(unit.key)} (first defined at line ${line})`);
       }
-      seen.set(unit.key, unit);
     }
   }
+}
+
+/** The first unit, in document order, given `key`: units are keyed in that order, so it comes before any repeat. */
+function firstWithKey(files: readonly XliffFile[], key: string): Unit {
+  for (const file of files) for (const unit of file.units) if (unit.key === key) return unit;
+  throw new Error(`firstWithKey: no unit has the key ${JSON.stringify(key)}`);
 }
 
 /** Adds the edits writing the target of one unit for a target locale: the value, or the source text standing in for it. */
@@ -164,8 +171,8 @@ function targetEdits(text: string, unit: Unit, value: string | undefined, locale
   const state = value === undefined ? 'needs-translation' : 'translated';
   let inner: string;
   if (value === undefined) {
-    if (current?.raw === unit.content.raw) return;
-    inner = unit.content.raw;
+    inner = innerXml(unit.source, text);
+    if (unit.target && innerXml(unit.target, text) === inner) return;
   } else {
     if (current?.value === value) return;
     inner = writeContent(value, { markup: unit.content.markup, cdata: (current ?? unit.content).cdata }, false);

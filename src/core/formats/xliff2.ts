@@ -8,6 +8,7 @@ import {
   detectXliff,
   entryOf,
   fail,
+  innerXml,
   insertAfter,
   localName,
   needsPreserve,
@@ -167,24 +168,30 @@ function assignKeys(text: string, files: readonly XliffFile[]): void {
       else if (first !== file) shared.add(base);
     }
   }
-  const seen = new Map<string, XmlElement>();
+  // One set operation per key: which unit a repeated key was first given to is looked up only when it happens.
+  const seen = new Set<string>();
   for (const file of files) {
     for (const unit of file.units) {
       const base = unit.name ?? unit.id;
-      const key = shared.has(base) ? `${file.id}#${base}` : base;
+      const key = shared.size > 0 && shared.has(base) ? `${file.id}#${base}` : base;
       const { segments } = unit;
       for (let i = 0; i < segments.length; i++) {
         const segment = segments[i]!;
         segment.key = segments.length === 1 ? key : `${key}.${i + 1}`;
-        const first = seen.get(segment.key);
-        if (first) {
-          const { line } = lineColumn(text, first.start);
+        const size = seen.size;
+        if (seen.add(segment.key).size === size) {
+          const { line } = lineColumn(text, unitWithKey(files, segment.key).el.start);
           fail(text, unit.el.start, `Duplicate unit key ${JSON.stringify(segment.key)} (first defined at line ${line})`);
         }
-        seen.set(segment.key, unit.el);
       }
     }
   }
+}
+
+/** The first unit, in document order, with a segment given `key`: segments are keyed in that order, so it comes before any repeat. */
+function unitWithKey(files: readonly XliffFile[], key: string): Unit {
+  for (const file of files) for (const unit of file.units) for (const segment of unit.segments) if (segment.key === key) return unit;
+  throw new Error(`unitWithKey: no segment has the key ${JSON.stringify(key)}`);
 }
 
 /** Adds the edits writing one segment's target for a target locale: the value, or the source text standing in for it. */
@@ -192,8 +199,8 @@ function targetEdits(text: string, segment: Segment, value: string | undefined, 
   const current = segment.target ? readContent(segment.target, text, true) : undefined;
   let inner: string;
   if (value === undefined) {
-    if (current?.raw === segment.content.raw) return;
-    inner = segment.content.raw;
+    inner = innerXml(segment.source, text);
+    if (segment.target && innerXml(segment.target, text) === inner) return;
   } else {
     if (current?.value === value) return;
     inner = writeContent(value, { markup: segment.content.markup, cdata: (current ?? segment.content).cdata }, true);

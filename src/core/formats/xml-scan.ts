@@ -109,6 +109,9 @@ const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-
 // eslint-disable-next-line no-control-regex
 const INVALID_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/gu;
 
+// Any half of a surrogate pair (without the `u` flag, pairs are two matches of it rather than one character).
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 // Anything escapeXmlText changes; most values hold none of it.
 // eslint-disable-next-line no-control-regex
 const TEXT_ESCAPED = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u;
@@ -286,6 +289,7 @@ class Scanner {
     const t = this.text;
     if (t.charCodeAt(0) === 0xfeff) this.pos = 1;
     const documentStart = this.pos;
+    this.plainColumns = !t.includes('\r');
     const nodes: XmlNode[] = [];
     const stack: XmlElement[] = [];
     // Children of the open elements, innermost last, each element's from its mark in `marks`: an element gets its
@@ -319,7 +323,7 @@ class Scanner {
         element!.end = this.pos;
         const mark = marks.pop()!;
         if (pending.length > mark) {
-          element!.children = pending.slice(mark);
+          element!.children = exactCopy(pending, mark, pending.length);
           pending.length = mark;
         }
         this.prefixes.pop();
@@ -364,11 +368,36 @@ class Scanner {
   private line = 1;
   private column = 1;
 
+  // Without CRs and surrogate pairs, as nearly every file is, a column is the distance from the line start, and line
+  // ends are found with indexOf rather than by looking at every character. The scan clears this on meeting either.
+  private plainColumns = false;
+  // Where the line holding `counted` starts, and the next LF at or after `counted` (-1 when not looked for yet).
+  private lineStart = 0;
+  private nextLineFeed = -1;
+
   private locate(at: number): void {
     const t = this.text;
     if (at < this.counted) {
       ({ line: this.line, column: this.column } = lineColumn(t, at));
       this.counted = at;
+      this.lineStart = at - this.column + 1;
+      this.nextLineFeed = -1;
+      return;
+    }
+    if (this.plainColumns) {
+      let { line, lineStart, nextLineFeed } = this;
+      if (nextLineFeed < 0) nextLineFeed = t.indexOf('\n', this.counted);
+      while (nextLineFeed >= 0 && nextLineFeed < at) {
+        line++;
+        lineStart = nextLineFeed + 1;
+        nextLineFeed = t.indexOf('\n', lineStart);
+      }
+      this.counted = at;
+      this.line = line;
+      this.column = at - lineStart + 1;
+      this.lineStart = lineStart;
+      // No LF left is remembered as one past the end, so the search is not repeated for every node of the last line.
+      this.nextLineFeed = nextLineFeed < 0 ? t.length : nextLineFeed;
       return;
     }
     let { line, column } = this;
@@ -423,6 +452,8 @@ class Scanner {
         return name;
       }
     }
+    // A name beyond ASCII may hold a surrogate pair: columns are then counted character by character.
+    this.plainColumns = false;
     NAME.lastIndex = this.pos;
     const match = NAME.exec(this.text);
     if (!match) this.fail(`Expected ${what}`);
@@ -433,20 +464,23 @@ class Scanner {
   /** Rejects characters XML cannot carry in raw content between `from` and `to`. */
   private checkChars(from: number, to: number): void {
     const slice = this.text.slice(from, to);
+    if (this.plainColumns && SURROGATE.test(slice)) this.plainColumns = false;
     const bad = INVALID_CHAR.exec(slice);
     if (bad) this.fail(`Character U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML`, from + bad.index);
   }
 
-  // The last whitespace run sliced: indentation repeats, and the same string serves every node that has it.
-  private lastSpace = '';
+  // Whitespace runs sliced so far, by length: indentation repeats, and one string per depth serves every node that has
+  // it (a document indented with tabs and spaces alike just replaces them more often).
+  private readonly spaces: (string | undefined)[] = [];
 
-  /** The text between `start` and `end`, reusing the previous whitespace run's string when it is the same. */
+  /** The text between `start` and `end`, reusing the string of an earlier whitespace run of that length when it is the same. */
   private sliceText(start: number, end: number): string {
     const t = this.text;
-    const last = this.lastSpace;
-    if (end - start === last.length && t.startsWith(last, start)) return last;
+    const length = end - start;
+    const known = length <= 64 ? this.spaces[length] : undefined;
+    if (known !== undefined && t.startsWith(known, start)) return known;
     const raw = t.slice(start, end);
-    if (raw.length <= 64 && isXmlSpace(raw.charCodeAt(0)) && isXmlSpace(raw.charCodeAt(raw.length - 1)) && /^[ \t\r\n]*$/.test(raw)) this.lastSpace = raw;
+    if (length <= 64 && isXmlSpace(raw.charCodeAt(0)) && isXmlSpace(raw.charCodeAt(length - 1)) && /^[ \t\r\n]*$/.test(raw)) this.spaces[length] = raw;
     return raw;
   }
 
@@ -502,8 +536,11 @@ class Scanner {
         this.pos++;
       }
     }
+    const raw = t.slice(start, this.pos);
+    // PLAIN_TEXT takes surrogate pairs in its stride.
+    if (this.plainColumns && SURROGATE.test(raw)) this.plainColumns = false;
     this.locate(start);
-    return { kind: 'text', raw: t.slice(start, this.pos), value, start, end: this.pos, line: this.line, column: this.column };
+    return { kind: 'text', raw, value, start, end: this.pos, line: this.line, column: this.column };
   }
 
   /** Decodes `&name;`, `&#N;` or `&#xH;` at the cursor. */
@@ -675,7 +712,7 @@ class Scanner {
       for (let i = 0; i < count; i++) if (scratch[i]!.name === attribute.name) this.fail(`Attribute '${attribute.name}' appears twice on <${name}>`, attribute.start);
       scratch[count++] = attribute;
     }
-    const attributes = count === 0 ? NO_ATTRIBUTES : scratch.slice(0, count);
+    const attributes = count === 0 ? NO_ATTRIBUTES : exactCopy(scratch, 0, count);
     this.checkNamespaces(name, start, attributes);
     this.locate(start);
     const element: XmlElement = {
@@ -729,6 +766,7 @@ class Scanner {
       }
       const code = c.charCodeAt(0);
       if (isHighSurrogate(code) && t.charCodeAt(this.pos + 1) >= 0xdc00 && t.charCodeAt(this.pos + 1) <= 0xdfff) {
+        this.plainColumns = false;
         value += t.slice(this.pos, this.pos + 2);
         this.pos += 2;
         continue;
@@ -787,10 +825,32 @@ class Scanner {
 }
 
 /**
+ * `items.slice(from, to)`, written as an array literal for the short lengths nearly every element has. The tree lives
+ * as long as the codec reading it, and V8 allocates what a literal site keeps producing for long straight into the
+ * old generation, where `slice` copies are first moved there, each, by young-generation collections.
+ */
+function exactCopy<T>(items: readonly T[], from: number, to: number): T[] {
+  switch (to - from) {
+    case 1:
+      return [items[from]!];
+    case 2:
+      return [items[from]!, items[from + 1]!];
+    case 3:
+      return [items[from]!, items[from + 1]!, items[from + 2]!];
+    case 4:
+      return [items[from]!, items[from + 1]!, items[from + 2]!, items[from + 3]!];
+    case 5:
+      return [items[from]!, items[from + 1]!, items[from + 2]!, items[from + 3]!, items[from + 4]!];
+    default:
+      return items.slice(from, to);
+  }
+}
+
+/**
  * The same string, flattened now: a value built piece by piece is a chain of small objects until first read, and a
  * document's worth of chains would otherwise be copied through every young-generation collection of the scan.
  */
-function flat(s: string): string {
+export function flat(s: string): string {
   s.charCodeAt(0);
   return s;
 }
@@ -866,7 +926,8 @@ export function escapeXmlText(value: string): string {
     out += value.slice(from, i) + escaped;
     from = i + 1;
   }
-  return out + value.slice(from);
+  // A render keeps every escaped value until the file is joined: one string each, not a chain of pieces.
+  return flat(out + value.slice(from));
 }
 
 /** Escapes an attribute value for the given quote: & < the quote, and \n \r \t as references (parsers fold them to spaces). */
