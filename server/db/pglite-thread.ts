@@ -115,7 +115,6 @@ export async function openPGliteThread(dataDir: string | undefined, options: Rec
     async close() {
       if (stopped) return;
       await send({ close: true });
-      stopped = new Error('The embedded database stopped: it was closed.');
       await worker.terminate();
     },
   };
