@@ -6,7 +6,6 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { assetPath } from '../asset-path.js';
 import type { Config } from '../config.js';
 import { PGliteDialect } from './pglite-dialect.js';
-import { openPGliteThread } from './pglite-thread.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -35,12 +34,14 @@ export async function openDatabase(database: Config['database'], options: { onId
     }
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
+  const { PGlite } = await import('@electric-sql/pglite');
   if (database.dataDir) mkdirSync(database.dataDir, { recursive: true });
   if (database.dataDir !== undefined && !existsSync(join(database.dataDir, 'PG_VERSION'))) await createDataDir(database.dataDir);
   // 32 MB of shared buffers rather than PGlite's 160: the embedded database is for small projects, its files are in
   // the operating system's cache anyway, and the buffers it touches stay in the process's memory (bench/run.ts: a
   // 10,000-key batch ends about 30 MiB lower, no slower).
-  const pglite = await openPGliteThread(database.dataDir, { postgresqlconf: ['shared_buffers=32MB'] });
+  const pglite = new PGlite(database.dataDir, { postgresqlconf: ['shared_buffers=32MB'] });
+  await pglite.waitReady;
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
 }
 

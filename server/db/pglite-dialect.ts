@@ -1,4 +1,5 @@
 /** A Kysely dialect for PGlite: one embedded connection, handed out to one query or transaction at a time. */
+import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -10,10 +11,9 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import type { EmbeddedDatabase } from './pglite-thread.js';
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: EmbeddedDatabase) {}
+  constructor(private readonly pglite: PGlite) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -29,10 +29,10 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pglite: EmbeddedDatabase) {}
+  constructor(private readonly pglite: PGlite) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(query.sql, query.parameters);
+    const result = await this.pglite.query<R>(query.sql, [...query.parameters]);
     const affected = result.affectedRows;
     return {
       rows: result.rows,
@@ -53,11 +53,13 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: PGliteConnection;
 
-  constructor(private readonly pglite: EmbeddedDatabase) {
+  constructor(private readonly pglite: PGlite) {
     this.connection = new PGliteConnection(pglite);
   }
 
-  async init() {}
+  async init() {
+    await this.pglite.waitReady;
+  }
 
   private releaseCurrent: (() => void) | undefined;
 

@@ -58,14 +58,6 @@ interface ProjectInfo {
   length_budget_percent: number | null;
 }
 
-/** A claimed chunk with what translating it needs from the database, read before the chunk before it commits. */
-interface PreparedChunk {
-  rows: ClaimedRow[];
-  glossary: readonly GlossaryTerm[];
-  neighbours: Map<string, { key: string; text: string }[]>;
-  matches: Map<string, ExactMatch>;
-}
-
 /** What happened to one claimed row; `origin` is the provider's name, or 'memory' for a translation-memory reuse. */
 type ChunkOutcome =
   | {
@@ -218,26 +210,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
   }
 
   /**
-   * Claims the next chunk and reads what translating it needs: the glossary, neighbours, exact memory matches.
-   * `committing`: what the chunk before this one, whose commit has not started or is under way, adds to the memory
-   * (see `memoryOf`), so a source it translated is reused here exactly as it would be once committed.
+   * `committing`: what the chunk before this one, whose commit is still under way, adds to the memory (see
+   * `memoryOf`), so a source it translated is reused here exactly as it would be once committed.
    */
-  async function prepareChunk(batchId: string, project: ProjectInfo, limit: number, after: string | undefined, committing: ReadonlyMap<string, ExactMatch>): Promise<PreparedChunk> {
-    const rows = await claimChunk(batchId, limit, after);
-    if (rows.length === 0) return { rows, glossary: [], neighbours: new Map(), matches: new Map() };
-    // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
-    const glossary = await loadGlossary(db, project.id);
-    const neighbours = await neighboursOf(project, rows);
-    // Translation memory first, for the whole chunk in one query: an exact, accepted match that still passes today's
-    // gates costs nothing.
-    for (const r of rows) r.sha = sourceSha(r.source, r.source_plurals, r.context);
-    const matches = await exactMatchesAcross(db, project.organisation_id, project.source_locale, rows.map((r) => ({ locale: r.locale, sha: r.sha! })));
-    for (const [key, match] of committing) matches.set(key, match);
-    return { rows, glossary, neighbours, matches };
-  }
-
-  /** Translates a prepared chunk through the gates: the provider's and this process's work, no database writes. */
-  async function translateChunk({ rows, glossary, neighbours, matches }: PreparedChunk, project: ProjectInfo, signal: AbortSignal): Promise<ChunkOutcome[]> {
+  async function translateChunk(rows: ClaimedRow[], project: ProjectInfo, glossary: readonly GlossaryTerm[], committing: ReadonlyMap<string, ExactMatch>, signal: AbortSignal): Promise<ChunkOutcome[]> {
     const groups = new Map<string, ClaimedRow[]>();
     for (const row of rows) {
       const group = `${row.locale}\u0000${row.pass}`;
@@ -255,6 +231,12 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       maxLength: lengthBudget(row.max_length, project.length_budget_percent, row.source, row.source_plurals),
     });
     const outcomes: ChunkOutcome[] = [];
+    const neighbours = await neighboursOf(project, rows);
+    // Translation memory first, for the whole chunk in one query: an exact, accepted match that still passes today's
+    // gates costs nothing.
+    for (const r of rows) r.sha = sourceSha(r.source, r.source_plurals, r.context);
+    const matches = await exactMatchesAcross(db, project.organisation_id, project.source_locale, rows.map((r) => ({ locale: r.locale, sha: r.sha! })));
+    for (const [key, match] of committing) matches.set(key, match);
     // The locale and pass groups go to their providers at once: a provider keeps its own limit of requests in flight.
     const translateOne = async (group: ClaimedRow[]): Promise<void> => {
       const { locale, pass } = group[0]!;
@@ -464,11 +446,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         await db.updateTable('batches').set({ status: 'running', started_at: sql`coalesce(started_at, now())` }).where('id', '=', batchId).where('status', '=', 'queued').execute();
       }
       const chunkSize = chunkSizer(deps.chunkRows);
-      // Pipelined: a chunk is claimed and its reads done before the chunk ahead of it commits, then it is translated
-      // while that commit runs, so the database's work and this process's (gates, providers) overlap, on PostgreSQL
-      // and on the embedded database's thread alike, whose single session would otherwise run the claim after the
-      // commit. `after` skips the rows of the chunk ahead, still queued until it commits.
-      let committing: { commit: Promise<'continue' | 'stopped'>; started: number } | undefined;
+      // Pipelined: while one chunk commits, the next is claimed and translated, so the database's work and this
+      // process's (gates, providers) overlap. `after` skips the committing chunk's rows, still queued until it commits.
+      let committing: { commit: Promise<'continue' | 'stopped'>; memory: Map<string, ExactMatch>; started: number } | undefined;
+      let after: string | undefined;
       /** Waits for the chunk being committed; false when the batch stopped (cancelled, or the lease lost). */
       const settle = async (): Promise<boolean> => {
         if (!committing) return true;
@@ -479,37 +460,35 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         return (await takeLease(batchId)) !== undefined;
       };
       try {
-        let started = performance.now();
-        let chunk = await prepareChunk(batchId, project, chunkSize.next(), undefined, new Map());
         while (!signal.aborted) {
-          if (chunk.rows.length === 0) {
+          const started = performance.now();
+          let rows = await claimChunk(batchId, chunkSize.next(), after);
+          if (rows.length === 0) {
             if (!(await settle())) return;
             // From the start again, once nothing is in flight: a row left queued behind the cursor is not forgotten.
-            chunk = await prepareChunk(batchId, project, chunkSize.next(), undefined, new Map());
-            if (chunk.rows.length === 0) {
+            rows = after === undefined ? rows : await claimChunk(batchId, chunkSize.next(), undefined);
+            if (rows.length === 0) {
               await finalize(batchId);
               return;
             }
           }
-          const after = chunk.rows[chunk.rows.length - 1]!.id;
+          after = rows[rows.length - 1]!.id;
+          // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
+          const glossary = await loadGlossary(db, project.id);
           // A slow provider may take longer than the lease over one chunk: the lease is renewed while it works.
           const heartbeat = setInterval(() => void takeLease(batchId).catch((error: unknown) => log.warn('lease renewal failed', { batch: batchId, error })), (deps.leaseSeconds * 1000) / 3);
           let outcomes: ChunkOutcome[];
           try {
-            outcomes = await translateChunk(chunk, project, signal);
+            outcomes = await translateChunk(rows, project, glossary, committing?.memory ?? new Map(), signal);
           } finally {
             clearInterval(heartbeat);
           }
           if (!(await settle()) || signal.aborted) return;
-          const memory = memoryOf(project, outcomes);
-          const chunkStarted = started;
-          started = performance.now();
-          chunk = await prepareChunk(batchId, project, chunkSize.next(), after, memory);
           const commit = commitChunk(batchId, project, outcomes);
           // Observed from now on (a rejection is not left unhandled while the next chunk translates), awaited by `settle`.
           commit.catch(() => undefined);
-          committing = { commit, started: chunkStarted };
-          // Let pending HTTP I/O through between chunks.
+          committing = { commit, memory: memoryOf(project, outcomes), started };
+          // The embedded database runs on this thread: let pending HTTP I/O through between chunks.
           await new Promise((resolve) => setImmediate(resolve));
         }
       } catch (error) {
