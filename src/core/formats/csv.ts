@@ -12,7 +12,7 @@ import {
   type RenderInput,
   type Value,
 } from './codec.js';
-import { encodeCsv, isBlank, needsQuotes, scanCsv, writeField, type CsvDelimiter, type CsvDocument, type CsvField, type CsvRecord } from './csv-scan.js';
+import { encodeCsv, needsQuotes, scanCsv, writeField, type CsvDocument, type CsvEncoding, type CsvGrid, type CsvRecord } from './csv-scan.js';
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from './icu-plural.js';
 
 /*
@@ -50,6 +50,76 @@ export interface TableRow {
   line: number;
   column: number;
 }
+
+/**
+ * A table's data rows, read cell by cell, so that a codec can keep its cells in whatever form it scans cheapest (the
+ * csv codec reads offsets into the file's text and decodes a value only when asked for it).
+ */
+export interface TableRows {
+  readonly length: number;
+  /** One past the row's last cell. */
+  width(row: number): number;
+  /** Whether the row has a cell in the column (a spreadsheet leaves cells out, a CSV row may be short). */
+  has(row: number, column: number): boolean;
+  /** Whether the cell holds text, told without decoding it. */
+  filled(row: number, column: number): boolean;
+  /** The cell's text, decoded; '' where there is no cell. */
+  text(row: number, column: number): string;
+  /** Whether the cell's text is `text` ('' where there is no cell), told without decoding it where the codec can. */
+  equals(row: number, column: number, text: string): boolean;
+  /** Whether the cell's text includes `search`, which holds no '"', told without decoding it where the codec can. */
+  includes(row: number, column: number, search: string): boolean;
+  /** 1-based line and column of the cell; of the row where there is no cell. */
+  line(row: number, column: number): number;
+  column(row: number, column: number): number;
+}
+
+/** Rows held as objects, as the xlsx codec reads them. */
+class RowList implements TableRows {
+  constructor(private readonly rows: readonly TableRow[]) {}
+
+  get length(): number {
+    return this.rows.length;
+  }
+
+  width(row: number): number {
+    return this.rows[row]!.cells.length;
+  }
+
+  has(row: number, column: number): boolean {
+    return this.rows[row]!.cells[column] !== undefined;
+  }
+
+  filled(row: number, column: number): boolean {
+    const cell = this.rows[row]!.cells[column];
+    return cell !== undefined && cell.value !== '';
+  }
+
+  text(row: number, column: number): string {
+    return this.rows[row]!.cells[column]?.value ?? '';
+  }
+
+  equals(row: number, column: number, text: string): boolean {
+    return this.text(row, column) === text;
+  }
+
+  includes(row: number, column: number, search: string): boolean {
+    return this.text(row, column).includes(search);
+  }
+
+  line(row: number, column: number): number {
+    const r = this.rows[row]!;
+    return (r.cells[column] ?? r).line;
+  }
+
+  column(row: number, column: number): number {
+    const r = this.rows[row]!;
+    return (r.cells[column] ?? r).column;
+  }
+}
+
+const tableRows = (rows: readonly TableRow[] | TableRows): TableRows => (isRowList(rows) ? new RowList(rows) : rows);
+const isRowList = (rows: readonly TableRow[] | TableRows): rows is readonly TableRow[] => Array.isArray(rows);
 
 export type HeaderRole =
   | { kind: 'notes' | 'context' | 'maxLength' | 'translatable' | 'ignored' }
@@ -286,18 +356,26 @@ export function readLayout(header: TableRow, dialect: TableDialect, sourceLocale
 
 const FALSE = /^(?:false|no|n|0)$/i;
 
-const cellText = (row: TableRow, index: number | undefined): string => (index === undefined ? '' : (row.cells[index]?.value ?? ''));
+const cellText = (rows: TableRows, row: number, index: number | undefined): string => (index === undefined ? '' : rows.text(row, index));
+
+/** Where a cell is (its row's position when there is no cell), for errors. */
+const cellAt = (rows: TableRows, row: number, column: number): { line: number; column: number } => ({
+  line: rows.line(row, column),
+  column: rows.column(row, column),
+});
 
 /** Whether a row is a plural in the group's category columns (see the rule at the top of this file). */
-function isCategorisedPlural(row: TableRow, group: ValueGroup): boolean {
+function isCategorisedPlural(rows: TableRows, row: number, group: ValueGroup): boolean {
+  // Most files have no category columns: no iterator needed to say so.
+  if (group.categories.size === 0) return false;
   let filled = false;
   let beyondOther = false;
   for (const [category, index] of group.categories) {
-    if (cellText(row, index) === '') continue;
+    if (!rows.filled(row, index)) continue;
     filled = true;
     if (category !== 'other') beyondOther = true;
   }
-  return beyondOther || (filled && group.plain !== undefined && cellText(row, group.plain) === '');
+  return beyondOther || (filled && group.plain !== undefined && !rows.filled(row, group.plain));
 }
 
 /** The column holding a non-plural value: the plain column, else `other`. */
@@ -317,79 +395,110 @@ function icuPluralOf(text: string): { forms: PluralForms; icu: NonNullable<Table
 }
 
 /** Lists the data rows' entries; blank rows are skipped; a row without a key, a repeated key or a stray cell is an error. */
-export function readEntries(layout: TableLayout, rows: readonly TableRow[], dialect: TableDialect): TableEntry[] {
+export function readEntries(layout: TableLayout, rows: readonly TableRow[] | TableRows, dialect: TableDialect): TableEntry[] {
   const out: TableEntry[] = [];
+  forEachEntry(layout, tableRows(rows), dialect, (item) => out.push(item));
+  return out;
+}
+
+/**
+ * Reads the data rows' entries as readEntries does, handing each to `visit` as it is read. With `reuse`, every row is
+ * read into the same objects, and only as far as planning a render looks (key, text, forms, translatable): for a caller
+ * that keeps nothing of them, so that a large file leaves the garbage collector no objects per row.
+ */
+function forEachEntry(layout: TableLayout, rows: TableRows, dialect: TableDialect, visit: (item: TableEntry) => void, reuse = false): void {
   const keys = new Map<string, number>();
+  const shared: TableEntry | undefined = reuse ? { row: -1, entry: { key: '', path: [''], source: '', line: 0, column: 0 }, categorised: false } : undefined;
   const { source } = layout;
   const noteColumns = source.notes !== undefined ? [...layout.notes, source.notes] : layout.notes;
   const plainColumn = textColumn(source);
   for (let index = 0; index < rows.length; index++) {
-    const row = rows[index]!;
-    for (let i = layout.width; i < row.cells.length; i++) {
-      const cell = row.cells[i];
-      if (cell !== undefined && cell.value !== '') {
-        throw positionError(`Expected at most ${layout.width} cells in a row, as in the header row; this cell has no column`, cell);
+    const width = rows.width(index);
+    for (let i = layout.width; i < width; i++) {
+      if (rows.filled(index, i)) {
+        throw positionError(`Expected at most ${layout.width} cells in a row, as in the header row; this cell has no column`, cellAt(rows, index, i));
       }
     }
-    if (isEmptyRow(row)) continue;
-    const keyCell = row.cells[layout.key];
-    if (!keyCell || keyCell.value === '') throw positionError('Expected a key in the key column of a row that has values', keyCell ?? row);
-    const key = keyCell.value;
+    if (isEmptyRow(rows, index)) continue;
+    if (!rows.filled(index, layout.key)) throw positionError('Expected a key in the key column of a row that has values', cellAt(rows, index, layout.key));
+    const key = rows.text(index, layout.key);
+    const keyLine = rows.line(index, layout.key);
     const first = keys.get(key);
-    if (first !== undefined) throw positionError(`Duplicate key ${JSON.stringify(key)} (first defined at line ${first})`, keyCell);
-    keys.set(key, keyCell.line);
+    if (first !== undefined) throw positionError(`Duplicate key ${JSON.stringify(key)} (first defined at line ${first})`, cellAt(rows, index, layout.key));
+    keys.set(key, keyLine);
 
-    const entry: Entry = { key, path: [key], source: '', line: keyCell.line, column: keyCell.column };
-    const item: TableEntry = { row: index, entry, categorised: false };
-    let at: TableCell | undefined;
-    if (dialect.plurals && isCategorisedPlural(row, source)) {
+    let item: TableEntry;
+    if (shared) {
+      item = shared;
+      item.row = index;
+      item.categorised = false;
+      item.icu = undefined;
+      const { entry } = item;
+      entry.key = key;
+      entry.path[0] = key;
+      entry.plurals = undefined;
+      entry.translatable = undefined;
+    } else {
+      item = { row: index, entry: { key, path: [key], source: '', line: keyLine, column: rows.column(index, layout.key) }, categorised: false };
+    }
+    const { entry } = item;
+    // The column of the cell the entry points at.
+    let at = -1;
+    if (dialect.plurals && isCategorisedPlural(rows, index, source)) {
       const plurals: PluralForms = {};
       for (const category of PLURAL_CATEGORIES) {
         const column = source.categories.get(category);
-        const text = cellText(row, column);
+        const text = cellText(rows, index, column);
         if (text === '') continue;
         plurals[category] = text;
-        if (!at || category === 'other') at = row.cells[column!];
+        if (at < 0 || category === 'other') at = column!;
       }
       entry.plurals = plurals;
       entry.source = plurals.other ?? '';
       item.categorised = true;
     } else {
       const column = plainColumn;
-      at = row.cells[column];
-      entry.source = at?.value ?? '';
-      const plural = dialect.plurals && column === source.plain ? icuPluralOf(entry.source) : undefined;
+      if (rows.has(index, column)) at = column;
+      const icu = dialect.plurals && column === source.plain;
+      // Planning reads the cell's text itself where it needs it, so a shared entry gets it only where it may be an ICU
+      // plural, whose argument holds a comma and the word plural: decoding every cell of a large file costs dearly.
+      const needed = !shared || (icu && rows.includes(index, column, ',') && rows.includes(index, column, 'plural'));
+      entry.source = needed ? rows.text(index, column) : '';
+      const plural = icu && needed ? icuPluralOf(entry.source) : undefined;
       if (plural) {
         entry.plurals = plural.forms;
         entry.source = plural.forms.other ?? '';
         item.icu = plural.icu;
       }
     }
-    if (at) {
-      entry.line = at.line;
-      entry.column = at.column;
+    // What only the entries of a parse report: where the entry is, and its notes, context and length limit.
+    if (!shared) {
+      if (at >= 0) {
+        entry.line = rows.line(index, at);
+        entry.column = rows.column(index, at);
+      }
+      // Notes joined by hand: most rows have one note column or none, and arrays per row cost a large file dearly.
+      let notes: string | undefined;
+      for (let k = 0; k < noteColumns.length; k++) {
+        const note = cellText(rows, index, noteColumns[k]);
+        if (note !== '') notes = notes === undefined ? note : `${notes}\n${note}`;
+      }
+      if (notes !== undefined) entry.notes = notes;
+      const context = cellText(rows, index, layout.context);
+      if (context !== '') entry.context = context;
+      if (layout.maxLength !== undefined) {
+        const maxLength = cellText(rows, index, layout.maxLength).trim();
+        if (/^\d+$/.test(maxLength)) entry.maxLength = Number(maxLength);
+      }
     }
-    // Notes joined by hand: most rows have one note column or none, and arrays per row cost a large file dearly.
-    let notes: string | undefined;
-    for (let k = 0; k < noteColumns.length; k++) {
-      const note = cellText(row, noteColumns[k]);
-      if (note !== '') notes = notes === undefined ? note : `${notes}\n${note}`;
-    }
-    if (notes !== undefined) entry.notes = notes;
-    const context = cellText(row, layout.context);
-    if (context !== '') entry.context = context;
-    if (layout.maxLength !== undefined) {
-      const maxLength = cellText(row, layout.maxLength).trim();
-      if (/^\d+$/.test(maxLength)) entry.maxLength = Number(maxLength);
-    }
-    if (layout.translatable !== undefined && FALSE.test(cellText(row, layout.translatable).trim())) entry.translatable = false;
-    out.push(item);
+    if (layout.translatable !== undefined && FALSE.test(cellText(rows, index, layout.translatable).trim())) entry.translatable = false;
+    visit(item);
   }
-  return out;
 }
 
-function isEmptyRow(row: TableRow): boolean {
-  for (const cell of row.cells) if (cell !== undefined && cell.value !== '') return false;
+function isEmptyRow(rows: TableRows, row: number): boolean {
+  const width = rows.width(row);
+  for (let column = 0; column < width; column++) if (rows.filled(row, column)) return false;
   return true;
 }
 
@@ -406,117 +515,168 @@ function sameForms(a: PluralForms, b: PluralForms): boolean {
  */
 export function planRender(
   layout: TableLayout,
-  rows: readonly TableRow[],
+  rows: readonly TableRow[] | TableRows,
   entries: readonly TableEntry[],
   input: RenderInput,
   dialect: TableDialect,
 ): TablePlan {
-  const sourceLocale = input.sourceLocale ?? 'en';
-  const locale = input.locale ?? sourceLocale;
-  const { source } = layout;
-  const wanted = normalise(locale);
-  const plan: TablePlan = { added: [], rows: new Map(), changed: false };
+  const planner = new RowPlanner(layout, tableRows(rows), input, dialect);
+  const edits = new Map<number, RowEdit>();
+  for (const item of entries) if (planner.plan(item)) edits.set(item.row, planner.edit());
+  return { added: planner.added, rows: edits, changed: planner.changed };
+}
 
-  const existing =
-    wanted === normalise(sourceLocale) || wanted === source.id ? source : (layout.groups.find((g) => g.id === wanted) ?? (source.id === '' ? source : undefined));
-  // Columns by slot: '' for the plain column, else the plural category.
-  const columns = new Map<PluralCategory | '', number>();
-  if (existing?.plain !== undefined) columns.set('', existing.plain);
-  for (const [category, index] of existing?.categories ?? []) columns.set(category, index);
-  // New columns are spelt like the target's existing ones, else like the source's, and follow the target's last column.
-  const like: ValueGroup = existing ? { ...existing, separator: existing.separator || source.separator } : source;
-  const tag = existing ? existing.locale : locale;
-  const after = existing ? existing.last : source.last;
-  const add = (slot: PluralCategory | ''): void => {
-    columns.set(slot, layout.width + plan.added.length);
-    plan.added.push({ header: dialect.header(tag, like, slot || undefined), after });
-    plan.changed = true;
-  };
-  if (!existing && source.plain !== undefined) add('');
-  // The source's own columns for its own locale gain only what a value needs: with none, the bytes come back unchanged.
-  const own = existing === source && (wanted === normalise(sourceLocale) || wanted === source.id);
-  if (source.categories.size > 0) {
-    // Per-category layouts get the target's categories, plus any a value carries beyond them.
-    const needed = new Set<PluralCategory>(own ? [] : pluralCategories(locale));
-    for (const value of input.values.values()) if (typeof value !== 'string') for (const c of Object.keys(value.plurals)) needed.add(c as PluralCategory);
-    for (const category of PLURAL_CATEGORIES) if (needed.has(category) && !columns.has(category)) add(category);
-  }
-  // Text needs a home: a language with category columns but neither a plain nor an `other` column gets `other`.
-  // (The source's own group keeps its text where it was read from.)
-  if (!own && !columns.has('') && !columns.has('other')) add('other');
-  const plain = columns.get('');
-  const categories = [...columns].filter((c): c is [PluralCategory, number] => c[0] !== '');
+/**
+ * Plans one row at a time (see planRender), into cells it reuses, so that a codec can write each row out as it is
+ * planned and keep nothing of it.
+ */
+class RowPlanner {
+  readonly added: TablePlan['added'] = [];
+  /** Whether a row changes, or a column is added. */
+  changed = false;
+  /** The row planned last: column (existing index, or `width + k` for the k-th added column) → text ('' empties it). */
+  readonly cells: (string | undefined)[];
+  /** Whether the row planned last is removed. */
+  remove = false;
+  /** Whether the row planned last has an edit. */
+  private touched = false;
+  /**
+   * The columns of `cells` the row planned last fills (the first `filling` of them), to empty for the next: a wide
+   * table's rows fill few. A count rather than `length = 0`, which would drop the array's room every row.
+   */
+  private readonly filled: number[] = [];
+  private filling = 0;
+  private readonly locale: string;
+  private readonly existing: ValueGroup | undefined;
+  /** Columns by slot: '' for the plain column, else the plural category. */
+  private readonly columns = new Map<PluralCategory | '', number>();
+  private readonly own: boolean;
+  private readonly plain: number | undefined;
+  private readonly categories: [PluralCategory, number][];
 
-  // Rows are planned in order, so the row edited last is usually the one asked for again.
-  let lastRow = -1;
-  let lastEdit: RowEdit | undefined;
-  const edit = (row: number): RowEdit => {
-    if (row === lastRow) return lastEdit!;
-    let e = plan.rows.get(row);
-    if (!e) plan.rows.set(row, (e = { cells: [] }));
-    lastRow = row;
-    lastEdit = e;
-    return e;
-  };
-  const set = (row: number, column: number, text: string): void => {
-    if (column < layout.width && cellText(rows[row]!, column) === text) return;
-    edit(row).cells[column] = text;
-    plan.changed = true;
-  };
-  const writeText = (row: number, text: string): void => {
-    const into = plain ?? columns.get('other') ?? textColumn(source);
-    set(row, into, text);
-    for (const [, column] of categories) if (column !== into) set(row, column, '');
-  };
-  const writeForms = (item: TableEntry, forms: PluralForms): void => {
-    const row = rows[item.row]!;
-    if (categories.length > 0) {
-      for (const [category, column] of categories) set(item.row, column, forms[category] ?? '');
-      // A plain cell beside the category cells repeats the `other` form where the source row fills it (and is left as
-      // it is when the forms are the row's own).
-      const unchanged = own && item.entry.plurals !== undefined && sameForms(forms, item.entry.plurals);
-      if (plain !== undefined && !unchanged) set(item.row, plain, cellText(row, source.plain) === '' ? '' : (forms.other ?? ''));
-      return;
+  constructor(
+    private readonly layout: TableLayout,
+    private readonly rows: TableRows,
+    private readonly input: RenderInput,
+    private readonly dialect: TableDialect,
+  ) {
+    const sourceLocale = input.sourceLocale ?? 'en';
+    const locale = (this.locale = input.locale ?? sourceLocale);
+    const { source } = layout;
+    const wanted = normalise(locale);
+    const { columns } = this;
+    const existing = (this.existing =
+      wanted === normalise(sourceLocale) || wanted === source.id ? source : (layout.groups.find((g) => g.id === wanted) ?? (source.id === '' ? source : undefined)));
+    if (existing?.plain !== undefined) columns.set('', existing.plain);
+    for (const [category, index] of existing?.categories ?? []) columns.set(category, index);
+    // New columns are spelt like the target's existing ones, else like the source's, and follow the target's last column.
+    const like: ValueGroup = existing ? { ...existing, separator: existing.separator || source.separator } : source;
+    const tag = existing ? existing.locale : locale;
+    const after = existing ? existing.last : source.last;
+    const add = (slot: PluralCategory | ''): void => {
+      columns.set(slot, layout.width + this.added.length);
+      this.added.push({ header: dialect.header(tag, like, slot || undefined), after });
+      this.changed = true;
+    };
+    if (!existing && source.plain !== undefined) add('');
+    // The source's own columns for its own locale gain only what a value needs: with none, the bytes come back unchanged.
+    const own = (this.own = existing === source && (wanted === normalise(sourceLocale) || wanted === source.id));
+    if (source.categories.size > 0) {
+      // Per-category layouts get the target's categories, plus any a value carries beyond them.
+      const needed = new Set<PluralCategory>(own ? [] : pluralCategories(locale));
+      for (const value of input.values.values()) if (typeof value !== 'string') for (const c of Object.keys(value.plurals)) needed.add(c as PluralCategory);
+      for (const category of PLURAL_CATEGORIES) if (needed.has(category) && !columns.has(category)) add(category);
     }
-    const { icu, entry } = item;
-    if (icu && entry.plurals && sameForms(forms, entry.plurals)) set(item.row, plain!, cellText(row, source.plain));
-    else set(item.row, plain!, writeIcuPlural(icu?.argument ?? 'count', forms, icu?.exact, icu?.offset));
-  };
+    // Text needs a home: a language with category columns but neither a plain nor an `other` column gets `other`.
+    // (The source's own group keeps its text where it was read from.)
+    if (!own && !columns.has('') && !columns.has('other')) add('other');
+    this.plain = columns.get('');
+    this.categories = [...columns].filter((c): c is [PluralCategory, number] => c[0] !== '');
+    this.cells = new Array<string | undefined>(layout.width + this.added.length).fill(undefined);
+  }
 
-  for (const item of entries) {
+  /** Plans an entry's row into `cells` and `remove`; false when the row stays as it is. */
+  plan(item: TableEntry): boolean {
+    const { cells, layout, input, existing, columns, filled } = this;
+    for (let k = 0; k < this.filling; k++) cells[filled[k]!] = undefined;
+    this.filling = 0;
+    this.remove = false;
+    this.touched = false;
     const { entry } = item;
+    const { source } = layout;
     const fixed = entry.translatable === false;
     const value: Value | undefined = fixed ? undefined : input.values.get(entry.key);
     if (value === undefined) {
       if (existing === source) {
         if (input.missing === 'omit' && !fixed) {
-          edit(item.row).remove = true;
-          plan.changed = true;
+          this.remove = this.touched = this.changed = true;
         }
       } else if (input.missing === 'omit' && !fixed) {
-        for (const [, column] of columns) set(item.row, column, '');
+        for (const column of columns.values()) this.set(item.row, column, '');
       } else if (item.categorised) {
-        writeForms(item, sourceFormsFor(locale, entry.plurals!));
+        this.writeForms(item, sourceFormsFor(this.locale, entry.plurals!));
       } else {
-        writeText(item.row, cellText(rows[item.row]!, textColumn(source)));
+        this.writeText(item.row, this.rows.text(item.row, textColumn(source)));
       }
     } else if (typeof value === 'string') {
       // The source's own text, given back unchanged, leaves its row as it is: a row can fill its `other` cell beside
       // the plain cell it is read from, and clearing it would lose that text.
-      if (!(own && entry.plurals === undefined && value === entry.source)) writeText(item.row, value);
+      if (!(this.own && entry.plurals === undefined && this.rows.equals(item.row, textColumn(layout.source), value))) this.writeText(item.row, value);
     } else {
-      if (!dialect.plurals) throw new Error(`format_cannot_express_plural: '${dialect.format}' was given plural forms`);
-      writeForms(item, value.plurals);
+      if (!this.dialect.plurals) throw new Error(`format_cannot_express_plural: '${this.dialect.format}' was given plural forms`);
+      this.writeForms(item, value.plurals);
+    }
+    // Added columns get a cell in every data row, so the table stays rectangular.
+    if (this.added.length > 0) {
+      this.touched = true;
+      for (let k = 0; k < this.added.length; k++) if (cells[layout.width + k] === undefined) this.fill(layout.width + k, '');
+    }
+    return this.touched;
+  }
+
+  /** The row planned last as an edit of its own. */
+  edit(): RowEdit {
+    const cells: string[] = [];
+    for (let k = 0; k < this.filling; k++) cells[this.filled[k]!] = this.cells[this.filled[k]!]!;
+    return this.remove ? { remove: true, cells } : { cells };
+  }
+
+  private set(row: number, column: number, text: string): void {
+    if (column < this.layout.width && this.rows.equals(row, column, text)) return;
+    this.fill(column, text);
+    this.touched = this.changed = true;
+  }
+
+  private fill(column: number, text: string): void {
+    if (this.cells[column] === undefined) this.filled[this.filling++] = column;
+    this.cells[column] = text;
+  }
+
+  private writeText(row: number, text: string): void {
+    const into = this.plain ?? this.columns.get('other') ?? textColumn(this.layout.source);
+    this.set(row, into, text);
+    // By index: an iterator each row would be garbage each row.
+    for (let k = 0; k < this.categories.length; k++) {
+      const column = this.categories[k]![1];
+      if (column !== into) this.set(row, column, '');
     }
   }
-  // Added columns get a cell in every data row, so the table stays rectangular.
-  if (plan.added.length > 0) {
-    for (const item of entries) {
-      const { cells } = edit(item.row);
-      for (let k = 0; k < plan.added.length; k++) cells[layout.width + k] ??= '';
+
+  private writeForms(item: TableEntry, forms: PluralForms): void {
+    const { row, icu, entry } = item;
+    const { plain, rows } = this;
+    const { source } = this.layout;
+    if (this.categories.length > 0) {
+      for (const [category, column] of this.categories) this.set(row, column, forms[category] ?? '');
+      // A plain cell beside the category cells repeats the `other` form where the source row fills it (and is left as
+      // it is when the forms are the row's own).
+      const unchanged = this.own && entry.plurals !== undefined && sameForms(forms, entry.plurals);
+      if (plain !== undefined && !unchanged) this.set(row, plain, source.plain === undefined || !rows.filled(row, source.plain) ? '' : (forms.other ?? ''));
+      return;
     }
+    if (icu && entry.plurals && sameForms(forms, entry.plurals)) this.set(row, plain!, cellText(rows, row, source.plain));
+    else this.set(row, plain!, writeIcuPlural(icu?.argument ?? 'count', forms, icu?.exact, icu?.offset));
   }
-  return plan;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -525,188 +685,394 @@ export function planRender(
 /** A scanned file as a table: the header record and the data records after it. */
 export interface CsvTable {
   doc: CsvDocument;
-  header: CsvRecord;
+  /** The header record's index in the grid; the data rows are the records after it. */
+  head: number;
   headerRow: TableRow;
-  records: CsvRecord[];
-  rows: TableRow[];
+  rows: TableRows;
+  /** The header and data records as objects, for tests and tools (see CsvDocument.records). */
+  readonly header: CsvRecord;
+  readonly records: CsvRecord[];
 }
 
+/** The data records of a scanned file as table rows, read from its grid. */
+class CsvRows implements TableRows {
+  readonly length: number;
 
+  constructor(
+    private readonly grid: CsvGrid,
+    /** The first data record. */
+    private readonly offset: number,
+  ) {
+    this.length = grid.size - offset;
+  }
+
+  /** The row's field in the column, or -1 when the row is shorter. */
+  field(row: number, column: number): number {
+    const { firsts } = this.grid;
+    const r = row + this.offset;
+    const f = firsts[r]! + column;
+    return f < firsts[r + 1]! ? f : -1;
+  }
+
+  width(row: number): number {
+    return this.grid.width(row + this.offset);
+  }
+
+  has(row: number, column: number): boolean {
+    return this.field(row, column) >= 0;
+  }
+
+  filled(row: number, column: number): boolean {
+    const f = this.field(row, column);
+    return f >= 0 && !this.grid.empty(f);
+  }
+
+  text(row: number, column: number): string {
+    const f = this.field(row, column);
+    return f < 0 ? '' : this.grid.value(f);
+  }
+
+  equals(row: number, column: number, text: string): boolean {
+    const f = this.field(row, column);
+    return f < 0 ? text === '' : this.grid.equals(f, text);
+  }
+
+  includes(row: number, column: number, search: string): boolean {
+    const f = this.field(row, column);
+    return f >= 0 && this.grid.includes(f, search);
+  }
+
+  line(row: number, column: number): number {
+    const r = row + this.offset;
+    const f = this.field(row, column);
+    return f < 0 ? this.grid.lines[r]! : this.grid.line(r, f);
+  }
+
+  column(row: number, column: number): number {
+    const f = this.field(row, column);
+    return f < 0 ? 1 : this.grid.column(row + this.offset, f);
+  }
+}
 
 /** Tokenizes a file and finds its header (the first non-blank record). */
 export function readCsvTable(bytes: Uint8Array): CsvTable {
   const doc = scanCsv(bytes);
-  const start = doc.records.findIndex((r) => !isBlank(r));
-  if (start < 0) {
+  const { grid } = doc;
+  let head = 0;
+  while (head < grid.size && grid.blank(head)) head++;
+  if (head === grid.size) {
     const lines = doc.text.split(/\r\n|\n|\r/).length;
     throw positionError('The file is empty; expected a header row (e.g. key,en)', { line: lines, column: 1 });
   }
-  const header = doc.records[start]!;
-  const records = doc.records.slice(start + 1);
-  return { doc, header, headerRow: header, records, rows: records };
+  const cells: TableCell[] = [];
+  for (let f = grid.firsts[head]!; f < grid.firsts[head + 1]!; f++) cells.push({ value: grid.value(f), line: grid.line(head, f), column: grid.column(head, f) });
+  return {
+    doc,
+    head,
+    headerRow: { cells, line: cells[0]!.line, column: cells[0]!.column },
+    rows: new CsvRows(grid, head + 1),
+    get header() {
+      return doc.records[head]!;
+    },
+    get records() {
+      return doc.records.slice(head + 1);
+    },
+  };
 }
 
 /** What a quoting decision can look at about a written cell. */
 export interface QuoteContext {
-  /** The cell it replaces, if any. */
-  replaced?: CsvField;
-  /** Its row's source cell (for the header row, the source column's header). */
-  like?: CsvField;
+  /** Whether the cell it replaces is quoted; undefined when it replaces none. */
+  replaced?: boolean;
+  /** Whether its row's source cell is quoted (for the header row, the source column's header); undefined when there is none. */
+  like?: boolean;
   header: boolean;
   /** Whether the file quotes fields that do not need it (Tolgee quotes every field), rather than only where needed. */
   styled: boolean;
 }
 
-/** Whether to quote a written cell beyond what RFC 4180 needs (writeField adds those quotes anyway). */
+/** Whether to quote a written cell beyond what RFC 4180 needs (writeField adds those quotes anyway); the context is the policy's to read during the call only. */
 export type QuotePolicy = (text: string, context: QuoteContext) => boolean;
 
 /** A file that quotes by style gets quotes like the cell replaced (or the row's source cell); others only where needed. */
-const mirrorQuotes: QuotePolicy = (_text, { replaced, like, styled }) => styled && (replaced ?? like)?.quoted === true;
+const mirrorQuotes: QuotePolicy = (_text, { replaced, like, styled }) => styled && (replaced ?? like) === true;
 
 /**
- * Applies a plan to the text: splices changed fields, inserts added columns after the column they follow (padding
- * short rows), and removes rows, keeping every other character, the line ends and the final newline (or its absence).
+ * Writes planned rows into the text: splices changed fields, inserts added columns after the column they follow
+ * (padding short rows), and removes rows, keeping every other character, the line ends and the final newline (or its
+ * absence). Rows are written as they are planned, so nothing of a row's plan outlives it.
  */
-export function applyCsvPlan(table: CsvTable, layout: TableLayout, plan: TablePlan, quote: QuotePolicy): string {
-  const { doc } = table;
-  const d = doc.delimiter;
-  const edits = new Edits();
-  // Output column order: the existing columns with each added one right after the column it follows.
-  const order: number[] = [];
-  for (let c = 0; c < layout.width; c++) {
-    order.push(c);
-    plan.added.forEach((a, k) => a.after === c && order.push(layout.width + k));
-  }
-  plan.added.forEach((a, k) => (a.after < 0 || a.after >= layout.width) && order.push(layout.width + k));
-  const likeColumn = textColumn(layout.source);
-  const styled = quotesByStyle(doc.records, d);
+class CsvRewriter {
+  private readonly output: CsvOutput;
+  private readonly edits: Splicer;
+  /** Output column order: the existing columns with each added one right after the column it follows. */
+  private readonly order: number[] = [];
+  private readonly likeColumn: number;
+  /** What the quote policy is told about a cell: one object, refilled for each. */
+  private readonly context: QuoteContext;
+  /** The last record removed, and the first of the records removed right before it. */
+  private lastRemoved = -2;
+  private removedFrom = -1;
 
-  const write = (text: string, header: boolean, replaced: CsvField | undefined, like: CsvField | undefined): string =>
-    writeField(text, d, quote(text, { header, styled, replaced, like }));
-  const rewrite = (record: CsvRecord, cells: readonly (string | undefined)[]): void => {
-    const { fields } = record;
-    const header = record === table.header;
-    const like = fields[likeColumn] ?? fields[layout.key];
-    let tail = '';
-    let pending = '';
+  constructor(
+    private readonly table: CsvTable,
+    private readonly layout: TableLayout,
+    private readonly added: TablePlan['added'],
+    private readonly quote: QuotePolicy,
+  ) {
+    const { doc } = table;
+    // Most renders add a column of about the size of the file's values, or change values in place.
+    this.output = new CsvOutput(doc.bom, doc.encoding, 2 * doc.text.length);
+    this.edits = new Splicer(doc.text, this.output);
+    const { order } = this;
+    for (let c = 0; c < layout.width; c++) {
+      order.push(c);
+      added.forEach((a, k) => a.after === c && order.push(layout.width + k));
+    }
+    added.forEach((a, k) => (a.after < 0 || a.after >= layout.width) && order.push(layout.width + k));
+    this.likeColumn = textColumn(layout.source);
+    this.context = { header: false, styled: quotesByStyle(table.doc.grid) };
+    if (added.length > 0) this.rewrite(table.head, headerCells(layout, added));
+  }
+
+  /** Writes data row `row`'s planned cells (column → text, a hole leaving the cell as it is), or removes it. */
+  row(row: number, cells: readonly (string | undefined)[], remove: boolean): void {
+    const r = row + this.table.head + 1;
+    if (remove) {
+      if (r !== this.lastRemoved + 1) this.removedFrom = r;
+      this.lastRemoved = r;
+      const { grid } = this.table.doc;
+      this.edits.open(grid.start(r), grid.nexts[r]!);
+    } else {
+      this.rewrite(r, cells);
+    }
+    this.edits.flush();
+  }
+
+  /** The file with the rows written. */
+  result(): Uint8Array {
+    const { grid } = this.table.doc;
+    const last = grid.size - 1;
+    let trim = 0;
+    if (this.lastRemoved === last && grid.nexts[last] === grid.end(last)) {
+      // The file had no final newline: the last record kept drops its line end instead, and with every record after
+      // it removed, that line end is what the text ends with.
+      const kept = this.removedFrom - 1;
+      if (kept >= 0) trim = grid.nexts[kept]! - grid.end(kept);
+    }
+    this.edits.finish();
+    return this.output.result(trim);
+  }
+
+  /** Rewrites record r (a grid index). */
+  private rewrite(r: number, cells: readonly (string | undefined)[]): void {
+    const { edits, order, layout, added } = this;
+    const { grid, delimiter } = this.table.doc;
+    const { firsts, starts, ends } = grid;
+    const first = firsts[r]!;
+    const width = firsts[r + 1]! - first;
+    const header = r === this.table.head;
+    const likeField = this.likeColumn < width ? first + this.likeColumn : layout.key < width ? first + layout.key : -1;
+    const like = likeField < 0 ? undefined : grid.quoted(likeField);
+    // Past the row's last field, one edit appends the cells, written up to `kept`; -1 until it is opened.
+    let kept = -1;
     for (let o = 0; o < order.length; o++) {
       const column = order[o]!;
       const text = cells[column];
-      const field = column < layout.width ? fields[column] : undefined;
-      if (field) {
-        if (text !== undefined) edits.add(field.start, field.end, write(text, header, field, like));
+      if (column < layout.width && column < width) {
+        const f = first + column;
+        if (text === undefined) continue;
+        edits.open(starts[f]!, ends[f]!);
+        this.write(text, header, grid.quoted(f), like);
         continue;
       }
-      const added = column >= layout.width ? plan.added[column - layout.width]! : undefined;
-      if (added && added.after < fields.length - 1) {
+      const addedColumn = column >= layout.width ? added[column - layout.width]! : undefined;
+      if (addedColumn && addedColumn.after < width - 1) {
         // Between existing fields: insert right after the field it follows.
-        const anchor = fields[added.after]!.end;
-        edits.add(anchor, anchor, d + write(text ?? '', header, undefined, like));
+        const anchor = ends[first + addedColumn.after]!;
+        edits.open(anchor, anchor);
+        edits.write(delimiter);
+        this.write(text ?? '', header, undefined, like);
         continue;
       }
-      // Beyond the row's last field: pad only as far as the last cell that has something to hold.
-      pending = pending === '' ? d : pending + d;
-      if (text !== undefined) pending += write(text, header, undefined, like);
-      if (text !== undefined && (text !== '' || added)) {
-        tail = tail === '' ? pending : tail + pending;
-        pending = '';
+      // Beyond the row's last field (the columns in order after it are all beyond it too): pad only as far as the
+      // last cell that has something to hold.
+      if (kept < 0) {
+        const end = grid.end(r);
+        edits.open(end, end);
+        kept = edits.mark;
       }
+      edits.write(delimiter);
+      if (text === undefined) continue;
+      this.write(text, header, undefined, like);
+      if (text !== '' || addedColumn) kept = edits.mark;
     }
-    if (tail !== '') edits.add(record.end, record.end, tail);
-  };
+    if (kept >= 0) edits.truncate(kept);
+  }
 
-  if (plan.added.length > 0) rewrite(table.header, addedHeaders(layout, plan));
-  let removed: Set<CsvRecord> | undefined;
-  for (const [index, rowEdit] of plan.rows) {
-    const record = table.records[index]!;
-    if (!rowEdit.remove) {
-      rewrite(record, rowEdit.cells);
-      continue;
+  /** Writes a field's text into the edit opened last, as writeField spells it. */
+  private write(text: string, header: boolean, replaced: boolean | undefined, like: boolean | undefined): void {
+    const { edits } = this;
+    const d = this.table.doc.delimiter;
+    const { context } = this;
+    context.header = header;
+    context.replaced = replaced;
+    context.like = like;
+    if (!this.quote(text, context) && !needsQuotes(text, d)) {
+      edits.write(text);
+      return;
     }
-    (removed ??= new Set()).add(record);
-    edits.add(record.start, record.next, '');
+    edits.write('"');
+    // Quotes doubled by writing the text up to and including each one, then another: a few pieces, where replaceAll
+    // would build a chain of strings that lives as long as the render.
+    let from = 0;
+    for (let q = text.indexOf('"'); q >= 0; q = text.indexOf('"', from)) {
+      edits.write(text.slice(from, q + 1));
+      edits.write('"');
+      from = q + 1;
+    }
+    edits.write(from === 0 ? text : text.slice(from));
+    edits.write('"');
   }
-  const all = doc.records;
-  const last = all[all.length - 1]!;
-  if (removed?.has(last) && last.next === last.end) {
-    // The file had no final newline: the last row kept drops its line end instead.
-    const kept = all.findLast((r) => !removed.has(r));
-    if (kept) edits.add(kept.end, kept.next, '');
-  }
-  return edits.apply(doc.text);
 }
 
 /** Whether the file quotes a field that does not need it (Tolgee quotes every field), rather than only where needed. */
-function quotesByStyle(records: readonly CsvRecord[], d: CsvDelimiter): boolean {
-  for (let r = 0; r < records.length; r++) {
-    const { fields } = records[r]!;
-    for (let f = 0; f < fields.length; f++) {
-      const field = fields[f]!;
-      if (field.quoted && !needsQuotes(field.value, d)) return true;
-    }
-  }
+function quotesByStyle(grid: CsvGrid): boolean {
+  const count = grid.fields;
+  for (let f = 0; f < count; f++) if (grid.quotedWithoutNeed(f)) return true;
   return false;
 }
 
 /** The header row's cells for the added columns. */
 export function addedHeaders(layout: TableLayout, plan: TablePlan): string[] {
+  return headerCells(layout, plan.added);
+}
+
+function headerCells(layout: TableLayout, added: TablePlan['added']): string[] {
   const cells: string[] = [];
-  plan.added.forEach((a, k) => (cells[layout.width + k] = a.header));
+  added.forEach((a, k) => (cells[layout.width + k] = a.header));
   return cells;
 }
 
 /**
- * Edits to a text, in parallel arrays rather than an object each (a render plans one or more per row), applied by
- * `apply`. They never overlap except for insertions at one point, which keep the order they were planned in.
+ * A text with edits spliced in as they come, in order of position: each replaces a span of the text with the pieces
+ * written after it is opened. The pieces are joined a few thousand at a time and handed to the output, so that neither
+ * they nor one large array pointing at them live long enough for the garbage collector to copy them.
  */
-class Edits {
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly texts: string[] = [];
-  /** Edits are planned row by row, so they usually come in order and need no sort. */
-  private ordered = true;
+class Splicer {
+  /** The text is spliced up to here. */
+  private at = 0;
+  private pieces: string[] = [];
 
-  add(start: number, end: number, text: string): void {
-    const n = this.starts.length;
-    if (n > 0 && this.ordered) {
-      const before = this.starts[n - 1]!;
-      if (!(before < start || (before === start && this.ends[n - 1]! <= end))) this.ordered = false;
-    }
-    this.starts.push(start);
-    this.ends.push(end);
-    this.texts.push(text);
+  constructor(
+    private readonly text: string,
+    private readonly output: CsvOutput,
+  ) {}
+
+  /** Opens an edit replacing start..end (at or after the last one's end) with the pieces written until the next. */
+  open(start: number, end: number): void {
+    this.pieces.push(this.text.slice(this.at, start));
+    this.at = end;
   }
 
-  apply(text: string): string {
-    const { starts, ends, texts } = this;
-    const n = starts.length;
-    let order: number[] | undefined;
-    if (!this.ordered) {
-      order = Array.from({ length: n }, (_, i) => i);
-      order.sort((a, b) => starts[a]! - starts[b]! || ends[a]! - ends[b]! || a - b);
+  write(piece: string): void {
+    this.pieces.push(piece);
+  }
+
+  /** How many pieces are written: a mark to `truncate` to, before the next `flush`. */
+  get mark(): number {
+    return this.pieces.length;
+  }
+
+  /** Drops the pieces written since `mark`. */
+  truncate(mark: number): void {
+    if (this.pieces.length > mark) this.pieces.length = mark;
+  }
+
+  /** Hands the pieces on once there are enough of them (between rows, since `truncate` reaches back only within one). */
+  flush(): void {
+    if (this.pieces.length < 4096) return;
+    this.output.add(this.pieces.join(''));
+    this.pieces = [];
+  }
+
+  /** Hands on the rest of the text. */
+  finish(): void {
+    this.pieces.push(this.text.slice(this.at));
+    this.output.add(this.pieces.join(''));
+    this.pieces = [];
+  }
+}
+
+// One encoder for every render: it holds no state between calls.
+const UTF8 = new TextEncoder();
+
+/**
+ * A rendered file's bytes, given a chunk of text at a time: UTF-8 is encoded as it comes, so that the text never
+ * exists whole. (UTF-16, which Excel's "Unicode text" export writes and little else, is encoded at the end.)
+ */
+class CsvOutput {
+  private bytes = new Uint8Array(0);
+  private length = 0;
+  private readonly texts: string[] = [];
+
+  constructor(
+    private readonly bom: boolean,
+    private readonly encoding: CsvEncoding,
+    /** What the output is expected to take, in bytes: room made at the first chunk (a render may change nothing). */
+    private readonly size: number,
+  ) {}
+
+  add(text: string): void {
+    if (this.encoding !== 'utf-8') {
+      this.texts.push(text);
+      return;
     }
-    // Pieces joined once: concatenating them one by one would build a chain of as many strings to flatten on encoding.
-    const parts: string[] = new Array<string>(2 * n + 1);
-    let at = 0;
-    for (let k = 0; k < n; k++) {
-      const i = order ? order[k]! : k;
-      parts[2 * k] = text.slice(at, starts[i]);
-      parts[2 * k + 1] = texts[i]!;
-      at = ends[i]!;
+    // A UTF-16 unit takes at most three bytes; the first chunk makes room, and writes the BOM.
+    if (this.bytes.length === 0 || this.bytes.length - this.length < text.length * 3) {
+      const bytes = new Uint8Array(Math.max(2 * this.bytes.length, this.length + text.length * 3 + 3, this.size));
+      bytes.set(this.bytes.subarray(0, this.length));
+      if (this.bytes.length === 0 && this.bom) this.length = UTF8.encodeInto('\uFEFF', bytes).written;
+      this.bytes = bytes;
     }
-    parts[2 * n] = text.slice(at);
-    return parts.join('');
+    this.length += UTF8.encodeInto(text, this.bytes.subarray(this.length)).written;
+  }
+
+  /** The file, without the text's last `trim` characters (a line end's: one byte each in UTF-8). */
+  result(trim: number): Uint8Array {
+    if (this.encoding === 'utf-8') return this.bytes.slice(0, this.length - trim);
+    const text = this.texts.join('');
+    return encodeCsv(text.slice(0, text.length - trim), this.bom, this.encoding);
   }
 }
 
 /** Renders a CSV-shaped file through a dialect: the source bytes back when nothing changes. */
 export function renderCsvTable(input: RenderInput, dialect: TableDialect, quote: QuotePolicy, table = readCsvTable(input.source)): Uint8Array {
   const layout = readLayout(table.headerRow, dialect, input.sourceLocale ?? 'en');
-  const entries = readEntries(layout, table.rows, dialect);
-  const plan = planRender(layout, table.rows, entries, input, dialect);
-  if (!plan.changed) return input.source.slice();
-  const text = applyCsvPlan(table, layout, plan, quote);
-  return encodeCsv(text, table.doc.bom, table.doc.encoding);
+  // Rows are read, planned and written in one pass, so that no row's objects outlive it (a large file's would keep
+  // the garbage collector busy). A planning error waits until the whole file is read: the file's own errors come
+  // first, as they would if it were read before planning.
+  let planning: { planner: RowPlanner; rewriter: CsvRewriter } | undefined;
+  let failure: { error: unknown } | undefined;
+  try {
+    const planner = new RowPlanner(layout, table.rows, input, dialect);
+    planning = { planner, rewriter: new CsvRewriter(table, layout, planner.added, quote) };
+  } catch (error) {
+    failure = { error };
+  }
+  forEachEntry(layout, table.rows, dialect, (item) => {
+    if (!planning) return;
+    const { planner, rewriter } = planning;
+    try {
+      if (planner.plan(item)) rewriter.row(item.row, planner.cells, planner.remove);
+    } catch (error) {
+      failure = { error };
+      planning = undefined;
+    }
+  }, true);
+  if (failure) throw failure.error;
+  const { planner, rewriter } = planning!;
+  return planner.changed ? rewriter.result() : input.source.slice();
 }
 
 /** Entries of a CSV-shaped file, reading the column of `sourceLocale` (or the first language) as the source. */

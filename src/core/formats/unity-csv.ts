@@ -49,7 +49,7 @@ const unityDialect: TableDialect = {
 };
 
 // Unity quotes every value it writes, even an empty one, and leaves the cell of a missing entry bare; headers are bare.
-const unityQuotes: QuotePolicy = (text, { replaced, header }) => !header && (text !== '' || replaced?.quoted === true);
+const unityQuotes: QuotePolicy = (text, { replaced, header }) => !header && (text !== '' || replaced === true);
 
 /** Unity reads rows by the Key column (or Id, which cannot be translated): a file without one is not a string table. */
 function readStringTable(bytes: Uint8Array): CsvTable {

@@ -1,6 +1,4 @@
 // The `xlsx` codec: the first worksheet of an Excel workbook as a table, with only changed cells rewritten and re-zipped.
-import * as zlib from 'node:zlib';
-import { unzipSync, type Unzipped } from 'fflate';
 import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type RenderInput } from './codec.js';
 import {
   addedHeaders,
@@ -15,8 +13,9 @@ import {
   type TableDialect,
   type TableLayout,
   type TablePlan,
-  type TableRow,
 } from './csv.js';
+import { cellText, columnIndex, scanSharedStrings, scanSheetData, tagAttribute, tagAttributes, unescapeOoxml, type SheetCell, type SheetRow } from './xlsx-scan.js';
+import { failWorkbook, rezip, unzip, zip, type Unzipped } from './xlsx-zip.js';
 import {
   attribute,
   decodeXml,
@@ -24,8 +23,8 @@ import {
   escapeXmlAttribute,
   escapeXmlText,
   scanXml,
-  splice,
   textContent,
+  type XmlAttribute,
   type XmlDocument,
   type XmlElement,
   type XmlEncoding,
@@ -41,6 +40,8 @@ import {
  * and sharedStrings entries are recompressed; every other zip entry is copied byte for byte. Omitting a row of the
  * workbook's own language removes its <row> (a blank row remains, so no reference moves). Text is XML-escaped, with a CR
  * as `&#13;` and characters XML cannot carry as OOXML's `_xHHHH_` (a literal `_xHHHH_` gets its '_' escaped).
+ * The content of <sheetData> and <sst> (nearly all of a large workbook) is read by xlsx-scan's fast scanner, the rest
+ * of those parts by the shared XML scanner; a part the fast scanner does not take is read by the shared one whole.
  */
 
 const xlsxDialect: TableDialect = {
@@ -55,230 +56,42 @@ const xlsxDialect: TableDialect = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Zip container
-
-const fail = (message: string): never => {
-  throw new FileUnparsableError(`${message} at line 1, column 1`, 1, 1);
-};
-
-function unzip(bytes: Uint8Array): Unzipped {
-  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) fail('Expected an .xlsx workbook (a ZIP archive starting with "PK")');
-  try {
-    // Only the XML parts are needed; images and other media stay compressed.
-    return unzipSync(bytes, { filter: (file) => /\.(?:xml|rels)$/i.test(file.name) });
-  } catch (error) {
-    return fail(`Expected an .xlsx workbook, but the ZIP archive is damaged (${(error as Error).message})`);
-  }
-}
-
-interface CentralRecord {
-  name: string;
-  localOffset: number;
-  /** The raw central directory record. */
-  raw: Uint8Array;
-}
-
-interface CentralDirectory {
-  records: CentralRecord[];
-  offset: number;
-  /** The raw end-of-central-directory record, comment included. */
-  end: Uint8Array;
-}
-
-function readCentralDirectory(bytes: Uint8Array): CentralDirectory {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let eocd = -1;
-  for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
-    if (view.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) fail('Expected an .xlsx workbook, but the ZIP archive has no central directory');
-  const count = view.getUint16(eocd + 10, true);
-  const offset = view.getUint32(eocd + 16, true);
-  if (count === 0xffff || offset === 0xffffffff) fail('ZIP64 workbooks (over 4 GB or 65535 parts) are not supported');
-  const records: CentralRecord[] = [];
-  let at = offset;
-  const names = new TextDecoder();
-  for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) fail('Expected an .xlsx workbook, but its ZIP central directory is damaged');
-    const length = 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    records.push({
-      name: names.decode(bytes.subarray(at + 46, at + 46 + view.getUint16(at + 28, true))),
-      localOffset: view.getUint32(at + 42, true),
-      raw: bytes.subarray(at, at + length),
-    });
-    at += length;
-  }
-  return { records, offset, end: bytes.subarray(eocd) };
-}
-
-const CRC_TABLE = Int32Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c;
-});
-
-/** zlib's own CRC-32 where Node has it (20.15 and later), else the table below. */
-const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-
-function crc32(data: Uint8Array): number {
-  if (nativeCrc32) return nativeCrc32(data);
-  let c = -1;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-/** A local header (from a template's, or fresh) for a deflated entry; returns the header and the data. */
-function localEntry(name: Uint8Array, data: Uint8Array, template?: Uint8Array): { header: Uint8Array; body: Uint8Array; crc: number } {
-  // Node's zlib, native code: three to four times faster than deflating in JavaScript on a large sheet.
-  const body: Uint8Array = zlib.deflateRawSync(data, { level: 6 });
-  const header = new Uint8Array(30 + name.length);
-  const view = new DataView(header.buffer);
-  if (template) header.set(template.subarray(0, 30));
-  else {
-    view.setUint32(0, 0x04034b50, true);
-    view.setUint16(12, 0x21, true); // 1980-01-01, so fresh files are reproducible
-  }
-  const crc = crc32(data);
-  view.setUint16(4, Math.max(20, view.getUint16(4, true)), true);
-  // Sizes are known up front, so no data descriptor follows (bit 3 off); UTF-8 names keep bit 11.
-  view.setUint16(6, view.getUint16(6, true) & ~0x0008, true);
-  view.setUint16(8, 8, true);
-  view.setUint32(14, crc, true);
-  view.setUint32(18, body.length, true);
-  view.setUint32(22, data.length, true);
-  view.setUint16(26, name.length, true);
-  view.setUint16(28, 0, true);
-  header.set(name, 30);
-  return { header, body, crc };
-}
-
-/** Rebuilds the archive with some entries replaced; every other entry's bytes (headers, data, descriptors) are copied. */
-/**
- * A plain Uint8Array of its own: a subclass such as Node's Buffer may be a view into a shared pool, and its `slice`
- * returns a view, which would put the DataViews below at the wrong offsets.
- */
-function ownBytes(bytes: Uint8Array): Uint8Array {
-  return Object.getPrototypeOf(bytes) === Uint8Array.prototype ? bytes : new Uint8Array(bytes);
-}
-
-function rezip(input: Uint8Array, replacements: ReadonlyMap<string, Uint8Array>): Uint8Array {
-  const bytes = ownBytes(input);
-  const dir = readCentralDirectory(bytes);
-  const byOffset = [...dir.records].sort((a, b) => a.localOffset - b.localOffset);
-  const parts: Uint8Array[] = [bytes.subarray(0, byOffset[0]?.localOffset ?? dir.offset)];
-  let size = parts[0]!.length;
-  const moved = new Map<CentralRecord, { offset: number; crc?: number; compressed?: number; length?: number }>();
-  byOffset.forEach((record, i) => {
-    const end = byOffset[i + 1]?.localOffset ?? dir.offset;
-    const data = replacements.get(record.name);
-    if (!data) {
-      moved.set(record, { offset: size });
-      parts.push(bytes.subarray(record.localOffset, end));
-      size += end - record.localOffset;
-      return;
-    }
-    const nameLength = new DataView(bytes.buffer, bytes.byteOffset + record.localOffset).getUint16(26, true);
-    const name = bytes.subarray(record.localOffset + 30, record.localOffset + 30 + nameLength);
-    const { header, body, crc } = localEntry(name, data, bytes.subarray(record.localOffset));
-    moved.set(record, { offset: size, crc, compressed: body.length, length: data.length });
-    parts.push(header, body);
-    size += header.length + body.length;
-  });
-  const directoryStart = size;
-  for (const record of dir.records) {
-    const raw = record.raw.slice();
-    const view = new DataView(raw.buffer);
-    const m = moved.get(record)!;
-    view.setUint32(42, m.offset, true);
-    if (m.crc !== undefined) {
-      view.setUint16(8, view.getUint16(8, true) & ~0x0008, true);
-      view.setUint16(10, 8, true);
-      view.setUint32(16, m.crc, true);
-      view.setUint32(20, m.compressed!, true);
-      view.setUint32(24, m.length!, true);
-    }
-    parts.push(raw);
-    size += raw.length;
-  }
-  const end = dir.end.slice();
-  const endView = new DataView(end.buffer);
-  endView.setUint32(12, size - directoryStart, true);
-  endView.setUint32(16, directoryStart, true);
-  parts.push(end);
-  return concat(parts);
-}
-
-/** A new archive of the given files, deflated, in order. */
-function zip(files: readonly [string, string][]): Uint8Array {
-  const parts: Uint8Array[] = [];
-  const central: Uint8Array[] = [];
-  let size = 0;
-  for (const [path, text] of files) {
-    const name = new TextEncoder().encode(path);
-    const data = new TextEncoder().encode(text);
-    const { header, body, crc } = localEntry(name, data);
-    const record = new Uint8Array(46 + name.length);
-    const view = new DataView(record.buffer);
-    view.setUint32(0, 0x02014b50, true);
-    view.setUint16(4, 20, true);
-    view.setUint16(6, 20, true);
-    view.setUint16(10, 8, true);
-    view.setUint16(14, 0x21, true);
-    view.setUint32(16, crc, true);
-    view.setUint32(20, body.length, true);
-    view.setUint32(24, data.length, true);
-    view.setUint16(28, name.length, true);
-    view.setUint32(42, size, true);
-    record.set(name, 46);
-    central.push(record);
-    parts.push(header, body);
-    size += header.length + body.length;
-  }
-  const directory = concat(central);
-  const end = new Uint8Array(22);
-  const view = new DataView(end.buffer);
-  view.setUint32(0, 0x06054b50, true);
-  view.setUint16(8, files.length, true);
-  view.setUint16(10, files.length, true);
-  view.setUint32(12, directory.length, true);
-  view.setUint32(16, size, true);
-  return concat([...parts, directory, end]);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Workbook parts
 
+/** A part's text, decoded. */
 interface Part {
   path: string;
   text: string;
   bom: boolean;
   encoding: XmlEncoding;
+}
+
+/** A part read by the shared XML scanner. */
+interface ScannedPart extends Part {
   doc: XmlDocument;
 }
 
-function readPart(files: Unzipped, path: string): Part {
-  const bytes = files[path];
-  if (!bytes) return fail(`Expected the workbook part ${path}, which the package's relationships name, but it is missing`);
+function inPart<T>(path: string, read: () => T): T {
   try {
-    const { text, bom, encoding } = decodeXml(bytes);
-    return { path, text, bom, encoding, doc: scanXml(text) };
+    return read();
   } catch (error) {
     if (error instanceof FileUnparsableError) throw new FileUnparsableError(`In ${path}: ${error.message}`, error.line, error.column);
     throw error;
   }
+}
+
+function decodePart(files: Unzipped, path: string): Part {
+  const bytes = files[path];
+  if (!bytes) return failWorkbook(`Expected the workbook part ${path}, which the package's relationships name, but it is missing`);
+  return { path, ...inPart(path, () => decodeXml(bytes)) };
+}
+
+function scanPart(part: Part): ScannedPart {
+  return { ...part, doc: inPart(part.path, () => scanXml(part.text)) };
+}
+
+function readPart(files: Unzipped, path: string): ScannedPart {
+  return scanPart(decodePart(files, path));
 }
 
 const localName = (name: string): string => name.slice(name.indexOf(':') + 1);
@@ -289,7 +102,7 @@ function partError(part: Part, message: string, at: { line: number; column: numb
   return new FileUnparsableError(`In ${part.path}: ${message} at line ${at.line}, column ${at.column}`, at.line, at.column);
 }
 
-function expectRoot(part: Part, name: string): XmlElement {
+function expectRoot(part: ScannedPart, name: string): XmlElement {
   const { root } = part.doc;
   if (localName(root.name) !== name) throw partError(part, `Expected a <${name}> root element, found <${root.name}>`, root);
   return root;
@@ -326,23 +139,22 @@ function resolve(source: string, target: string): string {
   return segments.join('/');
 }
 
-/** OOXML writes characters XML cannot carry as `_xHHHH_` (and a literal `_xHHHH_` with its '_' as `_x005F_`). */
-function unescapeOoxml(text: string): string {
-  return text.includes('_x') ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text;
-}
-
 // Control characters XML 1.0 cannot carry even as references; Excel writes them as `_xHHHH_`.
 // eslint-disable-next-line no-control-regex
 const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+// eslint-disable-next-line no-control-regex
+const HAS_XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 function escapeOoxml(text: string): string {
+  // Most values hold neither a literal `_x` nor a character XML cannot carry.
+  if (!text.includes('_x') && !HAS_XML_FORBIDDEN.test(text)) return text;
   return text
     .replace(/_(x[0-9A-Fa-f]{4}_)/g, '_x005F_$1')
     .replace(XML_FORBIDDEN, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
 }
 
-/** The text of a string item or inline string: its `t`, or its rich-text runs' `t`s; phonetic runs are not text. */
-function richText(el: XmlElement): string {
+/** The text of a string item or inline string, before unescapeOoxml: its `t`, or its rich-text runs' `t`s; phonetic runs are not text. */
+function runText(el: XmlElement): string {
   let out = '';
   for (const node of el.children) {
     if (node.kind !== 'element') continue;
@@ -350,46 +162,189 @@ function richText(el: XmlElement): string {
     if (name === 't') out += textContent(node);
     else if (name === 'r') for (const t of children(node, 't')) out += textContent(t);
   }
-  return unescapeOoxml(out);
+  return out;
 }
 
 const COLUMN_REF = /^([A-Z]{1,3})([1-9][0-9]*)$/;
 
-function columnIndex(letters: string): number {
-  let n = 0;
-  for (const c of letters) n = n * 26 + (c.charCodeAt(0) - 64);
-  return n - 1;
-}
+// Names of the first columns, which a render asks for once per row.
+const COLUMN_NAMES: string[] = [];
 
 function columnName(index: number): string {
+  if (index < 64) return (COLUMN_NAMES[index] ??= spellColumn(index));
+  return spellColumn(index);
+}
+
+function spellColumn(index: number): string {
   let name = '';
   for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
   return name;
 }
 
-interface SheetCell {
-  el: XmlElement;
-  /** 0-based. */
-  column: number;
-  type: string;
-  text: string;
+function prefixOf(el: XmlElement): string {
+  const colon = el.name.indexOf(':');
+  return colon < 0 ? '' : el.name.slice(0, colon + 1);
 }
 
-interface SheetRow {
-  el: XmlElement;
-  /** 1-based, as in the `r` attribute. */
-  number: number;
-  cells: SheetCell[];
+/** The namespace prefixes an element declares. */
+function declaredPrefixes(el: XmlElement): string[] {
+  return el.attributes.filter((a) => a.name.startsWith('xmlns:')).map((a) => a.name.slice(6));
+}
+
+/**
+ * A part scanned by the shared scanner with the content of one element left out (the large part, which the fast
+ * scanner reads): where the element starts, and where its content runs from and to in the part's text. Offsets in
+ * the scanned document past `from` are `to - from` short of the text's. Undefined when the element is not found or
+ * has no content; the caller checks that the element found is the one it wants.
+ */
+interface Masked {
+  doc: XmlDocument;
+  start: number;
+  from: number;
+  to: number;
+}
+
+function maskContent(text: string, tag: RegExp): Masked | undefined {
+  const open = tag.exec(text);
+  if (!open) return undefined;
+  const name = open[0].slice(1, -1);
+  const from = text.indexOf('>', open.index) + 1;
+  if (from === 0 || text.charCodeAt(from - 2) === 0x2f /* / */) return undefined;
+  // Its end tag is the last one of the name (the scan checks it closes this element).
+  const to = text.lastIndexOf(`</${name}`);
+  if (to < from) return undefined;
+  try {
+    return { doc: scanXml(text.slice(0, from) + text.slice(to)), start: open.index, from, to };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the masked element is `el`, as the shared scanner read it with its content left out. */
+function isMasked(el: XmlElement | undefined, masked: Masked): el is XmlElement {
+  return el !== undefined && el.start === masked.start && el.openEnd === masked.from && el.closeStart === masked.from;
+}
+
+/** An attribute of the masked document, at its place in the part's text. */
+function unmask(a: XmlAttribute, masked: Masked): XmlAttribute {
+  const by = a.start >= masked.from ? masked.to - masked.from : 0;
+  return by === 0 ? a : { ...a, start: a.start + by, end: a.end + by, valueStart: a.valueStart + by, valueEnd: a.valueEnd + by };
+}
+
+const SHEET_DATA_TAG = /<(?:[A-Za-z_][A-Za-z0-9_.-]*:)?sheetData[ \t\r\n/>]/;
+const SST_TAG = /<(?:[A-Za-z_][A-Za-z0-9_.-]*:)?sst[ \t\r\n/>]/;
+
+interface Sheet {
+  part: Part;
+  rows: SheetRow[];
+  /** The prefix the sheet's elements use: new elements take it (some writers bind the main namespace to `x:`). */
+  ns: string;
+  /** The `ref` of <dimension>. */
+  dimension: XmlAttribute | undefined;
+}
+
+function readSheet(files: Unzipped, path: string, shared: readonly string[]): Sheet {
+  const part = decodePart(files, path);
+  return readSheetQuickly(part, shared) ?? readSheetFully(part, shared);
+}
+
+function readSheetQuickly(part: Part, shared: readonly string[]): Sheet | undefined {
+  const masked = maskContent(part.text, SHEET_DATA_TAG);
+  if (!masked) return undefined;
+  const root = masked.doc.root;
+  const data = localName(root.name) === 'worksheet' ? child(root, 'sheetData') : undefined;
+  if (!isMasked(data, masked)) return undefined;
+  const rows = scanSheetData(part.text, masked.from, masked.to, [...declaredPrefixes(root), ...declaredPrefixes(data)], shared);
+  if (!rows) return undefined;
+  const dimension = child(root, 'dimension');
+  const ref = dimension && attribute(dimension, 'ref');
+  return { part, rows, ns: prefixOf(data), dimension: ref && unmask(ref, masked) };
+}
+
+/** The sheet read by the shared scanner, which reports anything malformed with its position. */
+function readSheetFully(part: Part, shared: readonly string[]): Sheet {
+  const sheet = scanPart(part);
+  const worksheet = expectRoot(sheet, 'worksheet');
+  const rows: SheetRow[] = [];
+  const data = child(worksheet, 'sheetData');
+  let previousRow = 0;
+  for (const rowEl of data ? children(data, 'row') : []) {
+    const r = attribute(rowEl, 'r')?.value;
+    const number = r === undefined ? previousRow + 1 : Number(r);
+    if (!Number.isInteger(number) || number <= previousRow) throw partError(sheet, `Expected rows in ascending order with numeric r attributes, found r=${JSON.stringify(r)}`, rowEl);
+    previousRow = number;
+    const row: SheetRow = { cells: [], line: number, column: 1, start: rowEl.start, end: rowEl.end, closeStart: rowEl.closeStart, el: rowEl };
+    let previousColumn = -1;
+    for (const cellEl of children(rowEl, 'c')) {
+      const ref = attribute(cellEl, 'r')?.value;
+      const match = ref === undefined ? undefined : COLUMN_REF.exec(ref);
+      if (ref !== undefined && (!match || Number(match[2]) !== number)) {
+        throw partError(sheet, `Expected a cell reference in row ${number} (like A${number}), found ${JSON.stringify(ref)}`, cellEl);
+      }
+      const column = match ? columnIndex(match[1]!) : previousColumn + 1;
+      if (column <= previousColumn) throw partError(sheet, `Expected cells in column order, found ${JSON.stringify(ref)} after column ${columnName(previousColumn)}`, cellEl);
+      previousColumn = column;
+      row.cells[column] = readCell(sheet, cellEl, number, column, shared);
+    }
+    rows.push(row);
+  }
+  const dimension = child(worksheet, 'dimension');
+  return { part, rows, ns: prefixOf(data ?? worksheet), dimension: dimension && attribute(dimension, 'ref') };
+}
+
+function readCell(sheet: Part, el: XmlElement, line: number, column: number, shared: readonly string[]): SheetCell {
+  const type = attribute(el, 't')?.value ?? 'n';
+  const is = type === 'inlineStr' ? child(el, 'is') : undefined;
+  const v = child(el, 'v');
+  const raw = v ? textContent(v) : undefined;
+  const text = cellText(type, raw, is && runText(is), shared);
+  if (text === undefined) throw partError(sheet, `Expected a shared string index below ${shared.length}, found ${JSON.stringify(raw)}`, v!);
+  return { value: text, line, column: column + 1, start: el.start, end: el.end, type, counted: type === 's' && v !== undefined, el };
+}
+
+interface SharedStrings {
+  part: Part;
+  /** <sst>, at its place in the part's text. */
+  root: XmlElement;
+  /** The items, decoded. */
+  shared: string[];
+  /** Whether each item is plain text (one `t`), so a new cell may reuse it without taking on rich formatting. */
+  plain: boolean[];
+}
+
+function readSharedStrings(files: Unzipped, path: string): SharedStrings {
+  const part = decodePart(files, path);
+  return readSharedStringsQuickly(part) ?? readSharedStringsFully(part);
+}
+
+function readSharedStringsQuickly(part: Part): SharedStrings | undefined {
+  const masked = maskContent(part.text, SST_TAG);
+  if (!masked) return undefined;
+  const root = masked.doc.root;
+  if (localName(root.name) !== 'sst' || !isMasked(root, masked)) return undefined;
+  const items = scanSharedStrings(part.text, masked.from, masked.to, declaredPrefixes(root));
+  if (!items) return undefined;
+  const by = masked.to - masked.from;
+  return { part, root: { ...root, closeStart: root.closeStart + by, end: root.end + by }, ...items };
+}
+
+function readSharedStringsFully(part: Part): SharedStrings {
+  const strings = scanPart(part);
+  const root = expectRoot(strings, 'sst');
+  const items = children(root, 'si');
+  return {
+    part,
+    root,
+    shared: items.map((si) => unescapeOoxml(runText(si))),
+    plain: items.map((si) => si.children.every((n) => n.kind !== 'element' || localName(n.name) === 't')),
+  };
 }
 
 interface Workbook {
-  files: Unzipped;
-  sheet: Part;
-  worksheet: XmlElement;
-  strings?: Part;
-  /** Shared string items, decoded. */
+  sheet: Sheet;
+  strings: SharedStrings | undefined;
+  /** Shared string items, decoded (none without a table). */
   shared: string[];
-  /** Whether each item is plain text (one `t`), so a new cell may reuse it without taking on rich formatting. */
   plain: boolean[];
   rows: SheetRow[];
 }
@@ -399,7 +354,7 @@ const SHARED_STRINGS_TYPE = /\/sharedStrings$/;
 const OFFICE_DOCUMENT_TYPE = /\/officeDocument$/;
 
 function readWorkbook(input: Uint8Array): Workbook {
-  const files = unzip(ownBytes(input));
+  const files = unzip(input);
   const workbookPath = [...relationships(files, '').values()].find((r) => OFFICE_DOCUMENT_TYPE.test(r.type))?.target ?? 'xl/workbook.xml';
   const workbook = readPart(files, workbookPath);
   const rels = relationships(files, workbookPath);
@@ -412,77 +367,150 @@ function readWorkbook(input: Uint8Array): Workbook {
     throw partError(workbook, `Expected the first sheet to be a worksheet (its relationship ${JSON.stringify(id)} is not one)`, sheetEl);
   }
   const stringsPath = [...rels.values()].find((r) => SHARED_STRINGS_TYPE.test(r.type))?.target;
-  const strings = stringsPath && files[stringsPath] ? readPart(files, stringsPath) : undefined;
-  const items = strings ? children(expectRoot(strings, 'sst'), 'si') : [];
-  const shared = items.map(richText);
-  const plain = items.map((si) => si.children.every((n) => n.kind !== 'element' || localName(n.name) === 't'));
-  const sheet = readPart(files, sheetRel.target);
-  const worksheet = expectRoot(sheet, 'worksheet');
-  const rows: SheetRow[] = [];
-  const data = child(worksheet, 'sheetData');
-  let previousRow = 0;
-  for (const rowEl of data ? children(data, 'row') : []) {
-    const r = attribute(rowEl, 'r')?.value;
-    const number = r === undefined ? previousRow + 1 : Number(r);
-    if (!Number.isInteger(number) || number <= previousRow) throw partError(sheet, `Expected rows in ascending order with numeric r attributes, found r=${JSON.stringify(r)}`, rowEl);
-    previousRow = number;
-    const cells: SheetCell[] = [];
-    let previousColumn = -1;
-    for (const cellEl of children(rowEl, 'c')) {
-      const ref = attribute(cellEl, 'r')?.value;
-      const match = ref === undefined ? undefined : COLUMN_REF.exec(ref);
-      if (ref !== undefined && (!match || Number(match[2]) !== number)) {
-        throw partError(sheet, `Expected a cell reference in row ${number} (like A${number}), found ${JSON.stringify(ref)}`, cellEl);
-      }
-      const column = match ? columnIndex(match[1]!) : previousColumn + 1;
-      if (column <= previousColumn) throw partError(sheet, `Expected cells in column order, found ${JSON.stringify(ref)} after column ${columnName(previousColumn)}`, cellEl);
-      previousColumn = column;
-      cells.push({ el: cellEl, column, ...readCell(sheet, cellEl, shared) });
-    }
-    rows.push({ el: rowEl, number, cells });
-  }
-  return { files, sheet, worksheet, ...(strings ? { strings } : {}), shared, plain, rows };
-}
-
-function readCell(sheet: Part, el: XmlElement, shared: readonly string[]): { type: string; text: string } {
-  const type = attribute(el, 't')?.value ?? 'n';
-  if (type === 'inlineStr') {
-    const is = child(el, 'is');
-    return { type, text: is ? richText(is) : '' };
-  }
-  const v = child(el, 'v');
-  const raw = v ? textContent(v) : '';
-  if (type === 's' && v) {
-    const text = /^\d+$/.test(raw.trim()) ? shared[Number(raw.trim())] : undefined;
-    if (text === undefined) throw partError(sheet, `Expected a shared string index below ${shared.length}, found ${JSON.stringify(raw)}`, v);
-    return { type, text };
-  }
-  if (type === 'b') return { type, text: raw === '1' ? 'TRUE' : raw === '0' ? 'FALSE' : raw };
-  return { type, text: type === 'str' ? unescapeOoxml(raw) : raw };
+  const strings = stringsPath && files[stringsPath] ? readSharedStrings(files, stringsPath) : undefined;
+  const shared = strings?.shared ?? [];
+  const sheet = readSheet(files, sheetRel.target, shared);
+  return { sheet, strings, shared, plain: strings?.plain ?? [], rows: sheet.rows };
 }
 
 /** The sheet as a table: the first non-empty row is the header; cells are positioned by sheet row and column. */
-function toTable(book: Workbook): { header: SheetRow; headerRow: TableRow; data: SheetRow[]; rows: TableRow[] } {
-  const toRow = (row: SheetRow): TableRow => {
-    const cells: TableRow['cells'][number][] = [];
-    for (const cell of row.cells) cells[cell.column] = { value: cell.text, line: row.number, column: cell.column + 1 };
-    return { cells, line: row.number, column: 1 };
-  };
-  const start = book.rows.findIndex((r) => r.cells.some((c) => c.text !== ''));
-  if (start < 0) return fail('The first worksheet is empty; expected a header row (e.g. key, en)');
-  const header = book.rows[start]!;
-  const data = book.rows.slice(start + 1);
-  return { header, headerRow: toRow(header), data, rows: data.map(toRow) };
+function toTable(book: Workbook): { header: SheetRow; data: SheetRow[] } {
+  const start = book.rows.findIndex((r) => r.cells.some((c) => c !== undefined && c.value !== ''));
+  if (start < 0) return failWorkbook('The first worksheet is empty; expected a header row (e.g. key, en)');
+  return { header: book.rows[start]!, data: book.rows.slice(start + 1) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rendering
 
-/** Writes a plan into the worksheet (and the shared strings), returning the changed parts' new text. */
-function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header: SheetRow, data: readonly SheetRow[]): Map<string, string> {
+/** A row's or cell's attributes: its element's, or read again from the tag the fast scanner took. */
+function attributesOf(text: string, node: SheetRow | SheetCell): readonly XmlAttribute[] {
+  return node.el ? node.el.attributes : tagAttributes(text, node.start);
+}
+
+function attributeOf(text: string, node: SheetRow | SheetCell, name: string): XmlAttribute | undefined {
+  return node.el ? attribute(node.el, name) : tagAttribute(text, node.start, name);
+}
+
+// One encoder for every render: it holds no state between calls.
+const UTF8 = new TextEncoder();
+
+/**
+ * A part's new text, written in document order: the source's text between edits, copied, and each edit's text.
+ * Pieces are joined a few thousand at a time, so they die young rather than all living until the end (a render of
+ * a large sheet writes about ten per row), and a UTF-8 part is encoded chunk by chunk rather than as one string.
+ */
+class PartWriter {
+  private pieces: string[] = [];
+  private readonly chunks: string[] = [];
+  private at = 0;
+  /** Whether anything was replaced or inserted. */
+  edited = false;
+
+  constructor(private readonly source: string) {}
+
+  /** Copies the source up to `start` and leaves it out up to `end`; what is written next takes its place. */
+  replace(start: number, end: number): void {
+    if (start < this.at || end < start || end > this.source.length) throw new Error(`xlsx: edit ${start}..${end} overlaps another or lies outside the text`);
+    if (start > this.at) this.write(this.source.slice(this.at, start));
+    this.at = end;
+    this.edited = true;
+  }
+
+  write(piece: string): void {
+    this.pieces.push(piece);
+    if (this.pieces.length === 4096) {
+      this.chunks.push(this.pieces.join(''));
+      this.pieces = [];
+    }
+  }
+
+  /** Writes text as an element's content: OOXML's escapes (escapeOoxml), then XML's (escapeXmlText). */
+  writeText(value: string): void {
+    const ooxml = escapeOoxml(value);
+    if (!TEXT_ESCAPED.test(ooxml)) return this.write(ooxml);
+    // Surrogates (paired or not) take the careful way.
+    if (SURROGATE.test(ooxml)) return this.write(escapeXmlText(ooxml));
+    let from = 0;
+    for (let i = 0; i < ooxml.length; i++) {
+      const c = ooxml.charCodeAt(i);
+      if (c > 0x3e) continue;
+      const entity = c === 0x26 ? '&amp;' : c === 0x3c ? '&lt;' : c === 0x3e ? '&gt;' : c === 0x0d ? '&#13;' : undefined;
+      if (entity === undefined) continue;
+      if (i > from) this.write(ooxml.slice(from, i));
+      this.write(entity);
+      from = i + 1;
+    }
+    if (from < ooxml.length) this.write(ooxml.slice(from));
+  }
+
+  /** The whole text, the rest of the source included. */
+  text(): string {
+    this.finish();
+    return this.chunks.join('');
+  }
+
+  /** The whole text, encoded as the source part was. */
+  encode(bom: boolean, encoding: XmlEncoding): Uint8Array {
+    if (encoding !== 'utf-8') return encodeXml(this.text(), bom, encoding);
+    this.finish();
+    let length = 0;
+    for (const chunk of this.chunks) length += chunk.length;
+    let out = new Uint8Array(length + (length >> 3) + 3);
+    let size = 0;
+    if (bom) size = UTF8.encodeInto('\uFEFF', out).written;
+    for (const chunk of this.chunks) {
+      // Three bytes at most per UTF-16 unit.
+      if (out.length - size < 3 * chunk.length) {
+        const grown = new Uint8Array(Math.max(2 * out.length, size + 3 * chunk.length));
+        grown.set(out.subarray(0, size));
+        out = grown;
+      }
+      size += UTF8.encodeInto(chunk, out.subarray(size)).written;
+    }
+    return out.subarray(0, size);
+  }
+
+  private finish(): void {
+    if (this.at < this.source.length) this.write(this.source.slice(this.at));
+    this.at = this.source.length;
+    this.chunks.push(this.pieces.join(''));
+    this.pieces = [];
+  }
+}
+
+// What escapeXmlText changes once escapeOoxml has run (it leaves no character XML forbids), surrogates included.
+const TEXT_ESCAPED = /[&<>\r\uD800-\uDFFF]/;
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+const SPACE = /\s/;
+
+/** Whether a character is whitespace as /\s/ reads it. */
+function isSpace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return SPACE.test(String.fromCharCode(c));
+}
+
+/** Whether a `t` element needs `xml:space`, to keep edge whitespace and line ends from being trimmed by spreadsheet apps. */
+function preservesSpace(value: string): boolean {
+  // Only the edge characters are tested: a pattern anchored at the end would try every position of the value.
+  return (value !== '' && (isSpace(value.charCodeAt(0)) || isSpace(value.charCodeAt(value.length - 1)))) || value.includes('\n');
+}
+
+/** A `t` element. */
+function textElement(ns: string, value: string): string {
+  const space = preservesSpace(value) ? ' xml:space="preserve"' : '';
+  return `<${ns}t${space}>${escapeXmlText(escapeOoxml(value))}</${ns}t>`;
+}
+
+const SPANS = /^(\d+):(\d+)$/;
+
+/** Writes a plan into the worksheet (and the shared strings), returning the changed parts encoded. */
+function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header: SheetRow, data: readonly SheetRow[]): Map<string, Uint8Array> {
   const { sheet, strings } = book;
-  const text = sheet.text;
-  const edits: { start: number; end: number; text: string }[] = [];
+  const { text } = sheet.part;
+  const { ns } = sheet;
+  const out = new PartWriter(text);
   const known = new Map<string, number>();
   book.shared.forEach((s, i) => book.plain[i] && !known.has(s) && known.set(s, i));
   const added: string[] = [];
@@ -497,94 +525,114 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header:
     return index;
   };
   const likeColumn = textColumn(layout.source);
-
   // New elements take the prefix the sheet's own elements use (some writers bind the main namespace to `x:`).
-  const ns = prefixOf(child(book.worksheet, 'sheetData') ?? book.worksheet);
-  const markup = (row: SheetRow, column: number, value: string, replaced: SheetCell | undefined): string => {
-    const attributes = replaced
-      ? replaced.el.attributes.filter((a) => a.name !== 't').map((a) => text.slice(a.start, a.end))
-      : [`r="${columnName(column)}${row.number}"`, ...styleOf(row.cells.find((c) => c.column === likeColumn))];
-    if (value === '') return attributes.some((a) => a.startsWith('s=')) ? `<${ns}c ${attributes.join(' ')}/>` : '';
+  const cellOpen = `<${ns}c `;
+  const inlineOpen = ` t="inlineStr"><${ns}is><${ns}t>`;
+  const spacedInlineOpen = ` t="inlineStr"><${ns}is><${ns}t xml:space="preserve">`;
+  const inlineClose = `</${ns}t></${ns}is></${ns}c>`;
+
+  const writeCell = (row: SheetRow, column: number, value: string, replaced: SheetCell | undefined): void => {
+    let attributes: string;
+    let styled: boolean;
+    if (replaced) {
+      const kept = attributesOf(text, replaced)
+        .filter((a) => a.name !== 't')
+        .map((a) => text.slice(a.start, a.end));
+      attributes = kept.join(' ');
+      styled = kept.some((a) => a.startsWith('s='));
+    } else {
+      const like = row.cells[likeColumn];
+      const style = like && attributeOf(text, like, 's');
+      attributes = style ? `r="${columnName(column)}${row.line}" s="${escapeXmlAttribute(style.value, '"')}"` : `r="${columnName(column)}${row.line}"`;
+      styled = style !== undefined;
+    }
+    if (value === '') {
+      if (styled) out.write(`${cellOpen}${attributes}/>`);
+      return;
+    }
     if (strings && replaced?.type !== 'inlineStr') {
       countDelta++;
-      return `<${ns}c ${attributes.join(' ')} t="s"><${ns}v>${sharedIndex(value)}</${ns}v></${ns}c>`;
+      out.write(`${cellOpen}${attributes} t="s"><${ns}v>${sharedIndex(value)}</${ns}v></${ns}c>`);
+      return;
     }
-    return `<${ns}c ${attributes.join(' ')} t="inlineStr"><${ns}is>${textElement(ns, value)}</${ns}is></${ns}c>`;
+    out.write(`${cellOpen}${attributes}${preservesSpace(value) ? spacedInlineOpen : inlineOpen}`);
+    out.writeText(value);
+    out.write(inlineClose);
   };
 
   const rewrite = (row: SheetRow, cells: readonly (string | undefined)[]): void => {
+    // A `spans` to widen sits in the row's start tag, before its cells: it is written first.
     let widest = -1;
     for (let column = 0; column < cells.length; column++) {
       const value = cells[column];
+      if (value !== undefined && value !== '' && !row.cells[column]) widest = column;
+    }
+    if (widest >= 0) {
+      const spans = attributeOf(text, row, 'spans');
+      const range = spans && SPANS.exec(spans.value);
+      if (range && widest + 1 > Number(range[2])) {
+        out.replace(spans.valueStart, spans.valueEnd);
+        out.write(`${range[1]}:${widest + 1}`);
+      }
+    }
+    // Cells are in column order in the sheet, so the edits come in document order.
+    for (let column = 0; column < cells.length; column++) {
+      const value = cells[column];
       if (value === undefined) continue;
-      const existing = row.cells.find((c) => c.column === column);
+      const existing = row.cells[column];
       if (existing) {
-        if (existing.text === value) continue;
-        if (countsShared(existing)) countDelta--;
-        edits.push({ start: existing.el.start, end: existing.el.end, text: markup(row, column, value, existing) });
+        if (existing.value === value) continue;
+        if (existing.counted) countDelta--;
+        out.replace(existing.start, existing.end);
+        writeCell(row, column, value, existing);
         continue;
       }
       if (value === '') continue;
-      const next = row.cells.find((c) => c.column > column);
-      if (!next && row.el.selfClosing) throw new Error('xlsx: a row without cells cannot hold an entry');
-      const at = next ? next.el.start : row.el.closeStart;
-      edits.push({ start: at, end: at, text: markup(row, column, value, undefined) });
-      widest = Math.max(widest, column);
+      let next: SheetCell | undefined;
+      for (let k = column + 1; k < row.cells.length && !next; k++) next = row.cells[k];
+      if (!next && row.closeStart === row.end) throw new Error('xlsx: a row without cells cannot hold an entry');
+      const at = next ? next.start : row.closeStart;
+      out.replace(at, at);
+      writeCell(row, column, value, undefined);
     }
-    const spans = attribute(row.el, 'spans');
-    const range = spans && /^(\d+):(\d+)$/.exec(spans.value);
-    if (range && widest + 1 > Number(range[2])) edits.push({ start: spans.valueStart, end: spans.valueEnd, text: `${range[1]}:${widest + 1}` });
   };
 
+  // <dimension> comes before <sheetData> (or, in an odd file, after it): its edit goes before or after the rows'.
+  const ref = sheet.dimension;
+  const bounds = ref && /^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$/.exec(ref.value);
+  const widen = (): void => {
+    const last = Math.max(columnIndex(bounds![3] ?? bounds![1]!), layout.width + plan.added.length - 1);
+    out.replace(ref!.valueStart, ref!.valueEnd);
+    out.write(`${bounds![1]}${bounds![2]}:${columnName(last)}${bounds![4] ?? bounds![2]}`);
+  };
+  const dimension = plan.added.length > 0 && bounds !== undefined && bounds !== null;
+  if (dimension && ref!.valueStart < header.start) widen();
   if (plan.added.length > 0) rewrite(header, addedHeaders(layout, plan));
-  for (const [index, rowEdit] of plan.rows) {
+  // Rows in document order (the plan lists them in the order it met them).
+  const indices = [...plan.rows.keys()];
+  if (indices.some((index, i) => i > 0 && index < indices[i - 1]!)) indices.sort((a, b) => a - b);
+  for (const index of indices) {
+    const rowEdit = plan.rows.get(index)!;
     const row = data[index]!;
     if (rowEdit.remove) {
-      countDelta -= row.cells.filter(countsShared).length;
-      edits.push({ start: row.el.start, end: row.el.end, text: '' });
+      for (const cell of row.cells) if (cell?.counted) countDelta--;
+      out.replace(row.start, row.end);
     } else {
       rewrite(row, rowEdit.cells);
     }
   }
-  const dimension = child(book.worksheet, 'dimension');
-  const ref = dimension && attribute(dimension, 'ref');
-  const bounds = ref && /^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$/.exec(ref.value);
-  if (plan.added.length > 0 && ref && bounds) {
-    const last = Math.max(columnIndex(bounds[3] ?? bounds[1]!), layout.width + plan.added.length - 1);
-    edits.push({ start: ref.valueStart, end: ref.valueEnd, text: `${bounds[1]}${bounds[2]}:${columnName(last)}${bounds[4] ?? bounds[2]}` });
-  }
-  const out = new Map<string, string>();
-  if (edits.length > 0) out.set(sheet.path, splice(text, edits));
-  if (strings && (added.length > 0 || countDelta !== 0)) out.set(strings.path, appendSharedStrings(strings, added, countDelta));
-  return out;
-}
+  if (dimension && ref!.valueStart >= header.start) widen();
 
-/** Whether a cell is one of the shared string table's `count` (a shared string cell with a value). */
-function countsShared(cell: SheetCell): boolean {
-  return cell.type === 's' && child(cell.el, 'v') !== undefined;
-}
-
-function prefixOf(el: XmlElement): string {
-  const colon = el.name.indexOf(':');
-  return colon < 0 ? '' : el.name.slice(0, colon + 1);
-}
-
-/** A `t` element; `xml:space` keeps edge whitespace and line ends from being trimmed by spreadsheet apps. */
-function textElement(ns: string, value: string): string {
-  const space = /^\s|\s$|\n/.test(value) ? ' xml:space="preserve"' : '';
-  return `<${ns}t${space}>${escapeXmlText(escapeOoxml(value))}</${ns}t>`;
-}
-
-function styleOf(cell: SheetCell | undefined): string[] {
-  const style = cell && attribute(cell.el, 's');
-  return style ? [`s="${escapeXmlAttribute(style.value, '"')}"`] : [];
+  const parts = new Map<string, Uint8Array>();
+  if (out.edited) parts.set(sheet.part.path, out.encode(sheet.part.bom, sheet.part.encoding));
+  if (strings && (added.length > 0 || countDelta !== 0)) parts.set(strings.part.path, appendSharedStrings(strings, added, countDelta));
+  return parts;
 }
 
 /** Appends string items and keeps the table's `count` (cells using it) and `uniqueCount` (items) attributes true. */
-function appendSharedStrings(part: Part, added: readonly string[], countDelta: number): string {
-  const sst = part.doc.root;
+function appendSharedStrings(strings: SharedStrings, added: readonly string[], countDelta: number): Uint8Array {
+  const { root: sst, part } = strings;
   const ns = prefixOf(sst);
-  const items = added.map((value) => `<${ns}si>${textElement(ns, value)}</${ns}si>`).join('');
   const edits: { start: number; end: number; text: string }[] = [];
   const bump = (name: string, by: number): void => {
     const attr = attribute(sst, name);
@@ -592,32 +640,43 @@ function appendSharedStrings(part: Part, added: readonly string[], countDelta: n
   };
   bump('count', countDelta);
   bump('uniqueCount', added.length);
-  if (sst.selfClosing) {
-    const tag = splice(
-      part.text.slice(sst.start, sst.end),
-      edits.map((e) => ({ ...e, start: e.start - sst.start, end: e.end - sst.start })),
-    );
-    return part.text.slice(0, sst.start) + tag.replace(/\s*\/>$/, `>${items}</${sst.name}>`) + part.text.slice(sst.end);
+  edits.sort((a, b) => a.start - b.start);
+  const selfClosing = sst.selfClosing;
+  // A self-closing <sst/> is written up to its '/>', which becomes '>' items '</sst>'.
+  const itemsAt = selfClosing ? /\s*\/>$/.exec(part.text.slice(sst.start, sst.end))!.index + sst.start : sst.closeStart;
+  const out = new PartWriter(part.text);
+  for (const edit of edits) {
+    out.replace(edit.start, edit.end);
+    out.write(edit.text);
   }
-  if (items) edits.push({ start: sst.closeStart, end: sst.closeStart, text: items });
-  return splice(part.text, edits);
+  out.replace(itemsAt, selfClosing ? sst.end : itemsAt);
+  if (selfClosing) out.write('>');
+  const itemOpen = `<${ns}si>`;
+  const itemClose = `</${ns}si>`;
+  const textOpen = `<${ns}t>`;
+  const spacedTextOpen = `<${ns}t xml:space="preserve">`;
+  const textClose = `</${ns}t>`;
+  for (const value of added) {
+    out.write(itemOpen);
+    out.write(preservesSpace(value) ? spacedTextOpen : textOpen);
+    out.writeText(value);
+    out.write(textClose);
+    out.write(itemClose);
+  }
+  if (selfClosing) out.write(`</${sst.name}>`);
+  return out.encode(part.bom, part.encoding);
 }
 
 function renderWorkbook(input: RenderInput): Uint8Array {
   const book = readWorkbook(input.source);
   const table = toTable(book);
-  const layout = readLayout(table.headerRow, xlsxDialect, input.sourceLocale ?? 'en');
-  const entries = readEntries(layout, table.rows, xlsxDialect);
-  const plan = planRender(layout, table.rows, entries, input, xlsxDialect);
+  const layout = readLayout(table.header, xlsxDialect, input.sourceLocale ?? 'en');
+  const entries = readEntries(layout, table.data, xlsxDialect);
+  const plan = planRender(layout, table.data, entries, input, xlsxDialect);
   if (!plan.changed) return input.source.slice();
   const parts = applyPlan(book, layout, plan, table.header, table.data);
   if (parts.size === 0) return input.source.slice();
-  const encoded = new Map<string, Uint8Array>();
-  for (const [path, text] of parts) {
-    const part = path === book.sheet.path ? book.sheet : book.strings!;
-    encoded.set(path, encodeXml(text, part.bom, part.encoding));
-  }
-  return rezip(input.source, encoded);
+  return rezip(input.source, parts);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -667,8 +726,8 @@ function freshWorkbook(rows: readonly (readonly string[])[]): Uint8Array {
 /** A workbook's entries in the column of `locale` (default 'en', else the first language). */
 export function parseXlsx(bytes: Uint8Array, locale = 'en'): Entry[] {
   const table = toTable(readWorkbook(bytes));
-  const layout = readLayout(table.headerRow, xlsxDialect, locale);
-  return readEntries(layout, table.rows, xlsxDialect).map((e) => e.entry);
+  const layout = readLayout(table.header, xlsxDialect, locale);
+  return readEntries(layout, table.data, xlsxDialect).map((e) => e.entry);
 }
 
 export const xlsxCodec: Codec = {
