@@ -1,6 +1,7 @@
 // Shared RFC 4180 tokenizer that keeps every field's span, and the quoting rules for writing fields back.
 import { FileUnparsableError } from './codec.js';
 import { decodeXml, encodeXml, lineColumn, type XmlEncoding } from './xml-scan.js';
+import { columnOf } from './line-index.js';
 
 /*
  * Offsets are UTF-16 indices into `CsvDocument.text` (the file decoded, BOM stripped); codecs splice strings.
@@ -264,23 +265,6 @@ function lineEnds(text: string, start: number, end: number): number {
     if (c === 0x0a || (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) count++;
   }
   return count;
-}
-
-/**
- * 1-based column of `index` on the line starting at `lineStart`, counting code points as ColumnCounter does; from
- * `from`, whose column is `column`, where that is known.
- */
-function columnOf(text: string, lineStart: number, index: number, from = lineStart, column = 1): number {
-  for (let i = from; i < index; i++) {
-    const c = text.charCodeAt(i);
-    // The second half of a surrogate pair within the line is not a column of its own.
-    if (c >= 0xdc00 && c <= 0xdfff && i > lineStart) {
-      const before = text.charCodeAt(i - 1);
-      if (before >= 0xd800 && before <= 0xdbff) continue;
-    }
-    column++;
-  }
-  return column;
 }
 
 /** Decodes UTF-8 (BOM optional) or UTF-16 with a BOM, as Excel's "Unicode text" export writes, naming bad bytes' position. */

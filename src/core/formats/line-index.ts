@@ -42,16 +42,8 @@ export class LineIndex {
       from = this.lastIndex;
       column = this.lastColumn;
     }
-    // Columns count code points: the second half of a surrogate pair within the line is not a column of its own.
     const text = this.text;
-    for (let i = from; i < index; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0xdc00 && c <= 0xdfff && i > start) {
-        const before = text.charCodeAt(i - 1);
-        if (before >= 0xd800 && before <= 0xdbff) continue;
-      }
-      column++;
-    }
+    column = columnOf(text, start, index, from, column);
     this.lastLine = line;
     this.lastIndex = index;
     this.lastColumn = column;
@@ -207,4 +199,20 @@ export class ForwardPositions {
     if (index > this.lineStart && text.charCodeAt(index - 1) === 0x0d) column--;
     return { line: this.line, column };
   }
+}
+
+/**
+ * 1-based column of `index` on the line starting at `lineStart`, counting code points (the second half of a
+ * surrogate pair within the line is not a column of its own); from `from`, whose column is `column`, where known.
+ */
+export function columnOf(text: string, lineStart: number, index: number, from = lineStart, column = 1): number {
+  for (let i = from; i < index; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff && i > lineStart) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) continue;
+    }
+    column++;
+  }
+  return column;
 }
