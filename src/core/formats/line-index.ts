@@ -99,14 +99,7 @@ export class ColumnCounter {
       from = this.lastIndex;
       column = this.lastColumn;
     }
-    for (let i = from; i < index; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0xdc00 && c <= 0xdfff && i > lineStart) {
-        const before = text.charCodeAt(i - 1);
-        if (before >= 0xd800 && before <= 0xdbff) continue;
-      }
-      column++;
-    }
+    column = columnOf(text, lineStart, index, from, column);
     this.lastStart = lineStart;
     this.lastIndex = index;
     this.lastColumn = column;

@@ -1,6 +1,6 @@
 // The xlsx codec's fast path through a workbook's two large parts: the worksheet's <sheetData> and the shared string table.
 import type { TableCell, TableRow } from './csv.js';
-import type { XmlAttribute, XmlElement } from './xml-scan.js';
+import { decodePredefined, type XmlAttribute, type XmlElement } from './xml-scan.js';
 
 /*
  * A workbook of 50,000 rows holds ten megabytes of sheet XML; the shared XML scanner builds a node for every row, cell,
@@ -416,20 +416,9 @@ function referenceLength(t: string, at: number): number {
 }
 
 function decodeReference(t: string, at: number, length: number): string {
-  switch (t.charCodeAt(at + 1)) {
-    case 0x61:
-      return t.charCodeAt(at + 2) === 0x6d ? '&' : "'";
-    case 0x6c:
-      return '<';
-    case 0x67:
-      return '>';
-    case 0x71:
-      return '"';
-    default: {
-      const hex = t.charCodeAt(at + 2) === 0x78;
-      return String.fromCodePoint(parseInt(t.slice(at + (hex ? 3 : 2), at + length - 1), hex ? 16 : 10));
-    }
-  }
+  if (t.charCodeAt(at + 1) !== 0x23 /* # */) return decodePredefined(t, at);
+  const hex = t.charCodeAt(at + 2) === 0x78;
+  return String.fromCodePoint(parseInt(t.slice(at + (hex ? 3 : 2), at + length - 1), hex ? 16 : 10));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -874,7 +874,8 @@ function predefinedReferenceLength(t: string, at: number): number {
   }
 }
 
-function decodePredefined(t: string, at: number): string {
+/** The character of the predefined entity at `at` (`&amp;`, `&apos;`, `&lt;`, `&gt;` or `&quot;`, already matched). */
+export function decodePredefined(t: string, at: number): string {
   switch (t.charCodeAt(at + 1)) {
     case 0x61:
       return t.charCodeAt(at + 2) === 0x6d ? '&' : "'";
