@@ -63,10 +63,10 @@ try {
     if (res.status !== 202) throw new Error(`push: ${res.status} ${await res.text()}`);
     const batch = (await res.json()) as { id: string; rows: { total: number } };
     for (;;) {
-      const body = (await (await fetch(`${url}/v1/batches/${batch.id}?limit=1`, { headers })).json()) as { status: string };
+      // Held by the service until the batch ends, up to 60 s a request.
+      const body = (await (await fetch(`${url}/v1/batches/${batch.id}?limit=1&wait=60`, { headers })).json()) as { status: string };
       if (body.status === 'completed') break;
       if (body.status === 'failed' || body.status === 'cancelled') throw new Error(`batch ${body.status}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const wall = performance.now() - started;
     const sequentialCalls = Math.ceil(batch.rows.total / ROWS);

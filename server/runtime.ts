@@ -135,7 +135,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   };
   const app = createApp(deps, { mcpAllowedOrigins: config.mcp.allowedOrigins });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const runner = createBatchRunner({ db, providers, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds });
+  const runner = createBatchRunner({ db, providers, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds, onSettled: batches.settled });
 
   const dispatcher: Dispatcher = createDispatcher({ db, log, workerId, ...config.webhooks });
   let server: Server | undefined;

@@ -256,12 +256,17 @@ export function createClient(options: ClientOptions): ParlanceClient {
       const timeoutMs = o.timeoutMs ?? 30 * 60_000;
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        // One row is the smallest page; only the batch's status and counts are wanted here.
-        const { row_outcomes: _rows, ...batch } = await json<BatchWithRows>({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: 1 } });
+        // One row is the smallest page; only the batch's status and counts are wanted here. The service holds the
+        // answer for up to `wait` seconds and gives it as soon as the batch ends, so the interval adds no delay.
+        const wait = Math.max(0, Math.min(60, Math.floor(Math.min(intervalMs, deadline - Date.now()) / 1000)));
+        const started = Date.now();
+        const { row_outcomes: _rows, ...batch } = await json<BatchWithRows>({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: 1, wait: wait || undefined } });
         o.onProgress?.(batch);
         if (FINAL_STATUSES.has(batch.status)) return batch;
         if (Date.now() + intervalMs > deadline) throw new BatchWaitTimeoutError(batch, timeoutMs);
-        await sleep(intervalMs);
+        // A service that does not hold answers (an older one) is polled at the interval.
+        const held = Date.now() - started;
+        if (held < intervalMs) await sleep(intervalMs - held);
       }
     },
 

@@ -121,6 +121,37 @@ describe('batches', () => {
     }
   });
 
+  it('wait holds the answer while the batch is open and gives it the moment the batch ends; 422 beyond 60 s', async () => {
+    mock.hold();
+    try {
+      const batch = await pushKeys([{ key: 'w1', source: 'Wait for me' }], { locales: ['de'] });
+      await waitFor(async () => mock.requests > 0);
+      const started = Date.now();
+      const open = (await (await service.api(`/v1/batches/${batch.id}?wait=1`)).json()) as BatchBody;
+      expect(open.status).toBe('running');
+      // Held for the second asked for, as the batch stayed open (a timer never fires early).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      // One request, answered when the batch completes: no polling by the client.
+      const answer = service.api(`/v1/batches/${batch.id}?wait=60&limit=5`).then(async (res) => (await res.json()) as BatchBody);
+      let answered = false;
+      void answer.then(() => (answered = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+      mock.release();
+      const done = await answer;
+      expect(done.status).toBe('completed');
+      expect(done.rows.outcomes).toEqual({ translated: 1 });
+      expect(done.row_outcomes.items.map((r) => r.key)).toEqual(['w1']);
+      // An ended batch is answered at once, whatever the wait.
+      expect(((await (await service.api(`/v1/batches/${batch.id}?wait=60`)).json()) as BatchBody).status).toBe('completed');
+    } finally {
+      mock.release();
+    }
+    const tooLong = await service.api('/v1/batches/bat_unknown?wait=61');
+    expect(tooLong.status).toBe(422);
+    expect((await service.api('/v1/batches/bat_unknown?wait=5')).status).toBe(404);
+  });
+
   it('a failing provider fails the batch and refunds; retry re-queues only failed rows without charging twice', async () => {
     const before = await allowance();
     mock.mode = 'fail400';

@@ -38,15 +38,23 @@ export function batchesRoutes(deps: AppDeps) {
       method: 'get',
       path: '/{id}',
       summary: 'One batch: status, counts, words, and the row-by-row outcome',
-      description: 'Ability: `read`. Rows are paginated with `cursor` and `limit`, and can be filtered by `outcome`.',
+      description:
+        'Ability: `read`. Rows are paginated with `cursor` and `limit`, and can be filtered by `outcome`. With `wait`, an open (queued or running) batch is answered once it ends or after that many seconds, whichever comes first: one request instead of polling, and the answer as soon as the batch is done.',
       middleware: [requireAbility('read')] as const,
-      request: { params: BatchParams, query: Pagination.extend({ outcome: z.string().optional() }) },
+      request: {
+        params: BatchParams,
+        query: Pagination.extend({
+          outcome: z.string().optional(),
+          wait: z.coerce.number().int().min(0).max(60).default(0).openapi({ description: 'Seconds (0 to 60) to hold the answer while the batch is queued or running; 0 answers at once.' }),
+        }),
+      },
       responses: { 200: { description: 'The batch', content: { 'application/json': { schema: BatchWithRows } } }, ...problemResponses, ...notFoundResponse },
     }),
     async (c) => {
       const projectId = c.get('auth').project.id;
       const { id } = c.req.valid('param');
       const q = c.req.valid('query');
+      if (q.wait > 0) await deps.batches.waitUntilSettled(projectId, id, q.wait * 1000, c.req.raw.signal);
       const batch = await deps.batches.get(projectId, id);
       const rows = await deps.batches.rows(projectId, id, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.outcome ? { outcome: q.outcome } : {}) });
       return c.json({ ...batch, row_outcomes: rows }, 200);

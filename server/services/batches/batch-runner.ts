@@ -29,6 +29,8 @@ export interface BatchRunnerDeps {
   workerId: string;
   chunkRows: number;
   leaseSeconds: number;
+  /** Told when this worker has settled a batch (completed or failed), after the commit: wakes waiting requests. */
+  onSettled?: (batchId: string) => void;
 }
 
 interface ClaimedRow {
@@ -402,7 +404,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
 
   /** Settles the batch: unspent words go back to the allowance, exactly once, guarded by the status change. */
   async function finalize(batchId: string) {
-    await db.transaction().execute(async (trx) => {
+    const finished = await db.transaction().execute(async (trx) => {
       const batch = await trx
         .selectFrom('batches')
         .innerJoin('projects', 'projects.id', 'batches.project_id')
@@ -410,9 +412,9 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         .where('batches.id', '=', batchId)
         .forUpdate()
         .executeTakeFirst();
-      if (!batch || (batch.status !== 'running' && batch.status !== 'queued')) return;
+      if (!batch || (batch.status !== 'running' && batch.status !== 'queued')) return false;
       const tally = await batchTally(trx, batchId);
-      if (tally.queued > 0) return;
+      if (tally.queued > 0) return false;
       const refund = batch.words_reserved - tally.wordsSpent - batch.words_refunded;
       await refundWords(trx, batch.organisation_id, refund);
       await trx
@@ -429,7 +431,9 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         .execute();
       await emitBatchFinished(trx, batchId, tally);
       log.info('batch finished', { batch: batchId, failed: tally.failed, words_spent: tally.wordsSpent });
+      return true;
     });
+    if (finished) deps.onSettled?.(batchId);
   }
 
   /** The job handler: idempotent, safe to run twice or after a crash. */

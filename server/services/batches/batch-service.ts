@@ -1,4 +1,5 @@
 /** Reading, listing, cancelling and retrying batches, and waking batches whose worker went away. */
+import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { BatchRecord } from '../../db/schema.js';
@@ -41,8 +42,49 @@ export function publicBatch(batch: BatchRecord, tally: BatchTally) {
 
 export type PublicBatch = ReturnType<typeof publicBatch>;
 
+const FINAL_STATUSES: ReadonlySet<BatchRecord['status']> = new Set(['completed', 'failed', 'cancelled']);
+
+/** How often a wait reads the batch's status while it is open: a batch a worker in another process settles is seen this late at most. */
+const WAIT_POLL_MS = 100;
+
 export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds: number }) {
   const { db, queue } = deps;
+  /** Waiters of `waitUntilSettled` in this process, by batch: woken at once when this process settles the batch. */
+  const waiters = new Map<string, Set<() => void>>();
+
+  /** Wakes this process's waiters of a batch that just ended (the runner's finalize, a cancel). */
+  function settled(batchId: string): void {
+    for (const wake of waiters.get(batchId) ?? []) wake();
+  }
+
+  /**
+   * Returns once the batch is completed, failed or cancelled, or after `ms`, or when `signal` aborts (the client went
+   * away), whichever comes first. Reads only the batch's status (its primary key), every 100 ms, and is woken at once
+   * when a worker in this process settles it; the caller then reads the batch as usual.
+   */
+  async function waitUntilSettled(projectId: string, batchId: string, ms: number, signal?: AbortSignal): Promise<void> {
+    const deadline = performance.now() + ms;
+    const status = async () => (await db.selectFrom('batches').select('status').where('id', '=', batchId).where('project_id', '=', projectId).executeTakeFirst())?.status;
+    for (;;) {
+      const now = await status();
+      const left = deadline - performance.now();
+      if (now === undefined || FINAL_STATUSES.has(now) || left <= 0 || signal?.aborted) return;
+      await new Promise<void>((resolve) => {
+        const set = waiters.get(batchId) ?? new Set();
+        waiters.set(batchId, set);
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          set.delete(done);
+          if (set.size === 0 && waiters.get(batchId) === set) waiters.delete(batchId);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(WAIT_POLL_MS, left));
+        signal?.addEventListener('abort', done, { once: true });
+        set.add(done);
+      });
+    }
+  }
 
   async function load(projectId: string, batchId: string, trx: Pick<Db, 'selectFrom'> = db, lock = false) {
     let query = trx.selectFrom('batches').selectAll().where('id', '=', batchId).where('project_id', '=', projectId);
@@ -124,6 +166,7 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
         .where('id', '=', batchId)
         .execute();
     });
+    settled(batchId);
     return get(projectId, batchId);
   }
 
@@ -215,7 +258,7 @@ export function createBatchService(deps: { db: Db; queue: JobQueue; leaseSeconds
     return open.map((b) => b.id);
   }
 
-  return { get, list, rows, cancel, retry, sweep, resumeAll };
+  return { get, list, rows, cancel, retry, sweep, resumeAll, settled, waitUntilSettled };
 }
 
 export type BatchService = ReturnType<typeof createBatchService>;
