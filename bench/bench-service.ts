@@ -1,9 +1,12 @@
 /** The service a benchmark runs against: embedded or PostgreSQL + Redis, a Starter project with words to spare, torn down after. */
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../server/config.js';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, type Config } from '../server/config.js';
 import { createLogger } from '../server/logger.js';
 import { createRuntime, type Runtime } from '../server/runtime.js';
 import type { Ability } from '../server/services/tokens/token-fns.js';
@@ -65,6 +68,126 @@ export async function withBenchService(backend: Backend, options: { abilities?: 
       await client.connect();
       await client.query(`drop schema if exists "bench_${id}" cascade`);
       await client.end();
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Builds build/ from the sources (what `parlance start` runs), so a benchmark of the process measures this checkout. */
+export function buildService(): void {
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+
+/** A port free on 127.0.0.1 now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident memory of a process now and at its peak, in MiB, from /proc (Linux). */
+export function residentMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+
+export interface ServiceProcess {
+  url: string;
+  pid: number;
+  projectId: string;
+  headers: { authorization: string };
+  config: Config;
+}
+
+/**
+ * Runs `fn` against `parlance start` (the built command, as operators run it) in a process of its own on `backend`,
+ * with a Starter project (source en; targets de, fr, ja) seeded beforehand in this process, which then lets go of the
+ * database. After `fn`, the service is stopped and `after` runs here on the same database (floors); then everything
+ * is removed. Memory figures of the service are its own, not this process's.
+ */
+export async function withServiceProcess(
+  backend: Backend,
+  options: { env?: Record<string, string> },
+  fn: (service: ServiceProcess) => Promise<void>,
+  after?: (db: Runtime['db']) => Promise<void>,
+) {
+  const id = randomBytes(4).toString('hex');
+  const dataDir = mkdtempSync(join(tmpdir(), 'parlance-bench-'));
+  const port = await freePort();
+  const env: Record<string, string> = {
+    PARLANCE_HOST: '127.0.0.1',
+    PORT: String(port),
+    PARLANCE_DATA_DIR: dataDir,
+    PARLANCE_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...(backend === 'postgres+redis' ? { DATABASE_URL, DATABASE_SCHEMA: `bench_${id}`, REDIS_URL, REDIS_PREFIX: `bench-${id}` } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env);
+  try {
+    let seeded: { projectId: string; secret: string };
+    {
+      const runtime = await createRuntime(config, { roles: { api: true, worker: true }, log: createLogger('warn') });
+      try {
+        const org = await runtime.organisations.createOrganisation({ name: 'Bench', plan: 'starter' });
+        await runtime.db.updateTable('organisations').set({ words_remaining: 100_000_000 }).where('id', '=', org.id).execute();
+        const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Bench', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });
+        const { secret } = await runtime.tokens.mint({ projectId: project.id, name: 'bench' });
+        seeded = { projectId: project.id, secret };
+      } finally {
+        await runtime.stop();
+      }
+    }
+    const child = spawn(process.execPath, [join(ROOT, 'bin/parlance.js'), 'start'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      const started = Date.now();
+      while (!(await fetch(`${url}/healthz`).then((res) => res.status === 200, () => false))) {
+        if (child.exitCode !== null) throw new Error(`parlance start exited with ${child.exitCode}`);
+        if (Date.now() - started > 60_000) throw new Error('parlance start gave no 200 within 60 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await fn({ url, pid: child.pid!, projectId: seeded.projectId, headers: { authorization: `Bearer ${seeded.secret}` }, config });
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    if (after) {
+      const { openDatabase } = await import('../server/db/database.js');
+      const db = await openDatabase(config.database);
+      try {
+        await after(db);
+      } finally {
+        await db.destroy();
+      }
+    }
+  } finally {
+    if (backend === 'postgres+redis') {
+      const pg = await import('pg');
+      const client = new pg.default.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema if exists "bench_${id}" cascade`);
+      await client.end();
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(REDIS_URL);
+      const keys = await redis.keys(`bench-${id}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
     }
     rmSync(dataDir, { recursive: true, force: true });
   }

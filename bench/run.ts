@@ -1,20 +1,23 @@
 /**
  * Service benchmark: a JSON file of N keys pushed, translated into 3 locales by the pseudo provider, pushed again
  * unchanged and pulled, on the embedded default and (when reachable) on PostgreSQL + Redis. Sizes: 10,000 and 50,000
- * keys on both, 200,000 on PostgreSQL only (BENCH_SIZES, e.g. `10000,50000`). Each size runs in a process of its own,
- * so its memory figure is its own.
+ * keys on both, 200,000 on PostgreSQL only (BENCH_SIZES, e.g. `10000,50000`). Each size runs in a process of its own.
  *
- * Beside each figure: the machine's floor for the same work, measured in the same process on the same database
- * (parsing and hashing the file, an unnest insert of the same number of rows, a select of them, the rendered file's
- * JSON.stringify), and the ratio. Every figure is also printed per 10,000 keys, which stays flat when cost is linear.
- * Prints figures; asserts nothing.
+ * The service is `parlance start` from build/ (built first), in a process of its own as operators run it, so its
+ * memory figures are the service's (from /proc), and this process's work as the client does not share its thread.
+ *
+ * Beside each figure: the machine's floor for the same work, measured in this process on the same database once the
+ * service has stopped (parsing and hashing the file, an unnest insert of the same number of rows, a select of them,
+ * the rendered file's JSON.stringify), and the ratio. Every figure is also printed per 10,000 keys, which stays flat
+ * when cost is linear. Prints figures; asserts nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { DATABASE_URL, REDIS_URL, reachable, withBenchService, type Backend } from './bench-service.js';
+import type { Db } from '../server/db/database.js';
+import { buildService, DATABASE_URL, REDIS_URL, reachable, residentMiB, withServiceProcess, type Backend, type ServiceProcess } from './bench-service.js';
 
 const LOCALES = 3;
 
@@ -30,7 +33,6 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
-const mib = (bytes: number) => bytes / 1024 / 1024;
 
 interface Figures {
   backend: Backend;
@@ -47,20 +49,21 @@ interface Figures {
   rssMiB: number;
   peakMiB: number;
   idleMiB: number;
-  /** The process's peak resident memory after each step, in MiB: which step raised it. */
+  /** The service's peak resident memory after each step, in MiB: which step raised it. */
   peaks: Record<string, number>;
   floors: { push: number; complete: number; repush: number; pull: number };
 }
 
-/** One size on one backend, in this process: the service, the figures, then the floors on the same database. */
+/** One size on one backend: the service in a process of its own, the figures, then the floors on the same database. */
 async function measure(backend: Backend, keys: number): Promise<Figures> {
-  let figures: Figures | undefined;
-  await withBenchService(backend, { env: { SWEEP_INTERVAL_MS: '1000' } }, async ({ runtime, url, headers }) => {
-    const idleMiB = mib(process.memoryUsage().rss);
+  let figures: Omit<Figures, 'floors'> | undefined;
+  let floors: Figures['floors'] | undefined;
+  const file = sourceFile(keys);
+  const service = async ({ url, headers, pid }: ServiceProcess) => {
+    const idleMiB = residentMiB(pid).rss;
     const peaks: Record<string, number> = {};
-    const peak = (step: string) => (peaks[step] = process.resourceUsage().maxRSS / 1024);
+    const peak = (step: string) => (peaks[step] = residentMiB(pid).peak);
     peak('start');
-    const file = sourceFile(keys);
     const push = () => {
       const form = new FormData();
       form.set('file', new Blob([file]), 'en.json');
@@ -91,10 +94,29 @@ async function measure(backend: Backend, keys: number): Promise<Figures> {
     peak('pull');
     const [, zipMs] = await timed(async () => (await fetch(`${url}/v1/pull`, { headers })).arrayBuffer());
     peak('zip');
-    const rssMiB = mib(process.memoryUsage().rss);
+    const { rss: rssMiB, peak: peakMiB } = residentMiB(pid);
+    figures = {
+      backend,
+      keys,
+      rows: first.rows.total,
+      kib: file.length / 1024,
+      push: pushMs,
+      complete: completeMs,
+      repush: repushMs,
+      repushRows: second.rows.total,
+      pullKib: pulled.byteLength / 1024,
+      pull: pullMs,
+      zip: zipMs,
+      rssMiB,
+      peakMiB,
+      idleMiB,
+      peaks,
+    };
+  };
 
-    // The floors, on the same database: what parsing, hashing, writing and reading this many rows costs at least.
-    const db = runtime.db;
+  // The floors, on the same database once the service has stopped: what parsing, hashing, writing and reading this
+  // many rows costs at least, measured in this process.
+  const measureFloors = async (db: Db) => {
     const table = sql.raw(`bench_floor_${randomBytes(4).toString('hex')}`);
     await sql`create table ${table} (id text primary key, key text not null, locale text not null, text text not null, n int not null)`.execute(db);
     const rowsOf = (n: number, locale: string) => {
@@ -121,36 +143,19 @@ async function measure(backend: Backend, keys: number): Promise<Figures> {
     const [selected, selectMs] = await timed(() => sql<{ key: string; text: string }>`select key, text from ${table} where locale = 'de'`.execute(db));
     const [, stringifyMs] = await timed(async () => JSON.stringify(Object.fromEntries(selected.rows.map((r) => [r.key, r.text])), null, 2));
     await sql`drop table ${table}`.execute(db);
-
-    figures = {
-      backend,
-      keys,
-      rows: first.rows.total,
-      kib: file.length / 1024,
-      push: pushMs,
-      complete: completeMs,
-      repush: repushMs,
-      repushRows: second.rows.total,
-      pull: pullMs,
-      pullKib: pulled.byteLength / 1024,
-      zip: zipMs,
-      rssMiB,
-      peakMiB: process.resourceUsage().maxRSS / 1024,
-      idleMiB,
-      peaks,
-      floors: {
-        // Read and hash the file, write its keys and one row per key and locale.
-        push: parseMs + insertKeysMs + insertRowsMs,
-        // Write one translation per row and update each row once.
-        complete: insertRowsMs + updateRowsMs,
-        // Read and hash the file, read the stored keys.
-        repush: parseMs + selectMs,
-        // Read one locale's rows and write them out.
-        pull: selectMs + stringifyMs,
-      },
+    floors = {
+      // Read and hash the file, write its keys and one row per key and locale.
+      push: parseMs + insertKeysMs + insertRowsMs,
+      // Write one translation per row and update each row once.
+      complete: insertRowsMs + updateRowsMs,
+      // Read and hash the file, read the stored keys.
+      repush: parseMs + selectMs,
+      // Read one locale's rows and write them out.
+      pull: selectMs + stringifyMs,
     };
-  });
-  return figures!;
+  };
+  await withServiceProcess(backend, { env: { SWEEP_INTERVAL_MS: '1000' } }, service, measureFloors);
+  return { ...figures!, floors: floors! };
 }
 
 function print(f: Figures) {
@@ -167,9 +172,9 @@ function print(f: Figures) {
   line('pull one locale', f.pull, f.floors.pull, `${f.pullKib.toFixed(0)} KiB`);
   line('pull all locales (zip)', f.zip, undefined, '');
   console.log(
-    `  resident memory           ${f.rssMiB.toFixed(0).padStart(5)} MiB at the end, ${f.peakMiB.toFixed(0)} MiB peak; floor: ${f.idleMiB.toFixed(0)} MiB with the service started and idle`,
+    `  resident memory           ${f.rssMiB.toFixed(0).padStart(5)} MiB at the end, ${f.peakMiB.toFixed(0)} MiB peak; floor: ${f.idleMiB.toFixed(0)} MiB with the service started and idle (the service process)`,
   );
-  console.log(`  peak after each step      ${Object.entries(f.peaks).map(([step, m]) => `${step} ${m.toFixed(0)}`).join(', ')} MiB (then the floors)`);
+  console.log(`  peak after each step      ${Object.entries(f.peaks).map(([step, m]) => `${step} ${m.toFixed(0)}`).join(', ')} MiB `);
 }
 
 const SELF = fileURLToPath(import.meta.url);
@@ -177,6 +182,7 @@ const RUN_TS = fileURLToPath(new URL('../bin/run-ts.js', import.meta.url));
 
 if (process.argv[2] === '--one') {
   // A child: one backend and size, figures back to the parent as JSON on the last line.
+  buildService();
   const figures = await measure(process.argv[3] as Backend, Number(process.argv[4]));
   console.log(JSON.stringify(figures));
 } else {
