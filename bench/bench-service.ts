@@ -148,7 +148,9 @@ export async function withServiceProcess(
         await runtime.stop();
       }
     }
-    const child = spawn(process.execPath, [join(ROOT, 'bin/parlance.js'), 'start'], {
+    // BENCH_SERVICE_NODE_ARGS: Node options for the service, to try V8 settings (e.g. `--max-semi-space-size=4`).
+    const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/parlance.js'), 'start'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
