@@ -113,7 +113,11 @@ export function createPullService(deps: { db: Db }) {
         .where('k.path', '=', path)
         .where('k.state', '=', 'active')
         .$if(joined !== undefined, (q) =>
-          q.leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'k.id').on('t.locale', '=', joined!)).select(['t.text as t_text', 't.plurals as t_plurals']),
+          q
+            .leftJoin('translations as t', (join) => join.onRef('t.key_id', '=', 'k.id').on('t.locale', '=', joined!))
+            // A candidate held for review of the key's current source: reported with the file, in the same scan.
+            .leftJoin('held_translations as h', (join) => join.onRef('h.key_id', '=', 'k.id').on('h.locale', '=', joined!).on('h.state', '=', 'held').onRef('h.source_hash', '=', 'k.source_hash'))
+            .select(['t.text as t_text', 't.plurals as t_plurals', sql<boolean>`h.key_id is not null`.as('held')]),
         ),
       'position',
     );
@@ -142,17 +146,20 @@ export function createPullService(deps: { db: Db }) {
           );
           for (const row of rows) values.set(row.key, row.plurals ? { plurals: row.plurals } : row.text);
         }
-        const held = await db
-          .selectFrom('held_translations as h')
-          .innerJoin('keys as k', 'k.id', 'h.key_id')
-          .select(['k.key'])
-          .where('k.project_id', '=', input.projectId)
-          .where('k.path', '=', path)
-          .where('k.state', '=', 'active')
-          .where('h.locale', '=', locale)
-          .where('h.state', '=', 'held')
-          .whereRef('h.source_hash', '=', 'k.source_hash')
-          .execute();
+        const held =
+          locale === joined
+            ? keys.filter((k) => k.held)
+            : await db
+                .selectFrom('held_translations as h')
+                .innerJoin('keys as k', 'k.id', 'h.key_id')
+                .select(['k.key'])
+                .where('k.project_id', '=', input.projectId)
+                .where('k.path', '=', path)
+                .where('k.state', '=', 'active')
+                .where('h.locale', '=', locale)
+                .where('h.state', '=', 'held')
+                .whereRef('h.source_hash', '=', 'k.source_hash')
+                .execute();
         for (const h of held) refused.push({ key: h.key, locale, reason: 'held_for_review' });
         // Strings the file marks as not to be translated appear in every locale as they are.
         for (const k of keys) if (!k.translatable && !values.has(k.key)) values.set(k.key, sourceValue(k.source, k.source_plurals, locale));

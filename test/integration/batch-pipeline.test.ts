@@ -44,6 +44,27 @@ describe('pipelined chunks', () => {
   });
 });
 
+describe('planner statistics', () => {
+  it('a batch of 1,000 rows or more refreshes the statistics of keys and translations before it completes', async () => {
+    const analyzed = async () =>
+      (
+        await sql<{ relname: string; analyzed: number }>`select relname, (coalesce(analyze_count, 0) + coalesce(autoanalyze_count, 0))::int as analyzed
+          from pg_stat_user_tables where schemaname = current_schema() and relname in ('keys', 'translations') order by relname`.execute(service.runtime.db)
+      ).rows;
+    const before = await analyzed();
+    // 1,002 rows: 334 keys in 3 locales.
+    const keys = Array.from({ length: 334 }, (_, i) => ({ key: `stats.k${i}`, source: `Statistics sample ${i}` }));
+    const res = await service.api('/v1/push', { method: 'POST', json: { keys } });
+    expect(res.status).toBe(202);
+    const done = await waitForBatch(service, ((await res.json()) as { id: string }).id);
+    expect(done.status).toBe('completed');
+    expect(done.rows.total).toBe(1002);
+    const after = await analyzed();
+    expect(after.map((t) => t.relname)).toEqual(['keys', 'translations']);
+    for (const [i, table] of after.entries()) expect(table.analyzed).toBeGreaterThan(before[i]?.analyzed ?? 0);
+  });
+});
+
 describe('cascades of the bulk-written tables', () => {
   it('deleting an organisation still deletes its projects, keys, translations, batch rows and memory', async () => {
     const { runtime } = service;
