@@ -12,6 +12,7 @@ import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { GlossaryTerm } from '../../../src/core/gates/types.js';
 import { exactMatchesAcross, fuzzyMatches, matchKey, rememberTranslations, sourceSha, usableMatch, type ExactMatch, type MemoryWrite } from '../quality/memory.js';
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
+import type { RowShape } from '../quality/row-shape.js';
 import { loadGlossary } from '../quality/glossary-service.js';
 import { lengthBudget } from '../quality/budget.js';
 import { holdCandidates, writeTranslations } from '../quality/translation-writes.js';
@@ -239,6 +240,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       maxLength: lengthBudget(row.max_length, project.length_budget_percent, row.source, row.source_plurals),
     });
     const outcomes: ChunkOutcome[] = [];
+    const shapes = new Map<string, RowShape>();
     const neighbours = await neighboursOf(project, rows);
     // Translation memory first, for the whole chunk in one query: an exact, accepted match that still passes today's
     // gates costs nothing.
@@ -282,6 +284,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         neighbours: (r) => neighbours.get(r.id) ?? [],
         memory: (r) => memory.get(r.id) ?? [],
         signal,
+        shapes,
       });
       for (const d of decisions) {
         const row = byId.get(d.row.id)!;

@@ -33,6 +33,11 @@ export interface PipelineGroup {
   /** Careful pass: fuzzy translation-memory matches of a row. */
   memory?: (row: PipelineRow) => readonly MemoryHint[];
   signal?: AbortSignal;
+  /**
+   * The shapes of plain strings by source, shared by the groups of one chunk: a plain string's shape does not depend
+   * on the target locale, so a source queued in three locales is masked once.
+   */
+  shapes?: Map<string, RowShape>;
 }
 
 export type RowDecision =
@@ -80,7 +85,16 @@ interface Attempt {
 
 export async function translateGroup(group: PipelineGroup): Promise<RowDecision[]> {
   const { provider, targetLocale, sourceLocale } = group;
-  const attempts: Attempt[] = group.rows.map((row) => ({ row, shape: shapeOf(row.source, row.sourcePlurals, targetLocale), answers: new Map() }));
+  const shapes = group.shapes;
+  const shape = (row: PipelineRow): RowShape => {
+    if (row.sourcePlurals || !shapes) return shapeOf(row.source, row.sourcePlurals, targetLocale);
+    const known = shapes.get(row.source);
+    if (known) return known;
+    const made = shapeOf(row.source, null, targetLocale);
+    if (made.kind === 'plain') shapes.set(row.source, made);
+    return made;
+  };
+  const attempts: Attempt[] = group.rows.map((row) => ({ row, shape: shape(row), answers: new Map() }));
 
   const requestRows = (subset: readonly Attempt[], correction: boolean): ProviderRow[] =>
     subset.flatMap((a) => {
