@@ -17,6 +17,8 @@ export interface Part {
   source: string;
   masked: string;
   tokens: string[];
+  /** Whether the masked text has a letter outside its placeholders; a part without (digits, punctuation) is its own translation. */
+  wordy: boolean;
 }
 
 export type RowShape =
@@ -31,9 +33,12 @@ export interface Assembled {
   plurals: PluralForms | null;
 }
 
+const LETTER = /\p{L}/u;
+const PH = /<ph\s[^>]*>/g;
+
 function part(name: string, source: string, pluralBranch: boolean): Part {
   const { masked, tokens } = mask(source, { pluralBranch });
-  return { name, source, masked, tokens };
+  return { name, source, masked, tokens, wordy: LETTER.test(masked.replace(PH, '')) };
 }
 
 export function shapeOf(source: string, sourcePlurals: PluralForms | null, targetLocale: string): RowShape {

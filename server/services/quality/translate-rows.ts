@@ -45,8 +45,6 @@ export type RowDecision =
   | { kind: 'refused'; row: PipelineRow; value: Assembled; failures: StoredFailure[]; retries: number }
   | { kind: 'failed'; row: PipelineRow; reason: string; retries: number };
 
-const LETTER = /\p{L}/u;
-const PH = /<ph\s[^>]*>/g;
 
 /** The gates for an assembled translation of `row`. */
 export function gateRow(row: PipelineRow, value: Assembled, sourceLocale: string, targetLocale: string, glossary: readonly GlossaryTerm[]): GateReport {
@@ -105,7 +103,7 @@ export async function translateGroup(group: PipelineGroup): Promise<RowDecision[
       const memory = careful ? group.memory?.(row) : undefined;
       const reasons = correction ? (a.report?.failures ?? []).map((f) => f.reason) : [];
       return a.shape.parts
-        .filter((p) => LETTER.test(p.masked.replace(PH, '')))
+        .filter((p) => p.wordy)
         .map(
           (p): ProviderRow => ({
             id: `${row.id}\u0000${p.name}`,
@@ -125,7 +123,7 @@ export async function translateGroup(group: PipelineGroup): Promise<RowDecision[
   /** One provider call for `subset`; fills answers, or marks every row of the subset failed when the whole call failed. */
   const call = async (subset: Attempt[], correction: boolean): Promise<void> => {
     // Parts without letters (only placeholders, digits, punctuation) are their own translation.
-    for (const a of subset) for (const p of a.shape.parts) if (!LETTER.test(p.masked.replace(PH, ''))) a.answers.set(p.name, p.masked);
+    for (const a of subset) for (const p of a.shape.parts) if (!p.wordy) a.answers.set(p.name, p.masked);
     const rows = requestRows(subset, correction);
     if (rows.length === 0) return;
     let results: RowResult[];
