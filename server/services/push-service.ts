@@ -184,7 +184,11 @@ async function queueBatch(
 ) {
   await trx.insertInto('batches').values({ ...facts, project_id: project.id, status: 'queued', words_reserved: 0 }).execute();
   const translatable = keys.filter((k) => k.entry.translatable !== false);
-  const needed = await settledNeedingWork(trx, locales, translatable.filter((k) => settled.has(k.id)));
+  const settledKeys = translatable.filter((k) => settled.has(k.id));
+  // Most pushes of a file change nothing: when these are all of its keys and each has a current translation in every
+  // locale, two counts say so without sending the keys to the database.
+  const unchangedFile = facts.path != null && settledKeys.length === translatable.length && (await allTranslated(trx, project.id, facts.path, locales, settledKeys.length));
+  const needed = unchangedFile ? new Set<string>() : await settledNeedingWork(trx, locales, settledKeys);
   const pending = translatable.filter((k) => !settled.has(k.id) || needed.has(k.id)).map((k, ord) => ({ ...k, ord }));
   let rows = 0;
   let words = 0;
@@ -240,6 +244,22 @@ async function queueBatch(
 const NEEDS_WORK = sql`(t.key_id is null or t.stale or t.source_hash <> w.hash)
   and not exists (select 1 from held_translations h where h.key_id = w.key_id and h.locale = l.locale and h.state = 'held' and h.source_hash = w.hash)
   and not exists (select 1 from batch_rows r where r.key_id = w.key_id and r.locale = l.locale and r.status = 'queued' and r.source_hash = w.hash)`;
+
+/**
+ * Whether the file at `path` has exactly `expected` active keys to translate, each with a current translation (of its
+ * source, not stale) in every one of `locales`: then no key of it needs work.
+ */
+async function allTranslated(trx: Trx, projectId: string, path: string, locales: readonly string[], expected: number): Promise<boolean> {
+  if (expected === 0 || locales.length === 0) return false;
+  const counts = await sql<{ keys: number; current: number }>`
+    select
+      (select count(*)::int from keys where project_id = ${projectId} and path = ${path} and state = 'active' and translatable) as keys,
+      (select count(*)::int from keys k join translations t on t.key_id = k.id
+        where k.project_id = ${projectId} and k.path = ${path} and k.state = 'active' and k.translatable
+          and t.locale = any(${locales}::text[]) and not t.stale and t.source_hash = k.source_hash) as current`.execute(trx);
+  const { keys, current } = counts.rows[0]!;
+  return keys === expected && current === expected * locales.length;
+}
 
 /**
  * Which of `keys`, expected to have their translations (an unchanged re-push), still need work in some locale. Only
