@@ -3,7 +3,7 @@
  * exact source). An exact match is reused without a provider call and without charging words; fuzzy matches go
  * into the careful pass's context.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import { unnestRows } from '../../db/bulk.js';
 import type { Db } from '../../db/database.js';
@@ -21,9 +21,7 @@ type Executor = Pick<Db, 'selectFrom' | 'insertInto'>;
  */
 export function sourceSha(source: string, plurals: PluralForms | null, context: string | null = null): string {
   const text = plurals ? JSON.stringify(orderedForms(plurals)) : source;
-  return createHash('sha256')
-    .update(context ? JSON.stringify([text, context]) : text)
-    .digest('hex');
+  return hash('sha256', context ? JSON.stringify([text, context]) : text, 'hex');
 }
 
 /**
