@@ -3,16 +3,19 @@ import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type Plur
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from './icu-plural.js';
 import { encodeUtf8, scanJsonTape, Utf8Writer, writeObject, type FreshObject, type JsonTape } from './json-scan.js';
 
-/** A message: a top-level member whose key does not start with '@'. Members are named by their key's slot on the tape, the value being the next slot. */
-interface Message {
-  key: number;
-  name: string;
-  /** The decoded value (a message's value is a string). */
+/** A message's value, decoded. */
+interface Reading {
   value: string;
-  /** The `@key` metadata member, when there is one. */
-  metadata?: number;
   /** Set when the whole value is one ICU plural (surrounding text folded into the forms). */
   plural?: { argument: string; offset?: number; forms: PluralForms; exact: Record<string, string> };
+}
+
+/** A message: a top-level member whose key does not start with '@'. Members are named by their key's slot on the tape, the value being the next slot. */
+interface Message extends Reading {
+  key: number;
+  name: string;
+  /** The `@key` metadata member, when there is one. */
+  metadata?: number;
 }
 
 interface Bundle {
@@ -28,37 +31,59 @@ function fail(tape: JsonTape, message: string, slot: number): never {
   throw new FileUnparsableError(`${message} at line ${line}, column ${column}`, line, column);
 }
 
+/** Reads the value of the message whose key is at `key`. */
+function readValue(tape: JsonTape, key: number): Reading {
+  const value = tape.string(key + 1);
+  const reading: Reading = { value };
+  const icu = parseIcuPlural(value);
+  const folded = icu && foldIcuPlural(icu);
+  if (icu && folded) {
+    reading.plural = { argument: icu.argument, forms: folded.forms, exact: folded.exact };
+    if (icu.offset !== undefined) reading.plural.offset = icu.offset;
+  }
+  return reading;
+}
+
+/** Whether the message whose key is at `key` may be an ICU plural, told in place (`parseIcuPlural` needs both). */
+const mayBePlural = (tape: JsonTape, key: number): boolean => tape.mayHold(key + 1, ',') && tape.mayHold(key + 1, 'plural');
+
+/** Checks the top-level member whose key is at `key`, named `name`: `@@locale` and messages need string values. */
+function checkMember(tape: JsonTape, key: number, name: string): void {
+  if (name === '@@locale') {
+    if (tape.kind(key + 1) !== 'string') fail(tape, 'Expected a string for "@@locale"', key + 1);
+  } else if (!name.startsWith('@') && tape.kind(key + 1) !== 'string') {
+    // gen-l10n refuses non-string messages too; reading past one would leave it silently untranslated.
+    fail(tape, `Expected a string for the message ${JSON.stringify(name)}`, key + 1);
+  }
+}
+
+/** Whether `name` is `@` and then `message`, the name of the message's metadata. */
+const describes = (name: string | undefined, message: string): boolean =>
+  name !== undefined && name.length === message.length + 1 && name.charCodeAt(0) === 0x40 && name.endsWith(message);
+
 function readBundle(bytes: Uint8Array): Bundle {
   const tape = scanJsonTape(bytes);
   const keys = tape.children(0);
   const names = keys.map((key) => tape.string(key));
-  // `@key` metadata by the key it describes (keys are unique, so no message starts with '@').
+  // `@key` metadata is found beside its message, where gen-l10n and most editors write it, else by the key it describes
+  // (keys are unique, and no message starts with '@', so `@@locale` and its like describe none).
   const metadataOf = new Map<string, number>();
   names.forEach((name, i) => {
-    if (name.startsWith('@')) metadataOf.set(name.slice(1), keys[i]!);
+    if (name.startsWith('@') && !name.startsWith('@@') && !(i > 0 && describes(name, names[i - 1]!))) metadataOf.set(name.slice(1), keys[i]!);
   });
   const messages: Message[] = [];
   let locale: number | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const name = names[i]!;
-    if (name === '@@locale') {
-      if (tape.kind(key + 1) !== 'string') fail(tape, 'Expected a string for "@@locale"', key + 1);
-      locale = key;
-    }
+    checkMember(tape, key, name);
+    if (name === '@@locale') locale = key;
     if (name.startsWith('@')) continue;
-    // gen-l10n refuses non-string messages too; reading past one would leave it silently untranslated.
-    if (tape.kind(key + 1) !== 'string') fail(tape, `Expected a string for the message ${JSON.stringify(name)}`, key + 1);
-    const value = tape.string(key + 1);
+    const { value, plural } = readValue(tape, key);
     const message: Message = { key, name, value };
-    const metadata = metadataOf.get(name);
+    if (plural) message.plural = plural;
+    const metadata = describes(names[i + 1], name) ? keys[i + 1] : metadataOf.size > 0 ? metadataOf.get(name) : undefined;
     if (metadata !== undefined) message.metadata = metadata;
-    const icu = parseIcuPlural(value);
-    const folded = icu && foldIcuPlural(icu);
-    if (icu && folded) {
-      message.plural = { argument: icu.argument, forms: folded.forms, exact: folded.exact };
-      if (icu.offset !== undefined) message.plural.offset = icu.offset;
-    }
     messages.push(message);
   }
   return { tape, messages, ...(locale !== undefined ? { locale } : {}) };
@@ -81,11 +106,16 @@ function samePlural(forms: PluralForms, value: PluralForms): boolean {
   return a.length === Object.keys(value).length && a.every(([k, v]) => value[k as keyof PluralForms] === v);
 }
 
-/** The JSON text of a message's new value, or undefined when the value says what the file already says. */
-function valueText(message: Message, value: Value): string | undefined {
-  const current = message.value;
-  if (typeof value === 'string') return value === current ? undefined : JSON.stringify(value);
-  const plural = message.plural;
+/**
+ * The JSON text of the new value of the message whose key is at `key`, or undefined when the value says what the file
+ * already says. The file's value is compared in place with a text, and read (unless `read` is given) for a plural.
+ */
+function valueText(tape: JsonTape, key: number, value: Value, read?: Reading): string | undefined {
+  if (typeof value === 'string') {
+    const quoted = JSON.stringify(value);
+    return tape.isQuoted(key + 1, value, quoted) ? undefined : quoted;
+  }
+  const { value: current, plural } = read ?? readValue(tape, key);
   if (plural && samePlural(plural.forms, value.plurals)) return undefined;
   // Exact matches (=0) are not CLDR categories, so they stay as the source wrote them for every locale.
   const text = writeIcuPlural(plural?.argument ?? 'count', value.plurals, plural?.exact ?? {}, plural?.offset);
@@ -98,18 +128,29 @@ interface Edit {
   text: string;
 }
 
-/** Replaces the values of the given members (in file order), or undefined when there are none. */
-function splice(tape: JsonTape, edits: readonly Edit[], sourceSize: number): Uint8Array | undefined {
-  if (edits.length === 0) return undefined;
-  const out = new Utf8Writer(sourceSize + (sourceSize >> 1), tape.bom);
-  let at = 0;
-  for (const { key, text } of edits) {
-    out.write(tape.text.slice(at, tape.start(key + 1)));
+/** Writes the file with new values spliced in, in file order, holding only bytes; `finish` gives undefined when none came. */
+class Splicer {
+  private out: Utf8Writer | undefined;
+  private at = 0;
+
+  constructor(
+    private readonly tape: JsonTape,
+    private readonly sourceSize: number,
+  ) {}
+
+  /** Replaces the value of the member whose key is at `key`. */
+  replace(key: number, text: string): void {
+    const { tape, sourceSize } = this;
+    const out = (this.out ??= new Utf8Writer(sourceSize + (sourceSize >> 1), tape.bom));
+    out.write(tape.text.slice(this.at, tape.start(key + 1)));
     out.write(text);
-    at = tape.end(key + 1);
+    this.at = tape.end(key + 1);
   }
-  out.write(tape.text.slice(at));
-  return out.finish();
+
+  finish(): Uint8Array | undefined {
+    this.out?.write(this.tape.text.slice(this.at));
+    return this.out?.finish();
+  }
 }
 
 /**
@@ -135,6 +176,23 @@ function rewriteOmitting(tape: JsonTape, messages: readonly Message[], input: Re
     out += k < kept.length - 1 ? text.slice(tape.end(key + 1), tape.start(members[i + 1]!)) : text.slice(tape.end(last + 1));
   });
   return out;
+}
+
+/** Renders a file some of whose messages are omitted, with their metadata. */
+function renderOmitting(input: RenderInput): Uint8Array {
+  const { tape, messages, locale } = readBundle(input.source);
+  const edits: Edit[] = [];
+  for (const message of messages) {
+    const value = input.values.get(message.name);
+    const text = value === undefined ? undefined : valueText(tape, message.key, value, message);
+    if (text !== undefined) edits.push({ key: message.key, text });
+  }
+  if (locale !== undefined && input.locale && !sameLocale(tape.string(locale + 1), input.locale)) {
+    const text = JSON.stringify(arbLocale(input.locale));
+    const at = edits.findIndex((edit) => edit.key > locale);
+    edits.splice(at < 0 ? edits.length : at, 0, { key: locale, text });
+  }
+  return encodeUtf8(rewriteOmitting(tape, messages, input, edits), tape.bom);
 }
 
 export const arbCodec: Codec = {
@@ -165,27 +223,30 @@ export const arbCodec: Codec = {
   /**
    * Messages are spliced in place. A target keeps each message's `@key` metadata (gen-l10n reads descriptions and
    * placeholders from the template file only, and ignores them elsewhere), and `@@locale` is set to the target locale.
+   * Members are checked and written in one pass, each new value encoded as it comes.
    */
   render(input: RenderInput): Uint8Array {
-    const { tape, messages, locale } = readBundle(input.source);
-    const edits: Edit[] = [];
-    let omits = false;
-    for (const message of messages) {
-      const value = input.values.get(message.name);
-      if (value === undefined) {
-        omits ||= input.missing === 'omit';
+    const tape = scanJsonTape(input.source);
+    const out = new Splicer(tape, input.source.length);
+    for (let key = 1; key < tape.after(0); key = tape.after(key)) {
+      const name = tape.string(key);
+      checkMember(tape, key, name);
+      if (name === '@@locale') {
+        if (input.locale && !sameLocale(tape.string(key + 1), input.locale)) out.replace(key, JSON.stringify(arbLocale(input.locale)));
         continue;
       }
-      const text = valueText(message, value);
-      if (text !== undefined) edits.push({ key: message.key, text });
+      if (name.startsWith('@')) continue;
+      // A value that may be an ICU plural is read now, as parsing the file reads it; others only compare in place.
+      const read = mayBePlural(tape, key) ? readValue(tape, key) : undefined;
+      const value = input.values.get(name);
+      if (value === undefined) {
+        if (input.missing === 'omit') return renderOmitting(input);
+        continue;
+      }
+      const text = valueText(tape, key, value, read);
+      if (text !== undefined) out.replace(key, text);
     }
-    if (locale !== undefined && input.locale && !sameLocale(tape.string(locale + 1), input.locale)) {
-      const text = JSON.stringify(arbLocale(input.locale));
-      const at = edits.findIndex((edit) => edit.key > locale);
-      edits.splice(at < 0 ? edits.length : at, 0, { key: locale, text });
-    }
-    if (omits) return encodeUtf8(rewriteOmitting(tape, messages, input, edits), tape.bom);
-    return splice(tape, edits, input.source.length) ?? input.source.slice();
+    return out.finish() ?? input.source.slice();
   },
 
   renderFresh(entries: readonly FreshEntry[], options?: { locale?: string }): Uint8Array {

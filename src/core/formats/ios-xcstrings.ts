@@ -234,17 +234,33 @@ function mayBeLocale(tape: JsonTape, slot: Slot, normal: string): boolean {
  * asked for, so a caller that goes through them once keeps no more than one string's reading at a time.
  */
 function* localeEntries(catalog: Catalog, locale: string, fallback: boolean): Generator<{ item: CatalogString; entries: FoundEntry[]; body?: Body }> {
-  const { tape } = catalog;
-  const seen = new Map<string, FoundEntry>();
-  for (const item of catalog.strings) {
+  const { tape, strings } = catalog;
+  // Keys must be unique. A key of one segment is its catalog string's name, which no other string has, so only a key of
+  // more segments (a device or substitution) can meet another: those are kept, and the strings' one-segment entries
+  // only as the slot each points at (-1: none), so a large catalog's entries are not all held until the end.
+  const longer = new Map<string, FoundEntry>();
+  const single: number[] = [];
+  // Strings by name, once a longer key first comes.
+  let byName: Map<string, number> | undefined;
+  for (let index = 0; index < strings.length; index++) {
+    const item = strings[index]!;
     const { name } = item;
     const localization = localizationOf(tape, item, locale);
     const body = localization < 0 ? undefined : readBody(tape, localization + 1, `the "${tape.string(localization)}" localization of ${tape.quoted(item.key)}`);
     let entries = body ? bodyEntries(tape, name, body) : [];
     // Xcode keeps `""` for empty string literals in code; with no localization there is nothing to translate.
     if (entries.length === 0 && fallback && name !== '') entries = [{ key: name, path: [name], value: name, at: item.key, states: {} }];
+    single.push(-1);
     for (const entry of entries) {
-      const prior = seen.get(entry.key);
+      let prior: Pick<FoundEntry, 'path' | 'at'> | undefined = longer.get(entry.key);
+      if (entry.path.length === 1) {
+        single[index] = entry.at;
+      } else {
+        byName ??= new Map(strings.map((other, i) => [other.name, i]));
+        const other = byName.get(entry.key);
+        if (!prior && other !== undefined && (single[other] ?? -1) >= 0) prior = { path: [entry.key], at: single[other]! };
+        longer.set(entry.key, entry);
+      }
       if (prior) {
         fail(
           tape,
@@ -252,7 +268,6 @@ function* localeEntries(catalog: Catalog, locale: string, fallback: boolean): Ge
           entry.at,
         );
       }
-      seen.set(entry.key, entry);
     }
     yield body ? { item, entries, body } : { item, entries };
   }
@@ -343,6 +358,12 @@ function isLowerAscii(name: string): boolean {
   return true;
 }
 
+/** Whether members are in Xcode's order already. */
+function inOrder(members: readonly (readonly [string, unknown])[]): boolean {
+  for (let i = 1; i < members.length; i++) if (compareKeys(members[i - 1]![0], members[i]![0]) > 0) return false;
+  return true;
+}
+
 /** Writes a new value, its members one level deeper than `indent` (the indentation of the line it starts on). */
 function serialize(desired: Desired, indent: string, style: Style): string {
   switch (desired.kind) {
@@ -357,7 +378,8 @@ function serialize(desired: Desired, indent: string, style: Style): string {
       const { colon, indent: unit, eol } = style;
       let members = desired.members;
       if (members.some(([, d]) => d.kind === 'remove')) members = members.filter(([, d]) => d.kind !== 'remove');
-      if (!desired.ordered && members.length > 1) members = members.slice().sort(([a], [b]) => compareKeys(a, b));
+      // Sorting is stable: members already in order (as most desired objects are built) stay as they are.
+      if (!desired.ordered && !inOrder(members)) members = members.slice().sort(([a], [b]) => compareKeys(a, b));
       if (members.length === 0) return `{${eol}${eol}${indent}}`;
       const inner = indent + unit;
       let out = '{';

@@ -2,6 +2,7 @@
 // dotted-path parse and render that the json and json_nested codecs share (they differ only in detection and fresh files),
 // and the tape the arb and ios_xcstrings codecs read large files from.
 import { firstInvalidUtf8 } from './utf8.js';
+import { KEY_HASH_SEED, KeyIndex, hashKey, hashUnit } from './key-index.js';
 import { textValue } from './values.js';
 import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
 
@@ -103,13 +104,17 @@ export function encodeUtf8(text: string, bom: boolean): Uint8Array {
 
 const ENCODER = new TextEncoder();
 
+// Characters of pieces gathered before they are encoded: a call to encodeInto costs more than encoding a short piece.
+const BATCH = 16_384;
+
 /**
- * Writes a UTF-8 file piece by piece, encoding each as it comes: a rewrite of a large file then holds bytes, where
- * concatenating the pieces would hold a rope of strings for the collector to trace until the end.
+ * Writes a UTF-8 file piece by piece, encoding the pieces in batches as they come: a rewrite of a large file then holds
+ * bytes, where concatenating the pieces would hold a rope of strings for the collector to trace until the end.
  */
 export class Utf8Writer {
   private bytes: Uint8Array;
   private size = 0;
+  private pending = '';
 
   /** `capacity` is a guess at the size in bytes; the buffer grows past it. */
   constructor(capacity: number, bom: boolean) {
@@ -121,6 +126,19 @@ export class Utf8Writer {
   }
 
   write(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= BATCH) this.flush();
+  }
+
+  /** The bytes written. */
+  finish(): Uint8Array {
+    this.flush();
+    return this.bytes.slice(0, this.size);
+  }
+
+  private flush(): void {
+    const text = this.pending;
+    this.pending = '';
     // A UTF-16 code unit takes at most 3 bytes.
     if (this.bytes.length - this.size < text.length * 3) {
       const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.size + text.length * 3));
@@ -128,11 +146,6 @@ export class Utf8Writer {
       this.bytes = grown;
     }
     this.size += ENCODER.encodeInto(text, this.bytes.subarray(this.size)).written;
-  }
-
-  /** The bytes written. */
-  finish(): Uint8Array {
-    return this.bytes.slice(0, this.size);
   }
 }
 
@@ -545,9 +558,10 @@ class KeyedScanner extends JsonLexer {
   private object(prefix: string): void {
     this.enter();
     this.pos++;
+    // The members' names and lines, by their position in the object.
     const names: string[] = [];
     const lines: number[] = [];
-    let seen: Map<string, number> | undefined;
+    let seen: KeyIndex | undefined;
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
@@ -559,14 +573,13 @@ class KeyedScanner extends JsonLexer {
         const name = this.string();
         let first: number | undefined;
         if (seen) {
-          first = seen.get(name);
-          seen.set(name, line);
+          first = lookUpName(seen, names, lines, name);
         } else {
           for (let k = 0; k < names.length; k++) if (names[k] === name) first ??= lines[k];
-          names.push(name);
-          lines.push(line);
-          if (names.length > LINEAR_DUPLICATES) seen = new Map(names.map((n, k) => [n, lines[k]!]));
+          if (names.length === LINEAR_DUPLICATES) seen = indexNames([...names, name]);
         }
+        names.push(name);
+        lines.push(line);
         if (first !== undefined) this.fail(`Duplicate key ${JSON.stringify(name)} (first defined at line ${first})`, start);
         if (!this.dotted && name.includes('.')) this.dotted = true;
         this.colon(start, this.pos);
@@ -595,6 +608,22 @@ class KeyedScanner extends JsonLexer {
     }
     this.leave();
   }
+}
+
+// The keyed scanner's duplicate check of objects with many members, apart so that the scan of small ones stays compact.
+function indexNames(names: readonly string[]): KeyIndex {
+  const seen = new KeyIndex();
+  names.forEach((name, k) => seen.add(hashKey(name), k));
+  return seen;
+}
+
+/** Adds `name`, the next member's, to `seen`: the line of an earlier member of that name (`names`, `lines`), or undefined. */
+function lookUpName(seen: KeyIndex, names: readonly string[], lines: readonly number[], name: string): number | undefined {
+  const hash = hashKey(name);
+  let first: number | undefined;
+  for (let b = seen.find(hash); b >= 0 && first === undefined; b = seen.next(b, hash)) if (names[seen.id(b)] === name) first = lines[seen.id(b)];
+  seen.add(hash, names.length);
+  return first;
 }
 
 function scanKeyed(bytes: Uint8Array, tokens: boolean): { scanner: KeyedScanner; file: KeyedFile } {
@@ -710,6 +739,30 @@ export class JsonTape {
     return (head & ((1 << ESCAPES_SHIFT) - 1)) === STRING_KIND && this.string(slot) === value;
   }
 
+  /**
+   * `is(slot, value)` for a caller that holds `quoted`, the value's `JSON.stringify`: a token whose only escapes are
+   * the ones JSON.stringify writes holds the value exactly when it reads as `quoted`, so it is compared undecoded.
+   */
+  isQuoted(slot: number, value: string, quoted: string): boolean {
+    const head = this.slots[slot * FIELDS]!;
+    if (head === STRING_KIND || head === (STRING_KIND | (STRINGIFY_ESCAPES << ESCAPES_SHIFT))) {
+      const start = this.start(slot);
+      return this.end(slot) - start === quoted.length && this.text.startsWith(quoted, start);
+    }
+    return this.is(slot, value);
+  }
+
+  /**
+   * Whether the decoded string at `slot` may hold `part` (letters, digits or punctuation other than quote and backslash):
+   * false is sure, true only where its \u escapes could hide it.
+   */
+  mayHold(slot: number, part: string): boolean {
+    const head = this.slots[slot * FIELDS]!;
+    if (head >> ESCAPES_SHIFT === OTHER_ESCAPES) return true;
+    // The escapes JSON.stringify writes stand for quotes, backslashes and control characters, which `part` may not hold.
+    return this.text.slice(this.start(slot) + 1, this.end(slot) - 1).includes(part);
+  }
+
   /** The key slot of the object's member named `name` (its value is at key + 1), or -1. */
   member(object: number, name: string): number {
     const stop = this.after(object);
@@ -793,6 +846,32 @@ class TapeScanner extends JsonLexer {
     return decodeToken(this.text, this.slots[at + 1]!, this.slots[at + 2]!, (this.slots[at]! >> ESCAPES_SHIFT) as Escapes);
   }
 
+  // The duplicate check of objects with many members, apart so that the scan of small ones stays compact.
+  private index(keys: readonly number[]): KeyIndex {
+    const seen = new KeyIndex();
+    for (const key of keys) seen.add(this.keyHash(key), key);
+    return seen;
+  }
+
+  /** Adds the key at `slot` to `seen`, returning the slot of an earlier key that decodes alike, or -1. */
+  private lookUp(seen: KeyIndex, slot: number): number {
+    const hash = this.keyHash(slot);
+    let first = -1;
+    for (let b = seen.find(hash); b >= 0 && first < 0; b = seen.next(b, hash)) if (this.sameKey(seen.id(b), slot)) first = seen.id(b);
+    seen.add(hash, slot);
+    return first;
+  }
+
+  /** The hash of the key at `slot` as decoded (`KeyIndex`), read in place when it has no escapes. */
+  private keyHash(slot: number): number {
+    if (this.slots[slot * FIELDS] !== STRING_KIND) return hashKey(this.keyAt(slot));
+    const t = this.text;
+    const end = this.slots[slot * FIELDS + 2]! - 1;
+    let hash = KEY_HASH_SEED;
+    for (let i = this.slots[slot * FIELDS + 1]! + 1; i < end; i++) hash = hashUnit(hash, t.charCodeAt(i));
+    return hash;
+  }
+
   /** Whether two key slots decode alike; raw tokens without escapes compare in place. */
   private sameKey(a: number, b: number): boolean {
     const s = this.slots;
@@ -814,7 +893,7 @@ class TapeScanner extends JsonLexer {
     this.pos++;
     const keys = (this.scratch[this.depth] ??= []);
     keys.length = 0;
-    let seen: Map<string, number> | undefined;
+    let seen: KeyIndex | undefined;
     this.skipWhitespace();
     if (this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
@@ -824,14 +903,12 @@ class TapeScanner extends JsonLexer {
         const key = this.stringSlot();
         let first = -1;
         if (seen) {
-          const name = this.keyAt(key);
-          first = seen.get(name) ?? -1;
-          seen.set(name, key);
+          first = this.lookUp(seen, key);
         } else {
           for (let k = 0; k < keys.length && first < 0; k++) if (this.sameKey(keys[k]!, key)) first = keys[k]!;
           keys.push(key);
           if (keys.length > LINEAR_DUPLICATES) {
-            seen = new Map(keys.map((k) => [this.keyAt(k), k]));
+            seen = this.index(keys);
             keys.length = 0;
           }
         }
@@ -1008,7 +1085,7 @@ export function parseKeyed(bytes: Uint8Array): Entry[] {
 export function renderTokens(scan: KeyedTokens, input: RenderInput): Uint8Array {
   const { text, keys, starts, ends, escapes } = scan;
   // Without omissions every edit replaces one string token, so the text is the source with those tokens spliced.
-  let out = '';
+  let out: Utf8Writer | undefined;
   let at = 0;
   for (let i = 0; i < keys.length; i++) {
     const translated = input.values.get(keys[i]!);
@@ -1031,11 +1108,14 @@ export function renderTokens(scan: KeyedTokens, input: RenderInput): Uint8Array 
     } else if (JSON.parse(text.slice(start, end)) === value) {
       continue;
     }
-    out += text.slice(at, start) + (quoted ?? JSON.stringify(value));
+    out ??= new Utf8Writer(input.source.length + (input.source.length >> 1), scan.bom);
+    out.write(text.slice(at, start));
+    out.write(quoted ?? JSON.stringify(value));
     at = end;
   }
-  if (at === 0) return input.source.slice();
-  return encodeUtf8(out + text.slice(at), scan.bom);
+  if (!out) return input.source.slice();
+  out.write(text.slice(at));
+  return out.finish();
 }
 
 /** Splices the values keyed by dotted path into the file, leaving every other byte as it was. */

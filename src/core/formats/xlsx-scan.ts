@@ -1,6 +1,6 @@
 // The xlsx codec's fast path through a workbook's two large parts: the worksheet's <sheetData> and the shared string table.
-import type { TableCell, TableRow } from './csv.js';
-import { decodePredefined, type XmlAttribute, type XmlElement } from './xml-scan.js';
+import { BOOLEAN_TYPE, CELL_TYPES, INLINE_TYPE, NUMBER_TYPE, SHARED_TYPE, SheetGrid, STRING_TYPE } from './xlsx-grid.js';
+import { decodePredefined, type XmlAttribute } from './xml-scan.js';
 
 /*
  * A workbook of 50,000 rows holds ten megabytes of sheet XML; the shared XML scanner builds a node for every row, cell,
@@ -13,30 +13,6 @@ import { decodePredefined, type XmlAttribute, type XmlElement } from './xml-scan
  * or cells out of order, a bad shared string index). Whatever it accepts, the shared scanner reads the same way, and
  * every error is still reported by the shared scanner, with its position.
  */
-
-/** A cell of the sheet, which is also the table's cell: line and column are the sheet's row and (1-based) column. */
-export interface SheetCell extends TableCell {
-  start: number;
-  end: number;
-  /** The `t` attribute, 'n' when absent. */
-  type: string;
-  /** Whether it is one of the shared string table's `count`: a shared string cell with a <v>. */
-  counted: boolean;
-  /** The element, when the shared scanner read the sheet. */
-  el: XmlElement | undefined;
-}
-
-/** A row of the sheet, which is also the table's row: line is the sheet's row number. */
-export interface SheetRow extends TableRow {
-  /** By 0-based column, sparse where the sheet leaves cells out. */
-  cells: (SheetCell | undefined)[];
-  start: number;
-  end: number;
-  /** At '</row>', or equal to `end` when the row is self-closing. */
-  closeStart: number;
-  /** The element, when the shared scanner read the sheet. */
-  el: XmlElement | undefined;
-}
 
 /** OOXML writes characters XML cannot carry as `_xHHHH_` (and a literal `_xHHHH_` with its '_' as `_x005F_`). */
 export function unescapeOoxml(text: string): string {
@@ -224,20 +200,7 @@ class ContentScanner {
 
   /** The current text run, references decoded. */
   textValue(): string {
-    const t = this.text;
-    const end = this.textEnd;
-    if (!this.references) return t.slice(this.textStart, end);
-    let out = '';
-    let from = this.textStart;
-    for (let amp = t.indexOf('&', from); amp >= 0 && amp < end; amp = t.indexOf('&', from)) {
-      const length = referenceLength(t, amp);
-      out += t.slice(from, amp) + decodeReference(t, amp, length);
-      from = amp + length;
-    }
-    out += t.slice(from, end);
-    // Flattened now, rather than kept as a chain of pieces until first read.
-    out.charCodeAt(0);
-    return out;
+    return this.references ? decodedText(this.text, this.textStart, this.textEnd) : this.text.slice(this.textStart, this.textEnd);
   }
 
   private scanEndTag(pos: number): number {
@@ -384,6 +347,23 @@ function sameRange(t: string, aStart: number, aEnd: number, bStart: number, bEnd
   return true;
 }
 
+/** `t` from `start` to `end` with its references decoded, as one flat string. */
+function decodedText(t: string, start: number, end: number): string {
+  let amp = t.indexOf('&', start);
+  if (amp < 0 || amp >= end) return t.slice(start, end);
+  let out = '';
+  let from = start;
+  for (; amp >= 0 && amp < end; amp = t.indexOf('&', from)) {
+    const length = referenceLength(t, amp);
+    out += t.slice(from, amp) + decodeReference(t, amp, length);
+    from = amp + length;
+  }
+  out += t.slice(from, end);
+  // Flattened now, rather than kept as a chain of pieces until first read.
+  out.charCodeAt(0);
+  return out;
+}
+
 /**
  * The length of a built-in entity or character reference at `at` (the `&`), or 0 for anything else: other entities
  * and references to characters XML forbids are left to the shared scanner.
@@ -428,11 +408,25 @@ function decodeReference(t: string, at: number, length: number): string {
  * The rows of a <sheetData> whose content is `text` from `from` to `to`, or undefined to leave the sheet to the shared
  * scanner. `prefixes` are the namespace prefixes declared on <sheetData> and its ancestors.
  */
-export function scanSheetData(text: string, from: number, to: number, prefixes: readonly string[], shared: readonly string[]): SheetRow[] | undefined {
+export function scanSheetData(
+  text: string,
+  from: number,
+  to: number,
+  prefix: string,
+  prefixes: readonly string[],
+  shared: readonly string[],
+): SheetGrid | undefined {
   const s = new ContentScanner(text, from, to, prefixes);
   if (!s.plain()) return undefined;
-  const rows: SheetRow[] = [];
-  let row: SheetRow | undefined;
+  return new SheetReader(text, from, to, prefix, prefixes, shared).read() ?? scanSheetTokens(s, shared);
+}
+
+/** The rows of <sheetData> from its tokens (see scanSheetData). */
+function scanSheetTokens(s: ContentScanner, shared: readonly string[]): SheetGrid | undefined {
+  const { text } = s;
+  const grid = new SheetGrid();
+  let rowOpen = false;
+  let line = 0;
   let previousRow = 0;
   let previousColumn = -1;
   // The open cell.
@@ -447,10 +441,14 @@ export function scanSheetData(text: string, from: number, to: number, prefixes: 
   let collectDepth = -1;
   let inIs = false;
   let inRun = false;
-  // The open row's cells by column, and the columns they are at.
-  const cells: (SheetCell | undefined)[] = [];
-  const columns: number[] = [];
-  let count = 0;
+
+  const addCell = (end: number): boolean => {
+    const cellValue = cellText(type, value, inline, shared);
+    if (cellValue === undefined) return false;
+    grid.addCell(column, cellStart, end, type, cellValue, type === 's' && value !== undefined);
+    cellOpen = false;
+    return true;
+  };
 
   for (;;) {
     const token = s.next();
@@ -471,14 +469,14 @@ export function scanSheetData(text: string, from: number, to: number, prefixes: 
         if (!Number.isInteger(number) || number <= previousRow) return undefined;
         previousRow = number;
         previousColumn = -1;
-        const next: SheetRow = { cells: [], line: number, column: 1, start: s.tagStart, end: s.pos, closeStart: s.pos, el: undefined };
-        rows.push(next);
-        row = s.selfClosing ? undefined : next;
+        line = number;
+        grid.addRow(number, s.tagStart, s.pos, s.pos);
+        rowOpen = !s.selfClosing;
       } else if (depth === 1) {
-        if (!row || !s.isNamed('c')) continue;
+        if (!rowOpen || !s.isNamed('c')) continue;
         const r = s.attribute('r');
         if (r >= 0) {
-          column = cellColumn(s, r, row.line);
+          column = cellColumn(s, r, line);
           if (column < 0) return undefined;
         } else column = previousColumn + 1;
         if (column <= previousColumn) return undefined;
@@ -490,13 +488,7 @@ export function scanSheetData(text: string, from: number, to: number, prefixes: 
         cellStart = s.tagStart;
         cellOpen = true;
         inIs = false;
-        if (s.selfClosing) {
-          const cell = sheetCell(row, column, cellStart, s.pos, type, undefined, undefined, shared);
-          if (!cell) return undefined;
-          cells[column] = cell;
-          columns[count++] = column;
-          cellOpen = false;
-        }
+        if (s.selfClosing && !addCell(s.pos)) return undefined;
       } else if (cellOpen && collectDepth < 0) {
         if (depth === 2) {
           if (value === undefined && s.isNamed('v')) {
@@ -527,58 +519,15 @@ export function scanSheetData(text: string, from: number, to: number, prefixes: 
       else if (depth === 3) inRun = false;
       else if (depth === 2) inIs = false;
       else if (depth === 1 && cellOpen) {
-        const cell = sheetCell(row!, column, cellStart, s.pos, type, value, inline, shared);
-        if (!cell) return undefined;
-        cells[column] = cell;
-        columns[count++] = column;
-        cellOpen = false;
-      } else if (depth === 0 && row) {
-        row.cells = rowCells(cells, columns, count);
-        count = 0;
-        row.end = s.pos;
-        row.closeStart = text.lastIndexOf('</', s.pos - 1);
-        row = undefined;
+        if (!addCell(s.pos)) return undefined;
+      } else if (depth === 0 && rowOpen) {
+        grid.closeRow(text.lastIndexOf('</', s.pos - 1), s.pos);
+        rowOpen = false;
       }
       continue;
     }
-    return token === END ? rows : undefined;
+    return token === END ? grid : undefined;
   }
-}
-
-/**
- * A row's cells by column, in an array of their own at its exact size (arrays grown cell by cell hold several times
- * the room, which a large sheet pays for in collection), from the first `count` of `columns`; `cells` is emptied for
- * the next row. (Both are counted rather than truncated: emptying an array frees its store, and the next row would
- * allocate one.)
- */
-function rowCells(cells: (SheetCell | undefined)[], columns: readonly number[], count: number): (SheetCell | undefined)[] {
-  if (count === 0) return [];
-  const width = columns[count - 1]! + 1;
-  let out: (SheetCell | undefined)[];
-  // A row with a few cells far to the right stays sparse rather than filled with undefined.
-  if (width <= 2 * count + 8) out = cells.slice(0, width);
-  else {
-    out = [];
-    for (let k = 0; k < count; k++) out[columns[k]!] = cells[columns[k]!];
-  }
-  for (let k = 0; k < count; k++) cells[columns[k]!] = undefined;
-  return out;
-}
-
-/** A cell read by the fast scanner, or undefined when its shared string index is outside the table. */
-function sheetCell(
-  row: SheetRow,
-  column: number,
-  start: number,
-  end: number,
-  type: string,
-  value: string | undefined,
-  inline: string | undefined,
-  shared: readonly string[],
-): SheetCell | undefined {
-  const text = cellText(type, value, inline, shared);
-  if (text === undefined) return undefined;
-  return { value: text, line: row.line, column: column + 1, start, end, type, counted: type === 's' && value !== undefined, el: undefined };
 }
 
 /** The row number an `r` attribute gives, as Number() reads it. */
@@ -680,4 +629,300 @@ export function scanSharedStrings(text: string, from: number, to: number, prefix
     }
     return token === END ? { shared, plain } : undefined;
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sheets as spreadsheet applications write them
+
+/**
+ * Reads a <sheetData> in the form spreadsheet applications write, character by character, without tokens: rows of
+ * cells, each empty or holding a <v> or an inline string of one <t>, with nothing but whitespace between elements.
+ * Its elements take the prefix <sheetData> has. Anything else (and anything the token scanner would not take) makes
+ * it give up, and the token scanner reads the sheet instead: what the reader takes, the token scanner reads the same.
+ * The range holds no character the scanner leaves to the shared one (ContentScanner.plain has said so).
+ */
+class SheetReader {
+  private readonly grid = new SheetGrid();
+  /** Where the value (or the inline text) of the cell read last starts and ends, whether it has one, and its tag's end. */
+  private valueStart = 0;
+  private valueEnd = 0;
+  /** The next '&' at or after a text read (or -1 before the first search; past the range when there is none). */
+  private nextAmp = -1;
+  /** The start tag read last: its end, whether it closes itself, and its `r` and `t` attributes' values (-1 when absent). */
+  private tagEnd = 0;
+  private selfClosing = false;
+  private rStart = -1;
+  private rEnd = -1;
+  private tStart = -1;
+  private tEnd = -1;
+  private readonly names = new Int32Array(2 * READER_ATTRIBUTES);
+  private readonly rowTag: string;
+  private readonly rowClose: string;
+  private readonly cellTag: string;
+  private readonly cellClose: string;
+  private readonly valueOpen: string;
+  private readonly valueClose: string;
+  private readonly inlineOpen: string;
+  private readonly inlineClose: string;
+  private readonly textTag: string;
+  private readonly textClose: string;
+
+  constructor(
+    private readonly text: string,
+    private readonly from: number,
+    private readonly limit: number,
+    prefix: string,
+    private readonly prefixes: readonly string[],
+    private readonly shared: readonly string[],
+  ) {
+    this.rowTag = `<${prefix}row`;
+    this.rowClose = `</${prefix}row>`;
+    this.cellTag = `<${prefix}c`;
+    this.cellClose = `</${prefix}c>`;
+    this.valueOpen = `<${prefix}v>`;
+    this.valueClose = `</${prefix}v>`;
+    this.inlineOpen = `<${prefix}is>`;
+    this.inlineClose = `</${prefix}is>`;
+    this.textTag = `<${prefix}t`;
+    this.textClose = `</${prefix}t>`;
+  }
+
+  read(): SheetGrid | undefined {
+    const { text: t, limit, grid } = this;
+    let at = skipSpace(t, this.from);
+    let previousRow = 0;
+    // The elements' prefix is the one <sheetData> has, declared around it.
+    if (this.rowTag.length > 4 && !this.prefixes.includes(this.rowTag.slice(1, -4))) return undefined;
+    while (at < limit) {
+      const start = at;
+      if (!startsTag(t, at, this.rowTag) || this.startTag(at + this.rowTag.length, ROW_TAG) < 0) return undefined;
+      at = this.tagEnd;
+      let line = previousRow + 1;
+      if (this.rStart >= 0) {
+        line = digits(t, this.rStart, this.rEnd);
+        if (line <= previousRow) return undefined;
+      }
+      previousRow = line;
+      grid.addRow(line, start, at, at);
+      if (!this.selfClosing) {
+        at = this.readCells(skipSpace(t, at), line);
+        if (at < 0 || !hasAt(t, at, this.rowClose)) return undefined;
+        grid.closeRow(at, at + this.rowClose.length);
+        at += this.rowClose.length;
+      }
+      at = skipSpace(t, at);
+    }
+    return at === limit ? grid : undefined;
+  }
+
+  /** Reads the cells of a row from `at`, returning where they end (at the row's end tag), or -1 to give up. */
+  private readCells(at: number, line: number): number {
+    const { text: t, grid } = this;
+    let previousColumn = -1;
+    while (startsTag(t, at, this.cellTag)) {
+      const start = at;
+      if (this.startTag(at + this.cellTag.length, CELL_TAG) < 0) return -1;
+      at = this.tagEnd;
+      let column = previousColumn + 1;
+      if (this.rStart >= 0) {
+        column = cellReference(t, this.rStart, this.rEnd, line);
+        if (column <= previousColumn) return -1;
+      }
+      previousColumn = column;
+      const type = this.tStart < 0 ? NUMBER_TYPE : typeAt(t, this.tStart, this.tEnd);
+      if (type < 0) return -1;
+      // What the cell holds: 0 nothing, 1 a <v>, 2 an inline string's <t>.
+      let holds = 0;
+      if (!this.selfClosing) {
+        if (hasAt(t, at, this.valueOpen)) {
+          at = this.readText(at + this.valueOpen.length, this.valueClose);
+          holds = 1;
+        } else if (hasAt(t, at, this.inlineOpen)) {
+          at += this.inlineOpen.length;
+          if (!startsTag(t, at, this.textTag) || this.startTag(at + this.textTag.length, OTHER_TAG) < 0 || this.selfClosing) return -1;
+          at = this.readText(this.tagEnd, this.textClose);
+          if (at < 0 || !hasAt(t, at, this.inlineClose)) return -1;
+          at += this.inlineClose.length;
+          holds = 2;
+        }
+        if (at < 0 || !hasAt(t, at, this.cellClose)) return -1;
+        at += this.cellClose.length;
+      }
+      const value = this.cellText(type, holds);
+      if (value === undefined) return -1;
+      grid.addTypedCell(column, start, at, type, value, type === SHARED_TYPE && holds === 1);
+      at = skipSpace(t, at);
+    }
+    return at;
+  }
+
+  /** The text of a cell of the type holding what `holds` says, as cellText reads it; undefined to give up. */
+  private cellText(type: number, holds: number): string | undefined {
+    if (type === INLINE_TYPE) return holds === 2 ? unescapeOoxml(this.textValue()) : '';
+    if (holds !== 1) return '';
+    if (type === SHARED_TYPE) {
+      const index = digits(this.text, this.valueStart, this.valueEnd);
+      return index >= 0 ? this.shared[index] : undefined;
+    }
+    const raw = this.textValue();
+    if (type === BOOLEAN_TYPE) return raw === '1' ? 'TRUE' : raw === '0' ? 'FALSE' : raw;
+    return type === STRING_TYPE ? unescapeOoxml(raw) : raw;
+  }
+
+  /** Reads text from `at` up to the end tag `close`, returning where the end tag ends, or -1 to give up. */
+  private readText(at: number, close: string): number {
+    const t = this.text;
+    const lt = t.indexOf('<', at);
+    if (lt < 0 || lt >= this.limit || !hasAt(t, lt, close)) return -1;
+    let amp = this.nextAmp;
+    if (amp < at) amp = this.nextAmp = this.findAmp(at);
+    while (amp < lt) {
+      const length = referenceLength(t, amp);
+      if (length === 0) return -1;
+      amp = this.nextAmp = this.findAmp(amp + length);
+    }
+    this.valueStart = at;
+    this.valueEnd = lt;
+    return lt + close.length;
+  }
+
+  private findAmp(from: number): number {
+    const at = this.text.indexOf('&', from);
+    return at < 0 ? this.text.length : at;
+  }
+
+  /** The text read last, references decoded. */
+  private textValue(): string {
+    return decodedText(this.text, this.valueStart, this.valueEnd);
+  }
+
+  /**
+   * Reads the attributes of a start tag from just past its name, noting `r` and `t`; returns 0 (and sets tagEnd and
+   * selfClosing), or -1 to give up: on anything the token scanner would not take, a namespace declaration, or more
+   * than a few attributes. The values a row's or cell's reader reads (and takes only in their narrow form: digits,
+   * letters) are not checked here.
+   */
+  private startTag(at: number, tag: number): number {
+    const t = this.text;
+    this.rStart = this.tStart = -1;
+    let count = 0;
+    for (;;) {
+      const before = at;
+      at = skipSpace(t, at);
+      const c = t.charCodeAt(at);
+      if (c === 0x3e /* > */ || c === 0x2f /* / */) {
+        if (c === 0x2f && t.charCodeAt(at + 1) !== 0x3e) return -1;
+        this.selfClosing = c === 0x2f;
+        this.tagEnd = at + (c === 0x2f ? 2 : 1);
+        return this.tagEnd > this.limit ? -1 : 0;
+      }
+      if (at === before || count === READER_ATTRIBUTES) return -1;
+      const nameStart = at;
+      let colon = -1;
+      for (let n = t.charCodeAt(at); isNameChar(n); n = t.charCodeAt(++at)) {
+        if (n === 0x3a /* : */) {
+          if (colon >= 0) return -1;
+          colon = at;
+        }
+      }
+      const nameEnd = at;
+      const first = t.charCodeAt(nameStart);
+      if (nameEnd === nameStart || (first >= 0x30 && first <= 0x39) || first === 0x2d || first === 0x2e) return -1;
+      if (colon >= 0 && !this.declared(nameStart, colon, nameEnd)) return -1;
+      for (let k = 0; k < count; k++) if (sameRange(t, this.names[2 * k]!, this.names[2 * k + 1]!, nameStart, nameEnd)) return -1;
+      this.names[2 * count] = nameStart;
+      this.names[2 * count + 1] = nameEnd;
+      count++;
+      at = skipSpace(t, at);
+      if (t.charCodeAt(at) !== 0x3d /* = */) return -1;
+      at = skipSpace(t, at + 1);
+      const quote = t.charCodeAt(at);
+      if (quote !== 0x22 && quote !== 0x27) return -1;
+      const valueStart = at + 1;
+      const valueEnd = t.indexOf(quote === 0x22 ? '"' : "'", valueStart);
+      if (valueEnd < 0 || valueEnd >= this.limit) return -1;
+      const name = nameEnd - nameStart === 1 ? t.charCodeAt(nameStart) : 0;
+      if (name === 0x72 /* r */ && tag !== OTHER_TAG) {
+        this.rStart = valueStart;
+        this.rEnd = valueEnd;
+      } else if (name === 0x74 /* t */ && tag === CELL_TAG) {
+        this.tStart = valueStart;
+        this.tEnd = valueEnd;
+      } else {
+        for (let i = valueStart; i < valueEnd; i++) {
+          const v = t.charCodeAt(i);
+          if (v === 0x3c || v === 0x26 || v === 0x09 || v === 0x0a) return -1;
+        }
+      }
+      at = valueEnd + 1;
+    }
+  }
+
+  /** Whether an attribute's prefix (from `start` to `colon`) is declared around the content, or is xml; not xmlns. */
+  private declared(start: number, colon: number, end: number): boolean {
+    const t = this.text;
+    const length = colon - start;
+    if (colon === start || colon === end - 1) return false;
+    if (length === 3 && t.startsWith('xml', start)) return true;
+    for (const prefix of this.prefixes) if (prefix.length === length && t.startsWith(prefix, start)) return true;
+    return false;
+  }
+}
+
+const READER_ATTRIBUTES = 8;
+/** Which start tag the reader reads: a row's `r` and a cell's `r` and `t` are read (and so checked) by the reader. */
+const ROW_TAG = 0;
+const CELL_TAG = 1;
+const OTHER_TAG = 2;
+
+/** Whether the text at `at` is the start tag name `tag` (with its '<'), followed by what may end a name. */
+function startsTag(t: string, at: number, tag: string): boolean {
+  if (!hasAt(t, at, tag)) return false;
+  const c = t.charCodeAt(at + tag.length);
+  return c === 0x20 || c === 0x3e || c === 0x2f || c === 0x0a || c === 0x09;
+}
+
+function isNameChar(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x3a) || c === 0x5f || c === 0x2d || c === 0x2e;
+}
+
+/** The number an attribute value of one to nine digits spells, or -1. */
+function digits(t: string, start: number, end: number): number {
+  if (end <= start || end - start > 9) return -1;
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return -1;
+    n = n * 10 + (c - 0x30);
+  }
+  return n;
+}
+
+/** The 0-based column of a cell reference in row `row` (like B3), or -1 when it is not one. */
+function cellReference(t: string, start: number, end: number, row: number): number {
+  let at = start;
+  let column = 0;
+  for (let c = t.charCodeAt(at); c >= 0x41 && c <= 0x5a && at - start < 3; c = t.charCodeAt(++at)) column = column * 26 + (c - 64);
+  if (at === start || t.charCodeAt(at) === 0x30) return -1;
+  return digits(t, at, end) === row ? column - 1 : -1;
+}
+
+/**
+ * Whether the text at `at` is `piece`, compared character by character: the pieces are a few characters long, and a
+ * call to startsWith costs more than the comparison.
+ */
+function hasAt(t: string, at: number, piece: string): boolean {
+  for (let i = 0; i < piece.length; i++) if (t.charCodeAt(at + i) !== piece.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The code of the cell type spelt from `start` to `end` (see CELL_TYPES), or -1 for another. */
+function typeAt(t: string, start: number, end: number): number {
+  const length = end - start;
+  if (length === 1) {
+    const c = t.charCodeAt(start);
+    return c === 0x6e /* n */ ? NUMBER_TYPE : c === 0x73 /* s */ ? SHARED_TYPE : c === 0x62 /* b */ ? BOOLEAN_TYPE : CELL_TYPES.indexOf(t[start]!);
+  }
+  if (length === 9 && hasAt(t, start, 'inlineStr')) return INLINE_TYPE;
+  return length === 3 && hasAt(t, start, 'str') ? STRING_TYPE : CELL_TYPES.indexOf(t.slice(start, end));
 }

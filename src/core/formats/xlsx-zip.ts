@@ -75,7 +75,8 @@ function unzipNative(bytes: Uint8Array): Unzipped | undefined {
     if (method !== 8 || compressed === 0) return undefined;
     let inflated: Uint8Array;
     try {
-      inflated = zlib.inflateRawSync(data);
+      // Output room for the whole entry at once, so zlib need not join chunks (within deflate's greatest ratio).
+      inflated = zlib.inflateRawSync(data, size >= 64 && size <= 1032 * compressed ? { chunkSize: size + 1 } : undefined);
     } catch {
       return undefined;
     }

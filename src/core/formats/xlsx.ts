@@ -13,8 +13,10 @@ import {
   type TableDialect,
   type TableLayout,
   type TablePlan,
+  type TableRow,
 } from './csv.js';
-import { cellText, columnIndex, scanSharedStrings, scanSheetData, tagAttribute, tagAttributes, unescapeOoxml, type SheetCell, type SheetRow } from './xlsx-scan.js';
+import { SheetGrid, SheetRows } from './xlsx-grid.js';
+import { cellText, columnIndex, scanSharedStrings, scanSheetData, tagAttribute, tagAttributes, unescapeOoxml } from './xlsx-scan.js';
 import { failWorkbook, rezip, unzip, zip, type Unzipped } from './xlsx-zip.js';
 import {
   attribute,
@@ -236,7 +238,7 @@ const SST_TAG = /<(?:[A-Za-z_][A-Za-z0-9_.-]*:)?sst[ \t\r\n/>]/;
 
 interface Sheet {
   part: Part;
-  rows: SheetRow[];
+  grid: SheetGrid;
   /** The prefix the sheet's elements use: new elements take it (some writers bind the main namespace to `x:`). */
   ns: string;
   /** The `ref` of <dimension>. */
@@ -254,18 +256,18 @@ function readSheetQuickly(part: Part, shared: readonly string[]): Sheet | undefi
   const root = masked.doc.root;
   const data = localName(root.name) === 'worksheet' ? child(root, 'sheetData') : undefined;
   if (!isMasked(data, masked)) return undefined;
-  const rows = scanSheetData(part.text, masked.from, masked.to, [...declaredPrefixes(root), ...declaredPrefixes(data)], shared);
-  if (!rows) return undefined;
+  const grid = scanSheetData(part.text, masked.from, masked.to, prefixOf(data), [...declaredPrefixes(root), ...declaredPrefixes(data)], shared);
+  if (!grid) return undefined;
   const dimension = child(root, 'dimension');
   const ref = dimension && attribute(dimension, 'ref');
-  return { part, rows, ns: prefixOf(data), dimension: ref && unmask(ref, masked) };
+  return { part, grid, ns: prefixOf(data), dimension: ref && unmask(ref, masked) };
 }
 
 /** The sheet read by the shared scanner, which reports anything malformed with its position. */
 function readSheetFully(part: Part, shared: readonly string[]): Sheet {
   const sheet = scanPart(part);
   const worksheet = expectRoot(sheet, 'worksheet');
-  const rows: SheetRow[] = [];
+  const grid = new SheetGrid();
   const data = child(worksheet, 'sheetData');
   let previousRow = 0;
   for (const rowEl of data ? children(data, 'row') : []) {
@@ -273,7 +275,7 @@ function readSheetFully(part: Part, shared: readonly string[]): Sheet {
     const number = r === undefined ? previousRow + 1 : Number(r);
     if (!Number.isInteger(number) || number <= previousRow) throw partError(sheet, `Expected rows in ascending order with numeric r attributes, found r=${JSON.stringify(r)}`, rowEl);
     previousRow = number;
-    const row: SheetRow = { cells: [], line: number, column: 1, start: rowEl.start, end: rowEl.end, closeStart: rowEl.closeStart, el: rowEl };
+    grid.addRow(number, rowEl.start, rowEl.end, rowEl.closeStart, rowEl);
     let previousColumn = -1;
     for (const cellEl of children(rowEl, 'c')) {
       const ref = attribute(cellEl, 'r')?.value;
@@ -284,22 +286,21 @@ function readSheetFully(part: Part, shared: readonly string[]): Sheet {
       const column = match ? columnIndex(match[1]!) : previousColumn + 1;
       if (column <= previousColumn) throw partError(sheet, `Expected cells in column order, found ${JSON.stringify(ref)} after column ${columnName(previousColumn)}`, cellEl);
       previousColumn = column;
-      row.cells[column] = readCell(sheet, cellEl, number, column, shared);
+      readCell(sheet, grid, cellEl, column, shared);
     }
-    rows.push(row);
   }
   const dimension = child(worksheet, 'dimension');
-  return { part, rows, ns: prefixOf(data ?? worksheet), dimension: dimension && attribute(dimension, 'ref') };
+  return { part, grid, ns: prefixOf(data ?? worksheet), dimension: dimension && attribute(dimension, 'ref') };
 }
 
-function readCell(sheet: Part, el: XmlElement, line: number, column: number, shared: readonly string[]): SheetCell {
+function readCell(sheet: Part, grid: SheetGrid, el: XmlElement, column: number, shared: readonly string[]): void {
   const type = attribute(el, 't')?.value ?? 'n';
   const is = type === 'inlineStr' ? child(el, 'is') : undefined;
   const v = child(el, 'v');
   const raw = v ? textContent(v) : undefined;
   const text = cellText(type, raw, is && runText(is), shared);
   if (text === undefined) throw partError(sheet, `Expected a shared string index below ${shared.length}, found ${JSON.stringify(raw)}`, v!);
-  return { value: text, line, column: column + 1, start: el.start, end: el.end, type, counted: type === 's' && v !== undefined, el };
+  grid.addCell(column, el.start, el.end, type, text, type === 's' && v !== undefined, el);
 }
 
 interface SharedStrings {
@@ -346,7 +347,6 @@ interface Workbook {
   /** Shared string items, decoded (none without a table). */
   shared: string[];
   plain: boolean[];
-  rows: SheetRow[];
 }
 
 const WORKSHEET_TYPE = /\/worksheet$/;
@@ -370,118 +370,162 @@ function readWorkbook(input: Uint8Array): Workbook {
   const strings = stringsPath && files[stringsPath] ? readSharedStrings(files, stringsPath) : undefined;
   const shared = strings?.shared ?? [];
   const sheet = readSheet(files, sheetRel.target, shared);
-  return { sheet, strings, shared, plain: strings?.plain ?? [], rows: sheet.rows };
+  return { sheet, strings, shared, plain: strings?.plain ?? [] };
 }
 
 /** The sheet as a table: the first non-empty row is the header; cells are positioned by sheet row and column. */
-function toTable(book: Workbook): { header: SheetRow; data: SheetRow[] } {
-  const start = book.rows.findIndex((r) => r.cells.some((c) => c !== undefined && c.value !== ''));
-  if (start < 0) return failWorkbook('The first worksheet is empty; expected a header row (e.g. key, en)');
-  return { header: book.rows[start]!, data: book.rows.slice(start + 1) };
+interface Table {
+  /** The header row's index in the grid; the data rows are the rows after it. */
+  head: number;
+  header: TableRow;
+  data: SheetRows;
+}
+
+function toTable(book: Workbook): Table {
+  const { grid } = book.sheet;
+  let head = 0;
+  while (head < grid.rows && !grid.filledRow(head)) head++;
+  if (head === grid.rows) return failWorkbook('The first worksheet is empty; expected a header row (e.g. key, en)');
+  return { head, header: grid.tableRow(head), data: new SheetRows(grid, head + 1) };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rendering
 
-/** A row's or cell's attributes: its element's, or read again from the tag the fast scanner took. */
-function attributesOf(text: string, node: SheetRow | SheetCell): readonly XmlAttribute[] {
-  return node.el ? node.el.attributes : tagAttributes(text, node.start);
+/** A cell's attributes: its element's, or read again from the tag the fast scanner took. */
+function cellAttributes(text: string, grid: SheetGrid, cell: number): readonly XmlAttribute[] {
+  const el = grid.cellElement(cell);
+  return el ? el.attributes : tagAttributes(text, grid.cellStartOf(cell));
 }
 
-function attributeOf(text: string, node: SheetRow | SheetCell, name: string): XmlAttribute | undefined {
-  return node.el ? attribute(node.el, name) : tagAttribute(text, node.start, name);
+function cellAttribute(text: string, grid: SheetGrid, cell: number, name: string): XmlAttribute | undefined {
+  const el = grid.cellElement(cell);
+  return el ? attribute(el, name) : tagAttribute(text, grid.cellStartOf(cell), name);
+}
+
+function rowAttribute(text: string, grid: SheetGrid, row: number, name: string): XmlAttribute | undefined {
+  const el = grid.rowElement(row);
+  return el ? attribute(el, name) : tagAttribute(text, grid.start(row), name);
 }
 
 // One encoder for every render: it holds no state between calls.
 const UTF8 = new TextEncoder();
 
 /**
- * A part's new text, written in document order: the source's text between edits, copied, and each edit's text.
- * Pieces are joined a few thousand at a time, so they die young rather than all living until the end (a render of
- * a large sheet writes about ten per row), and a UTF-8 part is encoded chunk by chunk rather than as one string.
+ * A part's new bytes, written in document order: the source's text between edits, and each edit's text, encoded as
+ * UTF-8 as they come into one buffer (a render of a large sheet writes a few pieces per row, and strings joined
+ * first would be copied twice and collected). A part in UTF-16 is encoded again at the end.
  */
 class PartWriter {
-  private pieces: string[] = [];
-  private readonly chunks: string[] = [];
+  private bytes: Uint8Array;
+  private size = 0;
   private at = 0;
   /** Whether anything was replaced or inserted. */
   edited = false;
 
-  constructor(private readonly source: string) {}
+  constructor(private readonly part: Part) {
+    // Room for the source, and as much again for what a render adds; it grows when that is not enough.
+    this.bytes = new Uint8Array(2 * part.text.length + 1024);
+    if (part.bom && part.encoding === 'utf-8') this.size = UTF8.encodeInto('\uFEFF', this.bytes).written;
+  }
 
   /** Copies the source up to `start` and leaves it out up to `end`; what is written next takes its place. */
   replace(start: number, end: number): void {
-    if (start < this.at || end < start || end > this.source.length) throw new Error(`xlsx: edit ${start}..${end} overlaps another or lies outside the text`);
-    if (start > this.at) this.write(this.source.slice(this.at, start));
+    const { text } = this.part;
+    if (start < this.at || end < start || end > text.length) throw new Error(`xlsx: edit ${start}..${end} overlaps another or lies outside the text`);
+    if (start > this.at) this.write(text.slice(this.at, start));
     this.at = end;
     this.edited = true;
   }
 
   write(piece: string): void {
-    this.pieces.push(piece);
-    if (this.pieces.length === 4096) {
-      this.chunks.push(this.pieces.join(''));
-      this.pieces = [];
+    // A byte per UTF-16 unit at least; what does not fit gets the room it may need, three bytes a unit.
+    this.room(piece.length);
+    const { read, written } = UTF8.encodeInto(piece, this.bytes.subarray(this.size));
+    this.size += written;
+    if (read < piece.length) {
+      this.room(3 * (piece.length - read));
+      this.size += UTF8.encodeInto(piece.slice(read), this.bytes.subarray(this.size)).written;
     }
   }
 
-  /** Writes text as an element's content: OOXML's escapes (escapeOoxml), then XML's (escapeXmlText). */
+  /**
+   * Writes text as an element's content: OOXML's escapes (escapeOoxml), then XML's (escapeXmlText). Most text needs
+   * neither but for '&', '<', '>' and CR, which are escaped in its bytes; the rest takes the way through strings.
+   */
   writeText(value: string): void {
-    const ooxml = escapeOoxml(value);
-    if (!TEXT_ESCAPED.test(ooxml)) return this.write(ooxml);
-    // Surrogates (paired or not) take the careful way.
-    if (SURROGATE.test(ooxml)) return this.write(escapeXmlText(ooxml));
-    let from = 0;
-    for (let i = 0; i < ooxml.length; i++) {
-      const c = ooxml.charCodeAt(i);
-      if (c > 0x3e) continue;
-      const entity = c === 0x26 ? '&amp;' : c === 0x3c ? '&lt;' : c === 0x3e ? '&gt;' : c === 0x0d ? '&#13;' : undefined;
-      if (entity === undefined) continue;
-      if (i > from) this.write(ooxml.slice(from, i));
-      this.write(entity);
-      from = i + 1;
-    }
-    if (from < ooxml.length) this.write(ooxml.slice(from));
-  }
-
-  /** The whole text, the rest of the source included. */
-  text(): string {
-    this.finish();
-    return this.chunks.join('');
-  }
-
-  /** The whole text, encoded as the source part was. */
-  encode(bom: boolean, encoding: XmlEncoding): Uint8Array {
-    if (encoding !== 'utf-8') return encodeXml(this.text(), bom, encoding);
-    this.finish();
-    let length = 0;
-    for (const chunk of this.chunks) length += chunk.length;
-    let out = new Uint8Array(length + (length >> 3) + 3);
-    let size = 0;
-    if (bom) size = UTF8.encodeInto('\uFEFF', out).written;
-    for (const chunk of this.chunks) {
-      // Three bytes at most per UTF-16 unit.
-      if (out.length - size < 3 * chunk.length) {
-        const grown = new Uint8Array(Math.max(2 * out.length, size + 3 * chunk.length));
-        grown.set(out.subarray(0, size));
-        out = grown;
+    const from = this.size;
+    this.write(value);
+    const { bytes } = this;
+    const end = this.size;
+    let escapes = 0;
+    let first = end;
+    for (let i = from; i < end; i++) {
+      const b = bytes[i]!;
+      if (b >= 0x40) {
+        // '_x' may start an OOXML escape; EF BF BE and EF BF BF are U+FFFE and U+FFFF, which XML cannot carry.
+        if ((b === 0x5f && i + 1 < end && bytes[i + 1] === 0x78) || (b === 0xef && i + 2 < end && bytes[i + 1] === 0xbf && bytes[i + 2]! >= 0xbe)) {
+          this.size = from;
+          return this.write(escapeXmlText(escapeOoxml(value)));
+        }
+        continue;
       }
-      size += UTF8.encodeInto(chunk, out.subarray(size)).written;
+      if (b === 0x26 || b === 0x3c || b === 0x3e || b === 0x0d) {
+        if (escapes++ === 0) first = i;
+      } else if (b < 0x20 && b !== 0x09 && b !== 0x0a) {
+        this.size = from;
+        return this.write(escapeXmlText(escapeOoxml(value)));
+      }
     }
-    return out.subarray(0, size);
+    // Unpaired surrogates are written as U+FFFD, as escapeXmlText writes them.
+    if (escapes === 0) return;
+    // Each escape takes at most four bytes more: the bytes from the first move up, and are copied back down escaped.
+    const shift = 4 * escapes;
+    this.room(shift);
+    const out = this.bytes;
+    out.copyWithin(first + shift, first, end);
+    let to = first;
+    for (let i = first + shift; i < end + shift; i++) {
+      const b = out[i]!;
+      if (b === 0x26) to = put(out, to, AMP);
+      else if (b === 0x3c) to = put(out, to, LT);
+      else if (b === 0x3e) to = put(out, to, GT);
+      else if (b === 0x0d) to = put(out, to, CR);
+      else out[to++] = b;
+    }
+    this.size = to;
   }
 
-  private finish(): void {
-    if (this.at < this.source.length) this.write(this.source.slice(this.at));
-    this.at = this.source.length;
-    this.chunks.push(this.pieces.join(''));
-    this.pieces = [];
+  /** Makes room for `more` bytes past the end. */
+  private room(more: number): void {
+    if (this.bytes.length - this.size >= more) return;
+    const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.size + more));
+    grown.set(this.bytes.subarray(0, this.size));
+    this.bytes = grown;
+  }
+
+  /** The whole part, the rest of the source included, encoded as the source part was. */
+  encode(): Uint8Array {
+    const { text, bom, encoding } = this.part;
+    if (this.at < text.length) this.write(text.slice(this.at));
+    this.at = text.length;
+    const bytes = this.bytes.subarray(0, this.size);
+    return encoding === 'utf-8' ? bytes : encodeXml(UTF8_TEXT.decode(bytes), bom, encoding);
   }
 }
 
-// What escapeXmlText changes once escapeOoxml has run (it leaves no character XML forbids), surrogates included.
-const TEXT_ESCAPED = /[&<>\r\uD800-\uDFFF]/;
-const SURROGATE = /[\uD800-\uDFFF]/;
+const UTF8_TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
+const AMP = UTF8.encode('&amp;');
+const LT = UTF8.encode('&lt;');
+const GT = UTF8.encode('&gt;');
+const CR = UTF8.encode('&#13;');
+
+/** Writes `piece` into `out` at `at`, returning where it ends. */
+function put(out: Uint8Array, at: number, piece: Uint8Array): number {
+  for (let k = 0; k < piece.length; k++) out[at + k] = piece[k]!;
+  return at + piece.length;
+}
+
 
 const SPACE = /\s/;
 
@@ -506,11 +550,12 @@ function textElement(ns: string, value: string): string {
 const SPANS = /^(\d+):(\d+)$/;
 
 /** Writes a plan into the worksheet (and the shared strings), returning the changed parts encoded. */
-function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header: SheetRow, data: readonly SheetRow[]): Map<string, Uint8Array> {
+function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, head: number): Map<string, Uint8Array> {
   const { sheet, strings } = book;
+  const { grid } = sheet;
   const { text } = sheet.part;
   const { ns } = sheet;
-  const out = new PartWriter(text);
+  const out = new PartWriter(sheet.part);
   const known = new Map<string, number>();
   book.shared.forEach((s, i) => book.plain[i] && !known.has(s) && known.set(s, i));
   const added: string[] = [];
@@ -531,26 +576,28 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header:
   const spacedInlineOpen = ` t="inlineStr"><${ns}is><${ns}t xml:space="preserve">`;
   const inlineClose = `</${ns}t></${ns}is></${ns}c>`;
 
-  const writeCell = (row: SheetRow, column: number, value: string, replaced: SheetCell | undefined): void => {
+  // Rows and cells are the grid's; a replaced cell is -1 for a new one.
+  const writeCell = (row: number, column: number, value: string, replaced: number): void => {
     let attributes: string;
     let styled: boolean;
-    if (replaced) {
-      const kept = attributesOf(text, replaced)
+    if (replaced >= 0) {
+      const kept = cellAttributes(text, grid, replaced)
         .filter((a) => a.name !== 't')
         .map((a) => text.slice(a.start, a.end));
       attributes = kept.join(' ');
       styled = kept.some((a) => a.startsWith('s='));
     } else {
-      const like = row.cells[likeColumn];
-      const style = like && attributeOf(text, like, 's');
-      attributes = style ? `r="${columnName(column)}${row.line}" s="${escapeXmlAttribute(style.value, '"')}"` : `r="${columnName(column)}${row.line}"`;
+      const like = grid.find(row, likeColumn);
+      const style = like >= 0 ? cellAttribute(text, grid, like, 's') : undefined;
+      const line = grid.line(row);
+      attributes = style ? `r="${columnName(column)}${line}" s="${escapeXmlAttribute(style.value, '"')}"` : `r="${columnName(column)}${line}"`;
       styled = style !== undefined;
     }
     if (value === '') {
       if (styled) out.write(`${cellOpen}${attributes}/>`);
       return;
     }
-    if (strings && replaced?.type !== 'inlineStr') {
+    if (strings && !(replaced >= 0 && grid.isInline(replaced))) {
       countDelta++;
       out.write(`${cellOpen}${attributes} t="s"><${ns}v>${sharedIndex(value)}</${ns}v></${ns}c>`);
       return;
@@ -560,15 +607,15 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header:
     out.write(inlineClose);
   };
 
-  const rewrite = (row: SheetRow, cells: readonly (string | undefined)[]): void => {
+  const rewrite = (row: number, cells: readonly (string | undefined)[]): void => {
     // A `spans` to widen sits in the row's start tag, before its cells: it is written first.
     let widest = -1;
     for (let column = 0; column < cells.length; column++) {
       const value = cells[column];
-      if (value !== undefined && value !== '' && !row.cells[column]) widest = column;
+      if (value !== undefined && value !== '' && grid.find(row, column) < 0) widest = column;
     }
     if (widest >= 0) {
-      const spans = attributeOf(text, row, 'spans');
+      const spans = rowAttribute(text, grid, row, 'spans');
       const range = spans && SPANS.exec(spans.value);
       if (range && widest + 1 > Number(range[2])) {
         out.replace(spans.valueStart, spans.valueEnd);
@@ -579,21 +626,21 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header:
     for (let column = 0; column < cells.length; column++) {
       const value = cells[column];
       if (value === undefined) continue;
-      const existing = row.cells[column];
-      if (existing) {
-        if (existing.value === value) continue;
-        if (existing.counted) countDelta--;
-        out.replace(existing.start, existing.end);
+      const existing = grid.find(row, column);
+      if (existing >= 0) {
+        if (grid.value(existing) === value) continue;
+        if (grid.counted(existing)) countDelta--;
+        out.replace(grid.cellStartOf(existing), grid.cellEndOf(existing));
         writeCell(row, column, value, existing);
         continue;
       }
       if (value === '') continue;
-      let next: SheetCell | undefined;
-      for (let k = column + 1; k < row.cells.length && !next; k++) next = row.cells[k];
-      if (!next && row.closeStart === row.end) throw new Error('xlsx: a row without cells cannot hold an entry');
-      const at = next ? next.start : row.closeStart;
+      let next = -1;
+      for (let c = grid.first(row); c < grid.first(row + 1) && next < 0; c++) if (grid.column(c) > column) next = c;
+      if (next < 0 && grid.closeStart(row) === grid.end(row)) throw new Error('xlsx: a row without cells cannot hold an entry');
+      const at = next >= 0 ? grid.cellStartOf(next) : grid.closeStart(row);
       out.replace(at, at);
-      writeCell(row, column, value, undefined);
+      writeCell(row, column, value, -1);
     }
   };
 
@@ -606,25 +653,25 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, header:
     out.write(`${bounds![1]}${bounds![2]}:${columnName(last)}${bounds![4] ?? bounds![2]}`);
   };
   const dimension = plan.added.length > 0 && bounds !== undefined && bounds !== null;
-  if (dimension && ref!.valueStart < header.start) widen();
-  if (plan.added.length > 0) rewrite(header, addedHeaders(layout, plan));
+  if (dimension && ref!.valueStart < grid.start(head)) widen();
+  if (plan.added.length > 0) rewrite(head, addedHeaders(layout, plan));
   // Rows in document order (the plan lists them in the order it met them).
   const indices = [...plan.rows.keys()];
   if (indices.some((index, i) => i > 0 && index < indices[i - 1]!)) indices.sort((a, b) => a - b);
   for (const index of indices) {
     const rowEdit = plan.rows.get(index)!;
-    const row = data[index]!;
+    const row = head + 1 + index;
     if (rowEdit.remove) {
-      for (const cell of row.cells) if (cell?.counted) countDelta--;
-      out.replace(row.start, row.end);
+      for (let c = grid.first(row); c < grid.first(row + 1); c++) if (grid.counted(c)) countDelta--;
+      out.replace(grid.start(row), grid.end(row));
     } else {
       rewrite(row, rowEdit.cells);
     }
   }
-  if (dimension && ref!.valueStart >= header.start) widen();
+  if (dimension && ref!.valueStart >= grid.start(head)) widen();
 
   const parts = new Map<string, Uint8Array>();
-  if (out.edited) parts.set(sheet.part.path, out.encode(sheet.part.bom, sheet.part.encoding));
+  if (out.edited) parts.set(sheet.part.path, out.encode());
   if (strings && (added.length > 0 || countDelta !== 0)) parts.set(strings.part.path, appendSharedStrings(strings, added, countDelta));
   return parts;
 }
@@ -644,7 +691,7 @@ function appendSharedStrings(strings: SharedStrings, added: readonly string[], c
   const selfClosing = sst.selfClosing;
   // A self-closing <sst/> is written up to its '/>', which becomes '>' items '</sst>'.
   const itemsAt = selfClosing ? /\s*\/>$/.exec(part.text.slice(sst.start, sst.end))!.index + sst.start : sst.closeStart;
-  const out = new PartWriter(part.text);
+  const out = new PartWriter(part);
   for (const edit of edits) {
     out.replace(edit.start, edit.end);
     out.write(edit.text);
@@ -664,7 +711,7 @@ function appendSharedStrings(strings: SharedStrings, added: readonly string[], c
     out.write(itemClose);
   }
   if (selfClosing) out.write(`</${sst.name}>`);
-  return out.encode(part.bom, part.encoding);
+  return out.encode();
 }
 
 function renderWorkbook(input: RenderInput): Uint8Array {
@@ -674,7 +721,7 @@ function renderWorkbook(input: RenderInput): Uint8Array {
   const entries = readEntries(layout, table.data, xlsxDialect);
   const plan = planRender(layout, table.data, entries, input, xlsxDialect);
   if (!plan.changed) return input.source.slice();
-  const parts = applyPlan(book, layout, plan, table.header, table.data);
+  const parts = applyPlan(book, layout, plan, table.head);
   if (parts.size === 0) return input.source.slice();
   return rezip(input.source, parts);
 }
