@@ -230,14 +230,14 @@ describe.skipIf(!HAS_CHROMIUM)('the web console in Chromium', () => {
 
   it('approves a held row and, in bulk, the flagged rows in the review queue', async () => {
     await open(owner, 'Review queue', 'Review queue');
-    await expect.poll(() => owner.locator('.review-table tbody tr').count()).toBe(3);
+    await expect.poll(() => owner.locator('.review-table tbody tr').count(), { timeout: 10_000 }).toBe(3);
     await expect(owner.locator('.review-table').textContent()).resolves.toContain('placeholder {name} is missing');
     await checkPage(owner, 'review');
     await owner.getByRole('button', { name: 'Approve welcome (de)' }).click();
-    await expect.poll(() => owner.locator('.review-table tbody tr').count()).toBe(2);
+    await expect.poll(() => owner.locator('.review-table tbody tr').count(), { timeout: 10_000 }).toBe(2);
 
     await owner.getByRole('button', { name: 'Flagged', exact: true }).click();
-    await expect.poll(() => owner.locator('.review-table tbody tr').count()).toBe(3);
+    await expect.poll(() => owner.locator('.review-table tbody tr').count(), { timeout: 10_000 }).toBe(3);
     await owner.getByRole('checkbox', { name: 'Choose every row' }).check();
     await owner.getByRole('button', { name: 'Approve chosen' }).click();
     await owner.getByText('Nothing flagged').waitFor();
@@ -251,7 +251,9 @@ describe.skipIf(!HAS_CHROMIUM)('the web console in Chromium', () => {
     await expect.poll(() => owner.locator('#editor-title').textContent()).toBe('save');
 
     await owner.getByLabel('Search', { exact: true }).fill('inbox');
-    await expect.poll(() => owner.locator('.keys-table tbody tr').count()).toBe(1);
+    // The search waits 350 ms for typing to stop, then asks the service: on a loaded CI machine that can take longer
+    // than expect.poll's default second, as can the review queue's reloads above.
+    await expect.poll(() => owner.locator('.keys-table tbody tr').count(), { timeout: 10_000 }).toBe(1);
     await owner.getByRole('button', { name: 'inbox', exact: true }).click();
     const field = owner.getByLabel('Translation of inbox');
     await expect(field.getAttribute('lang')).resolves.toBe('de');
@@ -264,7 +266,7 @@ describe.skipIf(!HAS_CHROMIUM)('the web console in Chromium', () => {
 
     await field.fill('Sie haben ');
     await owner.getByRole('button', { name: 'Insert placeholder {count}' }).click();
-    await expect.poll(() => field.inputValue()).toBe('Sie haben {count}');
+    await expect.poll(() => field.inputValue(), { timeout: 10_000 }).toBe('Sie haben {count}');
     await field.press('End');
     await field.pressSequentially(' neue Nachrichten');
     await expect(field.inputValue()).resolves.toBe('Sie haben {count} neue Nachrichten');
