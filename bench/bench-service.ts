@@ -40,36 +40,57 @@ export interface BenchService {
   headers: { authorization: string };
 }
 
-/** Starts the service on `backend` with a project (source en; targets de, fr, ja), runs `fn`, then removes everything. */
-export async function withBenchService(backend: Backend, options: { abilities?: Ability[]; env?: Record<string, string> }, fn: (service: BenchService) => Promise<void>) {
+/** A bench's environment on `backend`: its own data directory, and its own schema and Redis prefix on PostgreSQL + Redis. */
+function benchEnv(backend: Backend, extra: Record<string, string> = {}) {
   const id = randomBytes(4).toString('hex');
   const dataDir = mkdtempSync(join(tmpdir(), 'parlance-bench-'));
   const env: Record<string, string> = {
-    PORT: '0',
     PARLANCE_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '100000',
     ...(backend === 'postgres+redis' ? { DATABASE_URL, DATABASE_SCHEMA: `bench_${id}`, REDIS_URL, REDIS_PREFIX: `bench-${id}` } : {}),
-    ...options.env,
+    ...extra,
   };
+  return { id, dataDir, env };
+}
+
+/** A Starter organisation with words to spare and its project (source en; targets de, fr, ja), and a token of it. */
+async function seedProject(runtime: Runtime, abilities?: Ability[]): Promise<{ projectId: string; secret: string }> {
+  const org = await runtime.organisations.createOrganisation({ name: 'Bench', plan: 'starter' });
+  await runtime.db.updateTable('organisations').set({ words_remaining: 100_000_000 }).where('id', '=', org.id).execute();
+  const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Bench', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });
+  const { secret } = await runtime.tokens.mint({ projectId: project.id, name: 'bench', ...(abilities ? { abilities } : {}) });
+  return { projectId: project.id, secret };
+}
+
+/** Removes what `benchEnv` made: the schema and Redis keys on PostgreSQL + Redis, and the data directory. */
+async function removeBench(backend: Backend, id: string, dataDir: string): Promise<void> {
+  if (backend === 'postgres+redis') {
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    await client.query(`drop schema if exists "bench_${id}" cascade`);
+    await client.end();
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`bench-${id}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Starts the service on `backend` with a project (source en; targets de, fr, ja), runs `fn`, then removes everything. */
+export async function withBenchService(backend: Backend, options: { abilities?: Ability[]; env?: Record<string, string> }, fn: (service: BenchService) => Promise<void>) {
+  const { id, dataDir, env } = benchEnv(backend, { PORT: '0', ...options.env });
   const runtime = await createRuntime(loadConfig(env), { roles: { api: true, worker: true }, log: createLogger('warn') });
   const { url } = await runtime.start();
   try {
-    const org = await runtime.organisations.createOrganisation({ name: 'Bench', plan: 'starter' });
-    await runtime.db.updateTable('organisations').set({ words_remaining: 100_000_000 }).where('id', '=', org.id).execute();
-    const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Bench', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });
-    const { secret } = await runtime.tokens.mint({ projectId: project.id, name: 'bench', ...(options.abilities ? { abilities: options.abilities } : {}) });
-    await fn({ runtime, url: url!, projectId: project.id, headers: { authorization: `Bearer ${secret}` } });
+    const { projectId, secret } = await seedProject(runtime, options.abilities);
+    await fn({ runtime, url: url!, projectId, headers: { authorization: `Bearer ${secret}` } });
   } finally {
     await runtime.stop();
-    if (backend === 'postgres+redis') {
-      const pg = await import('pg');
-      const client = new pg.default.Client({ connectionString: DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists "bench_${id}" cascade`);
-      await client.end();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeBench(backend, id, dataDir);
   }
 }
 
@@ -120,33 +141,16 @@ export async function withServiceProcess(
   fn: (service: ServiceProcess) => Promise<void>,
   after?: (db: Runtime['db']) => Promise<void>,
 ) {
-  const id = randomBytes(4).toString('hex');
-  const dataDir = mkdtempSync(join(tmpdir(), 'parlance-bench-'));
   const port = await freePort();
-  const env: Record<string, string> = {
-    PARLANCE_HOST: '127.0.0.1',
-    PORT: String(port),
-    PARLANCE_DATA_DIR: dataDir,
-    PARLANCE_DEMO: 'false',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '100000',
-    ...(backend === 'postgres+redis' ? { DATABASE_URL, DATABASE_SCHEMA: `bench_${id}`, REDIS_URL, REDIS_PREFIX: `bench-${id}` } : {}),
-    ...options.env,
-  };
+  const { id, dataDir, env } = benchEnv(backend, { PARLANCE_HOST: '127.0.0.1', PORT: String(port), PARLANCE_DEMO: 'false', ...options.env });
   const config = loadConfig(env);
   try {
+    const runtime = await createRuntime(config, { roles: { api: true, worker: true }, log: createLogger('warn') });
     let seeded: { projectId: string; secret: string };
-    {
-      const runtime = await createRuntime(config, { roles: { api: true, worker: true }, log: createLogger('warn') });
-      try {
-        const org = await runtime.organisations.createOrganisation({ name: 'Bench', plan: 'starter' });
-        await runtime.db.updateTable('organisations').set({ words_remaining: 100_000_000 }).where('id', '=', org.id).execute();
-        const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Bench', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });
-        const { secret } = await runtime.tokens.mint({ projectId: project.id, name: 'bench' });
-        seeded = { projectId: project.id, secret };
-      } finally {
-        await runtime.stop();
-      }
+    try {
+      seeded = await seedProject(runtime);
+    } finally {
+      await runtime.stop();
     }
     // BENCH_SERVICE_NODE_ARGS: Node options for the service, to try V8 settings (e.g. `--max-semi-space-size=4`).
     const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -179,18 +183,6 @@ export async function withServiceProcess(
       }
     }
   } finally {
-    if (backend === 'postgres+redis') {
-      const pg = await import('pg');
-      const client = new pg.default.Client({ connectionString: DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists "bench_${id}" cascade`);
-      await client.end();
-      const { Redis } = await import('ioredis');
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys(`bench-${id}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      await redis.quit();
-    }
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeBench(backend, id, dataDir);
   }
 }

@@ -5,11 +5,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { buildService, freePort } from './bench-service.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/parlance.js');
@@ -25,16 +25,6 @@ function wallTime(args: string[]): number {
   const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
   if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${result.status}`);
   return performance.now() - start;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Spawns `parlance start` on the data directory and resolves with the time to its first 200; then stops it with SIGTERM. */
@@ -61,8 +51,7 @@ async function startToFirst200(dataDir: string): Promise<number> {
   }
 }
 
-const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet'], { stdio: 'inherit' });
-if (build.status !== 0) throw new Error('npm run build failed');
+buildService();
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(3)} s`.padStart(9);
 const times = (args: string[]) => median(Array.from({ length: RUNS }, () => wallTime(args)));
