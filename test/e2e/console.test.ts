@@ -393,7 +393,8 @@ describe.skipIf(!HAS_CHROMIUM)('the web console in Chromium', () => {
     await expect(owner.getByLabel('Signing secret', { exact: true }).inputValue()).resolves.toMatch(/^whsec_/);
     await checkPage(owner, 'webhooks');
     await owner.getByRole('button', { name: `Send a test delivery to ${mock.url}/hook` }).click();
-    await owner.getByText('Test delivery sent').waitFor();
+    // Scoped to the page: the screen-reader announcer repeats the message a moment later.
+    await owner.locator('#main').getByText('Test delivery sent').waitFor();
     await owner.getByRole('link', { name: `Deliveries of ${mock.url}/hook` }).click();
     await expect.poll(() => heading(owner).textContent()).toBe('Webhook deliveries');
     await settled(owner);
