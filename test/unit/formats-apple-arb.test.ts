@@ -784,6 +784,32 @@ describe('ios_xcstrings render', () => {
     expect(renderText(iosXcstringsCodec, src, {}, { missing: 'omit', locale: 'fr' })).toBe('{"sourceLanguage": "en", "strings": {"k": {"comment": "c"}}}');
   });
 
+  it("refuses a source plural without forms whichever language is rendered, and takes a target language's as no translation", () => {
+    const sourceEmpty = '{"sourceLanguage": "en", "strings": {"a": {"localizations": {"en": {"variations": {"plural": {}}}}}}}';
+    const message = 'Expected at least one form (zero, one, two, few, many, other) in the plural variations of the "en" localization of "a" at line 1, column 94';
+    expect(parseError(() => iosXcstringsCodec.parse(enc(sourceEmpty))).message).toBe(message);
+    expect(parseError(() => render(iosXcstringsCodec, sourceEmpty, { a: 'x' }, { locale: 'de' })).message).toBe(message);
+
+    const emptyDe = '        "de" : {\n          "variations" : {\n            "plural" : {\n\n            }\n          }\n        },\n';
+    const en = (forms: string): string => `        "en" : {\n          "variations" : {\n            "plural" : {\n${forms}\n            }\n          }\n        }\n`;
+    const form = (category: string, value: string): string =>
+      `              "${category}" : {\n                "stringUnit" : {\n                  "state" : "translated",\n                  "value" : "${value}"\n                }\n              }`;
+    const src = (de: string): string => `{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "a" : {\n      "localizations" : {\n${de}${en(`${form('one', '%lld item')},\n${form('other', '%lld items')}`)}      }\n    }\n  },\n  "version" : "1.0"\n}`;
+    const bytes = enc(src(emptyDe));
+    expect(keyValues(iosXcstringsCodec.parse(bytes))).toEqual([['a', { plurals: { one: '%lld item', other: '%lld items' } }]]);
+    // A value replaces it; without one it is kept (missing 'source') or removed (missing 'omit'), as a malformed localization is.
+    const de = { plurals: { one: '%lld Ding', other: '%lld Dinge' } };
+    const filled = `        "de" : {\n          "variations" : {\n            "plural" : {\n${form('one', '%lld Ding')},\n${form('other', '%lld Dinge')}\n            }\n          }\n        },\n`;
+    expect(renderText(iosXcstringsCodec, bytes, { a: de }, { locale: 'de' })).toBe(src(filled));
+    expectSameBytes(render(iosXcstringsCodec, bytes, {}, { locale: 'de' }), bytes);
+    expect(renderText(iosXcstringsCodec, bytes, {}, { locale: 'de', missing: 'omit' })).toBe(src(''));
+    expect(xcLocale(render(iosXcstringsCodec, bytes, { a: 'x' }, { locale: 'fr' }), 'fr')).toEqual(new Map([['a', 'x']]));
+    // Reading the language itself refuses it, as any malformed localization.
+    expect(parseError(() => readXcstringsLocale(bytes, 'de')).message).toBe(
+      'Expected at least one form (zero, one, two, few, many, other) in the plural variations of the "de" localization of "a" at line 8, column 24',
+    );
+  });
+
   it('writes into an empty string object the way Xcode lays it out', () => {
     const src = '{\n  "sourceLanguage" : "en",\n  "strings" : {\n    "k" : {\n\n    }\n  }\n}';
     expect(renderText(iosXcstringsCodec, src, { k: 'K!' }, { locale: 'de' })).toBe(
@@ -943,6 +969,18 @@ describe('malformed input', () => {
       'Expected a "stringUnit" in the "one" form of the "en" localization of "a" at line 4, column 80',
       4,
       80,
+    ],
+    [
+      xc('    "a" : { "localizations" : { "en" : { "variations" : { "plural" : {} } } } }'),
+      'Expected at least one form (zero, one, two, few, many, other) in the plural variations of the "en" localization of "a" at line 4, column 70',
+      4,
+      70,
+    ],
+    [
+      xc('    "a" : { "localizations" : { "en" : { "stringUnit" : { "state" : "new", "value" : "%#@n@" }, "substitutions" : { "n" : { "variations" : { "plural" : {\n\n} } } } } } }'),
+      'Expected at least one form (zero, one, two, few, many, other) in the plural variations of the substitution "n" of the "en" localization of "a" at line 4, column 153',
+      4,
+      153,
     ],
     [
       xc('    "a.device.mac" : {},\n    "a" : { "localizations" : { "en" : { "variations" : { "device" : { "mac" : { "stringUnit" : { "value" : "M" } } } } } } }'),

@@ -406,7 +406,7 @@ export function readEntries(layout: TableLayout, rows: readonly TableRow[] | Tab
  * read into the same objects, and only as far as planning a render looks (key, text, forms, translatable): for a caller
  * that keeps nothing of them, so that a large file leaves the garbage collector no objects per row.
  */
-function forEachEntry(layout: TableLayout, rows: TableRows, dialect: TableDialect, visit: (item: TableEntry) => void, reuse = false): void {
+export function forEachEntry(layout: TableLayout, rows: TableRows, dialect: TableDialect, visit: (item: TableEntry) => void, reuse = false): void {
   const keys = new Map<string, number>();
   const shared: TableEntry | undefined = reuse ? { row: -1, entry: { key: '', path: [''], source: '', line: 0, column: 0 }, categorised: false } : undefined;
   const { source } = layout;
@@ -530,7 +530,7 @@ export function planRender(
  * Plans one row at a time (see planRender), into cells it reuses, so that a codec can write each row out as it is
  * planned and keep nothing of it.
  */
-class RowPlanner {
+export class RowPlanner {
   readonly added: TablePlan['added'] = [];
   /** Whether a row changes, or a column is added. */
   changed = false;

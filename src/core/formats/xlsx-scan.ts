@@ -1,6 +1,9 @@
 // The xlsx codec's fast path through a workbook's two large parts: the worksheet's <sheetData> and the shared string table.
-import { BOOLEAN_TYPE, CELL_TYPES, INLINE_TYPE, NUMBER_TYPE, SHARED_TYPE, SheetGrid, STRING_TYPE } from './xlsx-grid.js';
-import { decodePredefined, type XmlAttribute } from './xml-scan.js';
+import { BOOLEAN_TEXT, BOOLEAN_TYPE, CELL_TYPES, EMPTY_TEXT, INLINE_TYPE, NUMBER_TYPE, OOXML_TEXT, PLAIN_TEXT, SHARED_TEXT, SHARED_TYPE, SheetGrid, STRING_TYPE } from './xlsx-grid.js';
+import { decodedText, referenceLength, unescapeOoxml } from './xlsx-text.js';
+import type { XmlAttribute } from './xml-scan.js';
+
+export { unescapeOoxml };
 
 /*
  * A workbook of 50,000 rows holds ten megabytes of sheet XML; the shared XML scanner builds a node for every row, cell,
@@ -13,11 +16,6 @@ import { decodePredefined, type XmlAttribute } from './xml-scan.js';
  * or cells out of order, a bad shared string index). Whatever it accepts, the shared scanner reads the same way, and
  * every error is still reported by the shared scanner, with its position.
  */
-
-/** OOXML writes characters XML cannot carry as `_xHHHH_` (and a literal `_xHHHH_` with its '_' as `_x005F_`). */
-export function unescapeOoxml(text: string): string {
-  return text.includes('_x') ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text;
-}
 
 /** A cell's text from its type and content, or undefined for a shared string index outside the table. */
 export function cellText(type: string, value: string | undefined, inline: string | undefined, shared: readonly string[]): string | undefined {
@@ -347,60 +345,6 @@ function sameRange(t: string, aStart: number, aEnd: number, bStart: number, bEnd
   return true;
 }
 
-/** `t` from `start` to `end` with its references decoded, as one flat string. */
-function decodedText(t: string, start: number, end: number): string {
-  let amp = t.indexOf('&', start);
-  if (amp < 0 || amp >= end) return t.slice(start, end);
-  let out = '';
-  let from = start;
-  for (; amp >= 0 && amp < end; amp = t.indexOf('&', from)) {
-    const length = referenceLength(t, amp);
-    out += t.slice(from, amp) + decodeReference(t, amp, length);
-    from = amp + length;
-  }
-  out += t.slice(from, end);
-  // Flattened now, rather than kept as a chain of pieces until first read.
-  out.charCodeAt(0);
-  return out;
-}
-
-/**
- * The length of a built-in entity or character reference at `at` (the `&`), or 0 for anything else: other entities
- * and references to characters XML forbids are left to the shared scanner.
- */
-function referenceLength(t: string, at: number): number {
-  const c = t.charCodeAt(at + 1);
-  if (c !== 0x23 /* # */) {
-    if (c === 0x61 /* a */) return t.startsWith('mp;', at + 2) ? 5 : t.startsWith('pos;', at + 2) ? 6 : 0;
-    if (c === 0x6c /* l */ || c === 0x67 /* g */) return t.charCodeAt(at + 2) === 0x74 && t.charCodeAt(at + 3) === 0x3b ? 4 : 0;
-    if (c === 0x71 /* q */) return t.startsWith('uot;', at + 2) ? 6 : 0;
-    return 0;
-  }
-  const hex = t.charCodeAt(at + 2) === 0x78; /* x */
-  const digitsStart = at + (hex ? 3 : 2);
-  let end = digitsStart;
-  let code = 0;
-  for (;;) {
-    const d = t.charCodeAt(end);
-    let value: number;
-    if (d >= 0x30 && d <= 0x39) value = d - 0x30;
-    else if (hex && ((d >= 0x41 && d <= 0x46) || (d >= 0x61 && d <= 0x66))) value = (d | 0x20) - 0x57;
-    else break;
-    code = code * (hex ? 16 : 10) + value;
-    if (code > 0x10ffff) return 0;
-    end++;
-  }
-  if (end === digitsStart || t.charCodeAt(end) !== 0x3b /* ; */) return 0;
-  const allowed = code === 0x09 || code === 0x0a || code === 0x0d || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || code >= 0x10000;
-  return allowed ? end + 1 - at : 0;
-}
-
-function decodeReference(t: string, at: number, length: number): string {
-  if (t.charCodeAt(at + 1) !== 0x23 /* # */) return decodePredefined(t, at);
-  const hex = t.charCodeAt(at + 2) === 0x78;
-  return String.fromCodePoint(parseInt(t.slice(at + (hex ? 3 : 2), at + length - 1), hex ? 16 : 10));
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Parts
 
@@ -642,10 +586,12 @@ export function scanSharedStrings(text: string, from: number, to: number, prefix
  * The range holds no character the scanner leaves to the shared one (ContentScanner.plain has said so).
  */
 class SheetReader {
-  private readonly grid = new SheetGrid();
+  private readonly grid: SheetGrid;
   /** Where the value (or the inline text) of the cell read last starts and ends, whether it has one, and its tag's end. */
   private valueStart = 0;
   private valueEnd = 0;
+  /** The shared string index of the cell read last (see textOf). */
+  private sharedIndex = 0;
   /** The next '&' at or after a text read (or -1 before the first search; past the range when there is none). */
   private nextAmp = -1;
   /** The start tag read last: its end, whether it closes itself, and its `r` and `t` attributes' values (-1 when absent). */
@@ -655,6 +601,9 @@ class SheetReader {
   private rEnd = -1;
   private tStart = -1;
   private tEnd = -1;
+  /** The value of a cell's `s` (its style) and of a row's `spans`, recorded for a render (-1 when absent). */
+  private sStart = -1;
+  private sEnd = -1;
   private readonly names = new Int32Array(2 * READER_ATTRIBUTES);
   private readonly rowTag: string;
   private readonly rowClose: string;
@@ -666,6 +615,7 @@ class SheetReader {
   private readonly inlineClose: string;
   private readonly textTag: string;
   private readonly textClose: string;
+  private readonly prefixLength: number;
 
   constructor(
     private readonly text: string,
@@ -675,6 +625,10 @@ class SheetReader {
     private readonly prefixes: readonly string[],
     private readonly shared: readonly string[],
   ) {
+    // Room for as many rows and cells as a sheet of short texts holds in as many characters, so that the grid seldom
+    // grows (each time it does, its columns are copied and the old ones left to collect).
+    this.grid = new SheetGrid(Math.max(256, Math.ceil((limit - from) / 200)), Math.max(512, Math.ceil((limit - from) / 80)));
+    this.prefixLength = prefix.length;
     this.rowTag = `<${prefix}row`;
     this.rowClose = `</${prefix}row>`;
     this.cellTag = `<${prefix}c`;
@@ -689,13 +643,17 @@ class SheetReader {
 
   read(): SheetGrid | undefined {
     const { text: t, limit, grid } = this;
+    grid.readFrom(t, this.shared);
+    grid.recordAttributes();
     let at = skipSpace(t, this.from);
     let previousRow = 0;
     // The elements' prefix is the one <sheetData> has, declared around it.
     if (this.rowTag.length > 4 && !this.prefixes.includes(this.rowTag.slice(1, -4))) return undefined;
     while (at < limit) {
       const start = at;
-      if (!startsTag(t, at, this.rowTag) || this.startTag(at + this.rowTag.length, ROW_TAG) < 0) return undefined;
+      if (!startsTag(t, at, this.rowTag)) return undefined;
+      const tag = this.quickTag(at + this.rowTag.length, ROW_TAG);
+      if (tag === -1 || (tag === OTHER_FORM && this.startTag(at + this.rowTag.length, ROW_TAG) < 0)) return undefined;
       at = this.tagEnd;
       let line = previousRow + 1;
       if (this.rStart >= 0) {
@@ -704,6 +662,7 @@ class SheetReader {
       }
       previousRow = line;
       grid.addRow(line, start, at, at);
+      if (this.sStart >= 0) grid.rowAttribute(this.sStart, this.sEnd);
       if (!this.selfClosing) {
         at = this.readCells(skipSpace(t, at), line);
         if (at < 0 || !hasAt(t, at, this.rowClose)) return undefined;
@@ -721,7 +680,8 @@ class SheetReader {
     let previousColumn = -1;
     while (startsTag(t, at, this.cellTag)) {
       const start = at;
-      if (this.startTag(at + this.cellTag.length, CELL_TAG) < 0) return -1;
+      const tag = this.quickTag(at + this.cellTag.length, CELL_TAG);
+      if (tag === -1 || (tag === OTHER_FORM && this.startTag(at + this.cellTag.length, CELL_TAG) < 0)) return -1;
       at = this.tagEnd;
       let column = previousColumn + 1;
       if (this.rStart >= 0) {
@@ -731,13 +691,17 @@ class SheetReader {
       previousColumn = column;
       const type = this.tStart < 0 ? NUMBER_TYPE : typeAt(t, this.tStart, this.tEnd);
       if (type < 0) return -1;
+      // The `s` read before the cell's content (whose <t> is a start tag read too).
+      const sStart = this.sStart;
       // What the cell holds: 0 nothing, 1 a <v>, 2 an inline string's <t>.
       let holds = 0;
       if (!this.selfClosing) {
-        if (hasAt(t, at, this.valueOpen)) {
+        // The content's first element, told by the character after its prefix: v or is.
+        const first = t.charCodeAt(at + this.prefixLength + 1);
+        if (first === 0x76 /* v */ && hasAt(t, at, this.valueOpen)) {
           at = this.readText(at + this.valueOpen.length, this.valueClose);
           holds = 1;
-        } else if (hasAt(t, at, this.inlineOpen)) {
+        } else if (first === 0x69 /* i */ && hasAt(t, at, this.inlineOpen)) {
           at += this.inlineOpen.length;
           if (!startsTag(t, at, this.textTag) || this.startTag(at + this.textTag.length, OTHER_TAG) < 0 || this.selfClosing) return -1;
           at = this.readText(this.tagEnd, this.textClose);
@@ -748,25 +712,31 @@ class SheetReader {
         if (at < 0 || !hasAt(t, at, this.cellClose)) return -1;
         at += this.cellClose.length;
       }
-      const value = this.cellText(type, holds);
-      if (value === undefined) return -1;
-      grid.addTypedCell(column, start, at, type, value, type === SHARED_TYPE && holds === 1);
+      const how = this.textOf(type, holds);
+      if (how < 0) return -1;
+      if (how === SHARED_TEXT) grid.addTextCell(column, start, at, type, how, this.sharedIndex, 0, holds === 1);
+      else grid.addTextCell(column, start, at, type, how, this.valueStart, this.valueEnd, false);
+      if (sStart >= 0) grid.cellAttribute(sStart, this.sEnd);
       at = skipSpace(t, at);
     }
     return at;
   }
 
-  /** The text of a cell of the type holding what `holds` says, as cellText reads it; undefined to give up. */
-  private cellText(type: number, holds: number): string | undefined {
-    if (type === INLINE_TYPE) return holds === 2 ? unescapeOoxml(this.textValue()) : '';
-    if (holds !== 1) return '';
+  /**
+   * How the grid reads the text of a cell of the type holding what `holds` says, as cellText reads it (a shared
+   * string's index in `sharedIndex`); -1 to give up.
+   */
+  private textOf(type: number, holds: number): number {
+    if (type === INLINE_TYPE) return holds === 2 ? OOXML_TEXT : EMPTY_TEXT;
+    if (holds !== 1) return EMPTY_TEXT;
     if (type === SHARED_TYPE) {
       const index = digits(this.text, this.valueStart, this.valueEnd);
-      return index >= 0 ? this.shared[index] : undefined;
+      if (index < 0 || index >= this.shared.length) return -1;
+      this.sharedIndex = index;
+      return SHARED_TEXT;
     }
-    const raw = this.textValue();
-    if (type === BOOLEAN_TYPE) return raw === '1' ? 'TRUE' : raw === '0' ? 'FALSE' : raw;
-    return type === STRING_TYPE ? unescapeOoxml(raw) : raw;
+    if (type === BOOLEAN_TYPE) return BOOLEAN_TEXT;
+    return type === STRING_TYPE ? OOXML_TEXT : PLAIN_TEXT;
   }
 
   /** Reads text from `at` up to the end tag `close`, returning where the end tag ends, or -1 to give up. */
@@ -776,10 +746,14 @@ class SheetReader {
     if (lt < 0 || lt >= this.limit || !hasAt(t, lt, close)) return -1;
     let amp = this.nextAmp;
     if (amp < at) amp = this.nextAmp = this.findAmp(at);
+    // The text's references are stepped over in place (a search per reference costs more than reading the text); the
+    // next text searches again from its start.
     while (amp < lt) {
-      const length = referenceLength(t, amp);
-      if (length === 0) return -1;
-      amp = this.nextAmp = this.findAmp(amp + length);
+      if (t.charCodeAt(amp) === 0x26 /* & */) {
+        const length = referenceLength(t, amp);
+        if (length === 0) return -1;
+        amp += length;
+      } else amp++;
     }
     this.valueStart = at;
     this.valueEnd = lt;
@@ -791,9 +765,58 @@ class SheetReader {
     return at < 0 ? this.text.length : at;
   }
 
-  /** The text read last, references decoded. */
-  private textValue(): string {
-    return decodedText(this.text, this.valueStart, this.valueEnd);
+  /**
+   * Reads the attributes of a row's or cell's start tag from just past its name as startTag does, where they take the
+   * form writers give them: each ` name="value"`, the names r and a row's spans or a cell's s and t, none twice, and
+   * the tag's end right after. Returns 0, -1 to give up, or OTHER_FORM for a tag of another form (startTag reads it).
+   */
+  private quickTag(at: number, tag: number): number {
+    const t = this.text;
+    const { limit } = this;
+    this.rStart = this.tStart = this.sStart = -1;
+    for (;;) {
+      const c = t.charCodeAt(at);
+      if (c === 0x3e /* > */ || c === 0x2f /* / */) {
+        if (c === 0x2f && t.charCodeAt(at + 1) !== 0x3e) return OTHER_FORM;
+        this.selfClosing = c === 0x2f;
+        this.tagEnd = at + (c === 0x2f ? 2 : 1);
+        return this.tagEnd > limit ? -1 : 0;
+      }
+      if (c !== 0x20) return OTHER_FORM;
+      if (tag === ROW_TAG && this.sStart < 0 && hasAt(t, at + 1, 'spans="')) {
+        // A row's spans (Excel writes them on every row).
+        let valueEnd = at + 8;
+        for (let v = t.charCodeAt(valueEnd); v !== 0x22; v = t.charCodeAt(++valueEnd)) {
+          if (valueEnd >= limit || v === 0x3c || v === 0x26 || v === 0x09 || v === 0x0a) return OTHER_FORM;
+        }
+        this.sStart = at + 8;
+        this.sEnd = valueEnd;
+        at = valueEnd + 1;
+        continue;
+      }
+      if (t.charCodeAt(at + 2) !== 0x3d /* = */ || t.charCodeAt(at + 3) !== 0x22 /* " */) return OTHER_FORM;
+      const name = t.charCodeAt(at + 1);
+      const valueStart = at + 4;
+      let valueEnd = valueStart;
+      if (name === 0x72 /* r */ && this.rStart < 0) {
+        while (valueEnd < limit && t.charCodeAt(valueEnd) !== 0x22) valueEnd++;
+        this.rStart = valueStart;
+        this.rEnd = valueEnd;
+      } else if (name === 0x74 /* t */ && tag === CELL_TAG && this.tStart < 0) {
+        while (valueEnd < limit && t.charCodeAt(valueEnd) !== 0x22) valueEnd++;
+        this.tStart = valueStart;
+        this.tEnd = valueEnd;
+      } else if (name === 0x73 /* s */ && tag === CELL_TAG && this.sStart < 0) {
+        for (let v = t.charCodeAt(valueEnd); v !== 0x22; v = t.charCodeAt(++valueEnd)) {
+          if (valueEnd >= limit || v === 0x3c || v === 0x26 || v === 0x09 || v === 0x0a) return OTHER_FORM;
+        }
+        this.sStart = valueStart;
+        this.sEnd = valueEnd;
+      } else return OTHER_FORM;
+      // The name must end at the '=' (a one-letter name), and the value before the content's end.
+      if (valueEnd >= limit) return OTHER_FORM;
+      at = valueEnd + 1;
+    }
   }
 
   /**
@@ -804,7 +827,7 @@ class SheetReader {
    */
   private startTag(at: number, tag: number): number {
     const t = this.text;
-    this.rStart = this.tStart = -1;
+    this.rStart = this.tStart = this.sStart = -1;
     let count = 0;
     for (;;) {
       const before = at;
@@ -839,8 +862,10 @@ class SheetReader {
       const quote = t.charCodeAt(at);
       if (quote !== 0x22 && quote !== 0x27) return -1;
       const valueStart = at + 1;
-      const valueEnd = t.indexOf(quote === 0x22 ? '"' : "'", valueStart);
-      if (valueEnd < 0 || valueEnd >= this.limit) return -1;
+      // Values are short: read up to the quote rather than searched.
+      let valueEnd = valueStart;
+      while (valueEnd < this.limit && t.charCodeAt(valueEnd) !== quote) valueEnd++;
+      if (valueEnd >= this.limit) return -1;
       const name = nameEnd - nameStart === 1 ? t.charCodeAt(nameStart) : 0;
       if (name === 0x72 /* r */ && tag !== OTHER_TAG) {
         this.rStart = valueStart;
@@ -852,6 +877,10 @@ class SheetReader {
         for (let i = valueStart; i < valueEnd; i++) {
           const v = t.charCodeAt(i);
           if (v === 0x3c || v === 0x26 || v === 0x09 || v === 0x0a) return -1;
+        }
+        if (tag === CELL_TAG ? name === 0x73 /* s */ : tag === ROW_TAG && nameEnd - nameStart === 5 && hasAt(t, nameStart, 'spans')) {
+          this.sStart = valueStart;
+          this.sEnd = valueEnd;
         }
       }
       at = valueEnd + 1;
@@ -870,6 +899,8 @@ class SheetReader {
 }
 
 const READER_ATTRIBUTES = 8;
+/** What quickTag returns for a start tag it leaves to startTag. */
+const OTHER_FORM = -2;
 /** Which start tag the reader reads: a row's `r` and a cell's `r` and `t` are read (and so checked) by the reader. */
 const ROW_TAG = 0;
 const CELL_TAG = 1;
@@ -923,6 +954,6 @@ function typeAt(t: string, start: number, end: number): number {
     const c = t.charCodeAt(start);
     return c === 0x6e /* n */ ? NUMBER_TYPE : c === 0x73 /* s */ ? SHARED_TYPE : c === 0x62 /* b */ ? BOOLEAN_TYPE : CELL_TYPES.indexOf(t[start]!);
   }
-  if (length === 9 && hasAt(t, start, 'inlineStr')) return INLINE_TYPE;
+  if (length === 9 && t.charCodeAt(start) === 0x69 /* i */ && hasAt(t, start, 'inlineStr')) return INLINE_TYPE;
   return length === 3 && hasAt(t, start, 'str') ? STRING_TYPE : CELL_TYPES.indexOf(t.slice(start, end));
 }

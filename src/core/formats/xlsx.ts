@@ -4,10 +4,11 @@ import {
   addedHeaders,
   classifyHeader,
   dedupe,
+  forEachEntry,
   freshCell,
-  planRender,
   readEntries,
   readLayout,
+  RowPlanner,
   spellLike,
   textColumn,
   type TableDialect,
@@ -17,11 +18,11 @@ import {
 } from './csv.js';
 import { SheetGrid, SheetRows } from './xlsx-grid.js';
 import { cellText, columnIndex, scanSharedStrings, scanSheetData, tagAttribute, tagAttributes, unescapeOoxml } from './xlsx-scan.js';
+import { ascii, escapeOoxml, PartWriter, preservesSpace, type Part } from './xlsx-write.js';
 import { failWorkbook, rezip, unzip, zip, type Unzipped } from './xlsx-zip.js';
 import {
   attribute,
   decodeXml,
-  encodeXml,
   escapeXmlAttribute,
   escapeXmlText,
   scanXml,
@@ -29,7 +30,6 @@ import {
   type XmlAttribute,
   type XmlDocument,
   type XmlElement,
-  type XmlEncoding,
 } from './xml-scan.js';
 
 /*
@@ -60,14 +60,6 @@ const xlsxDialect: TableDialect = {
 // ---------------------------------------------------------------------------------------------------------------
 // Workbook parts
 
-/** A part's text, decoded. */
-interface Part {
-  path: string;
-  text: string;
-  bom: boolean;
-  encoding: XmlEncoding;
-}
-
 /** A part read by the shared XML scanner. */
 interface ScannedPart extends Part {
   doc: XmlDocument;
@@ -85,7 +77,7 @@ function inPart<T>(path: string, read: () => T): T {
 function decodePart(files: Unzipped, path: string): Part {
   const bytes = files[path];
   if (!bytes) return failWorkbook(`Expected the workbook part ${path}, which the package's relationships name, but it is missing`);
-  return { path, ...inPart(path, () => decodeXml(bytes)) };
+  return { path, ...inPart(path, () => decodeXml(bytes)), bytes };
 }
 
 function scanPart(part: Part): ScannedPart {
@@ -139,20 +131,6 @@ function resolve(source: string, target: string): string {
     else if (segment !== '.' && segment !== '') segments.push(segment);
   }
   return segments.join('/');
-}
-
-// Control characters XML 1.0 cannot carry even as references; Excel writes them as `_xHHHH_`.
-// eslint-disable-next-line no-control-regex
-const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-// eslint-disable-next-line no-control-regex
-const HAS_XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-
-function escapeOoxml(text: string): string {
-  // Most values hold neither a literal `_x` nor a character XML cannot carry.
-  if (!text.includes('_x') && !HAS_XML_FORBIDDEN.test(text)) return text;
-  return text
-    .replace(/_(x[0-9A-Fa-f]{4}_)/g, '_x005F_$1')
-    .replace(XML_FORBIDDEN, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
 }
 
 /** The text of a string item or inline string, before unescapeOoxml: its `t`, or its rich-text runs' `t`s; phonetic runs are not text. */
@@ -408,139 +386,6 @@ function rowAttribute(text: string, grid: SheetGrid, row: number, name: string):
   return el ? attribute(el, name) : tagAttribute(text, grid.start(row), name);
 }
 
-// One encoder for every render: it holds no state between calls.
-const UTF8 = new TextEncoder();
-
-/**
- * A part's new bytes, written in document order: the source's text between edits, and each edit's text, encoded as
- * UTF-8 as they come into one buffer (a render of a large sheet writes a few pieces per row, and strings joined
- * first would be copied twice and collected). A part in UTF-16 is encoded again at the end.
- */
-class PartWriter {
-  private bytes: Uint8Array;
-  private size = 0;
-  private at = 0;
-  /** Whether anything was replaced or inserted. */
-  edited = false;
-
-  constructor(private readonly part: Part) {
-    // Room for the source, and as much again for what a render adds; it grows when that is not enough.
-    this.bytes = new Uint8Array(2 * part.text.length + 1024);
-    if (part.bom && part.encoding === 'utf-8') this.size = UTF8.encodeInto('\uFEFF', this.bytes).written;
-  }
-
-  /** Copies the source up to `start` and leaves it out up to `end`; what is written next takes its place. */
-  replace(start: number, end: number): void {
-    const { text } = this.part;
-    if (start < this.at || end < start || end > text.length) throw new Error(`xlsx: edit ${start}..${end} overlaps another or lies outside the text`);
-    if (start > this.at) this.write(text.slice(this.at, start));
-    this.at = end;
-    this.edited = true;
-  }
-
-  write(piece: string): void {
-    // A byte per UTF-16 unit at least; what does not fit gets the room it may need, three bytes a unit.
-    this.room(piece.length);
-    const { read, written } = UTF8.encodeInto(piece, this.bytes.subarray(this.size));
-    this.size += written;
-    if (read < piece.length) {
-      this.room(3 * (piece.length - read));
-      this.size += UTF8.encodeInto(piece.slice(read), this.bytes.subarray(this.size)).written;
-    }
-  }
-
-  /**
-   * Writes text as an element's content: OOXML's escapes (escapeOoxml), then XML's (escapeXmlText). Most text needs
-   * neither but for '&', '<', '>' and CR, which are escaped in its bytes; the rest takes the way through strings.
-   */
-  writeText(value: string): void {
-    const from = this.size;
-    this.write(value);
-    const { bytes } = this;
-    const end = this.size;
-    let escapes = 0;
-    let first = end;
-    for (let i = from; i < end; i++) {
-      const b = bytes[i]!;
-      if (b >= 0x40) {
-        // '_x' may start an OOXML escape; EF BF BE and EF BF BF are U+FFFE and U+FFFF, which XML cannot carry.
-        if ((b === 0x5f && i + 1 < end && bytes[i + 1] === 0x78) || (b === 0xef && i + 2 < end && bytes[i + 1] === 0xbf && bytes[i + 2]! >= 0xbe)) {
-          this.size = from;
-          return this.write(escapeXmlText(escapeOoxml(value)));
-        }
-        continue;
-      }
-      if (b === 0x26 || b === 0x3c || b === 0x3e || b === 0x0d) {
-        if (escapes++ === 0) first = i;
-      } else if (b < 0x20 && b !== 0x09 && b !== 0x0a) {
-        this.size = from;
-        return this.write(escapeXmlText(escapeOoxml(value)));
-      }
-    }
-    // Unpaired surrogates are written as U+FFFD, as escapeXmlText writes them.
-    if (escapes === 0) return;
-    // Each escape takes at most four bytes more: the bytes from the first move up, and are copied back down escaped.
-    const shift = 4 * escapes;
-    this.room(shift);
-    const out = this.bytes;
-    out.copyWithin(first + shift, first, end);
-    let to = first;
-    for (let i = first + shift; i < end + shift; i++) {
-      const b = out[i]!;
-      if (b === 0x26) to = put(out, to, AMP);
-      else if (b === 0x3c) to = put(out, to, LT);
-      else if (b === 0x3e) to = put(out, to, GT);
-      else if (b === 0x0d) to = put(out, to, CR);
-      else out[to++] = b;
-    }
-    this.size = to;
-  }
-
-  /** Makes room for `more` bytes past the end. */
-  private room(more: number): void {
-    if (this.bytes.length - this.size >= more) return;
-    const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.size + more));
-    grown.set(this.bytes.subarray(0, this.size));
-    this.bytes = grown;
-  }
-
-  /** The whole part, the rest of the source included, encoded as the source part was. */
-  encode(): Uint8Array {
-    const { text, bom, encoding } = this.part;
-    if (this.at < text.length) this.write(text.slice(this.at));
-    this.at = text.length;
-    const bytes = this.bytes.subarray(0, this.size);
-    return encoding === 'utf-8' ? bytes : encodeXml(UTF8_TEXT.decode(bytes), bom, encoding);
-  }
-}
-
-const UTF8_TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
-const AMP = UTF8.encode('&amp;');
-const LT = UTF8.encode('&lt;');
-const GT = UTF8.encode('&gt;');
-const CR = UTF8.encode('&#13;');
-
-/** Writes `piece` into `out` at `at`, returning where it ends. */
-function put(out: Uint8Array, at: number, piece: Uint8Array): number {
-  for (let k = 0; k < piece.length; k++) out[at + k] = piece[k]!;
-  return at + piece.length;
-}
-
-
-const SPACE = /\s/;
-
-/** Whether a character is whitespace as /\s/ reads it. */
-function isSpace(c: number): boolean {
-  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return SPACE.test(String.fromCharCode(c));
-}
-
-/** Whether a `t` element needs `xml:space`, to keep edge whitespace and line ends from being trimmed by spreadsheet apps. */
-function preservesSpace(value: string): boolean {
-  // Only the edge characters are tested: a pattern anchored at the end would try every position of the value.
-  return (value !== '' && (isSpace(value.charCodeAt(0)) || isSpace(value.charCodeAt(value.length - 1)))) || value.includes('\n');
-}
-
 /** A `t` element. */
 function textElement(ns: string, value: string): string {
   const space = preservesSpace(value) ? ' xml:space="preserve"' : '';
@@ -549,36 +394,150 @@ function textElement(ns: string, value: string): string {
 
 const SPANS = /^(\d+):(\d+)$/;
 
-/** Writes a plan into the worksheet (and the shared strings), returning the changed parts encoded. */
-function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, head: number): Map<string, Uint8Array> {
-  const { sheet, strings } = book;
-  const { grid } = sheet;
-  const { text } = sheet.part;
-  const { ns } = sheet;
-  const out = new PartWriter(sheet.part);
-  const known = new Map<string, number>();
-  book.shared.forEach((s, i) => book.plain[i] && !known.has(s) && known.set(s, i));
-  const added: string[] = [];
-  let countDelta = 0;
-  const sharedIndex = (value: string): number => {
+/**
+ * Writes planned rows into the worksheet (and new text into the shared strings), row by row as they are planned, so
+ * that nothing of a row's plan outlives it: changed cells are spliced in place, new cells go in column order, a removed
+ * row leaves its place blank. The header row's added columns and the <dimension> are written first (or, in an odd
+ * file with <dimension> after <sheetData>, last), as the sheet's edits go in document order.
+ */
+class SheetRewriter {
+  private readonly grid: SheetGrid;
+  private readonly text: string;
+  private readonly out: PartWriter;
+  /** Plain shared strings by text (the first of a repeated one), made when a cell first takes one. */
+  private known: Map<string, number> | undefined;
+  /** Strings added to the table. */
+  private readonly added: string[] = [];
+  /** How many more cells use the table than before. */
+  private countDelta = 0;
+  private readonly likeColumn: number;
+  private readonly dimension: { ref: XmlAttribute; bounds: RegExpExecArray } | undefined;
+  private started = false;
+  /** The spans read last, as SPANS reads it (see spansOf). */
+  private lastSpans: string | undefined;
+  private lastRange: RegExpExecArray | null = null;
+  /** The style read last, and the style written last, with its bytes (see styleOf and escapedStyle). */
+  private lastStyle: string | undefined;
+  private lastEscaped: string | undefined;
+  private lastEscapedBytes = new Uint8Array(0);
+  // New elements take the prefix the sheet's own elements use (some writers bind the main namespace to `x:`).
+  /** `<c `, before a replaced cell's own attributes, and `<c r="`, before a new cell's reference. */
+  private readonly cellOpen: Uint8Array;
+  private readonly refOpen: Uint8Array;
+  /** What follows a cell's attributes: after a replaced cell's, and after a new cell's (which end in an open quote). */
+  private readonly bare: CellPieces;
+  private readonly quoted: CellPieces;
+  private readonly inlineClose: Uint8Array;
+  private readonly sharedClose: Uint8Array;
+
+  constructor(
+    private readonly book: Workbook,
+    private readonly layout: TableLayout,
+    private readonly columns: TablePlan['added'],
+    private readonly head: number,
+  ) {
+    const { sheet } = book;
+    const { ns } = sheet;
+    this.grid = sheet.grid;
+    this.text = sheet.part.text;
+    this.out = new PartWriter(sheet.part);
+    this.likeColumn = textColumn(layout.source);
+    this.cellOpen = ascii(`<${ns}c `);
+    this.refOpen = ascii(`<${ns}c r="`);
+    this.bare = cellPieces(ns, '');
+    this.quoted = cellPieces(ns, '"');
+    this.inlineClose = ascii(`</${ns}t></${ns}is></${ns}c>`);
+    this.sharedClose = ascii(`</${ns}v></${ns}c>`);
+    const ref = sheet.dimension;
+    const bounds = ref && /^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$/.exec(ref.value);
+    this.dimension = columns.length > 0 && ref && bounds ? { ref, bounds } : undefined;
+  }
+
+  /** Writes what goes before the rows: the <dimension> before them, and the header row's added columns. */
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    const { dimension } = this;
+    if (dimension && dimension.ref.valueStart < this.grid.start(this.head)) this.widen();
+    if (this.columns.length > 0) this.rewrite(this.head, addedHeaders(this.layout, { added: this.columns, rows: new Map(), changed: true }));
+  }
+
+  /** Writes data row `index`'s planned cells (column → text, a hole leaving the cell as it is), or removes it. */
+  row(index: number, cells: readonly (string | undefined)[], remove: boolean): void {
+    this.start();
+    const row = this.head + 1 + index;
+    if (remove) {
+      const { grid } = this;
+      for (let c = grid.first(row); c < grid.first(row + 1); c++) if (grid.counted(c)) this.countDelta--;
+      this.out.replace(grid.start(row), grid.end(row));
+    } else {
+      this.rewrite(row, cells);
+    }
+  }
+
+  /** The changed parts, encoded. */
+  finish(): Map<string, Uint8Array> {
+    this.start();
+    const { dimension, book, out } = this;
+    if (dimension && dimension.ref.valueStart >= this.grid.start(this.head)) this.widen();
+    const { strings } = book;
+    const parts = new Map<string, Uint8Array>();
+    if (out.edited) parts.set(book.sheet.part.path, out.encode());
+    if (strings && (this.added.length > 0 || this.countDelta !== 0)) parts.set(strings.part.path, appendSharedStrings(strings, this.added, this.countDelta));
+    return parts;
+  }
+
+  private widen(): void {
+    const { ref, bounds } = this.dimension!;
+    const last = Math.max(columnIndex(bounds[3] ?? bounds[1]!), this.layout.width + this.columns.length - 1);
+    this.out.replace(ref.valueStart, ref.valueEnd);
+    this.out.write(`${bounds[1]}${bounds[2]}:${columnName(last)}${bounds[4] ?? bounds[2]}`);
+  }
+
+  private sharedIndex(value: string): number {
+    const { book } = this;
+    let known = this.known;
+    if (!known) {
+      // From the last item back, so that a repeated string is left at its first item, one Map operation an item.
+      known = this.known = new Map<string, number>();
+      for (let i = book.shared.length - 1; i >= 0; i--) if (book.plain[i]) known.set(book.shared[i]!, i);
+    }
     let index = known.get(value);
     if (index === undefined) {
-      index = book.shared.length + added.length;
-      added.push(value);
+      index = book.shared.length + this.added.length;
+      this.added.push(value);
       known.set(value, index);
     }
     return index;
-  };
-  const likeColumn = textColumn(layout.source);
-  // New elements take the prefix the sheet's own elements use (some writers bind the main namespace to `x:`).
-  const cellOpen = `<${ns}c `;
-  const inlineOpen = ` t="inlineStr"><${ns}is><${ns}t>`;
-  const spacedInlineOpen = ` t="inlineStr"><${ns}is><${ns}t xml:space="preserve">`;
-  const inlineClose = `</${ns}t></${ns}is></${ns}c>`;
+  }
 
-  // Rows and cells are the grid's; a replaced cell is -1 for a new one.
-  const writeCell = (row: number, column: number, value: string, replaced: number): void => {
-    let attributes: string;
+  /** A row's spans from `start` to `end` in the sheet's text: the one before where it is the same (as most are). */
+  private spansOf(start: number, end: number): string {
+    const last = this.lastSpans;
+    return last !== undefined && last.length === end - start && this.text.startsWith(last, start) ? last : this.text.slice(start, end);
+  }
+
+  /** The style from `start` to `end` in the sheet's text: the one before where it is the same (most rows share one). */
+  private styleOf(start: number, end: number): string {
+    const last = this.lastStyle;
+    if (last !== undefined && last.length === end - start && this.text.startsWith(last, start)) return last;
+    return (this.lastStyle = this.text.slice(start, end));
+  }
+
+  /** A style as a new cell's `s` (in double quotes), encoded: the one before's bytes where it is the same. */
+  private escapedStyle(style: string): Uint8Array {
+    if (style !== this.lastEscaped) {
+      this.lastEscaped = style;
+      this.lastEscapedBytes = UTF8.encode(escapeXmlAttribute(style, '"'));
+    }
+    return this.lastEscapedBytes;
+  }
+
+  /** Writes a cell of the grid's row `row`; `replaced` is the grid's cell it replaces, -1 for a new one. */
+  private writeCell(row: number, column: number, value: string, replaced: number): void {
+    const { grid, text, out } = this;
+    let attributes: string | undefined;
+    let style: string | undefined;
     let styled: boolean;
     if (replaced >= 0) {
       const kept = cellAttributes(text, grid, replaced)
@@ -587,27 +546,44 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, head: n
       attributes = kept.join(' ');
       styled = kept.some((a) => a.startsWith('s='));
     } else {
-      const like = grid.find(row, likeColumn);
-      const style = like >= 0 ? cellAttribute(text, grid, like, 's') : undefined;
-      const line = grid.line(row);
-      attributes = style ? `r="${columnName(column)}${line}" s="${escapeXmlAttribute(style.value, '"')}"` : `r="${columnName(column)}${line}"`;
+      const like = grid.find(row, this.likeColumn);
+      if (like < 0) style = undefined;
+      else if (!grid.recorded) style = cellAttribute(text, grid, like, 's')?.value;
+      else if (grid.styleStart(like) >= 0) style = this.styleOf(grid.styleStart(like), grid.styleEnd(like));
       styled = style !== undefined;
     }
+    if (value === '' && !styled) return;
+    let pieces: CellPieces;
+    if (attributes !== undefined) {
+      out.writeBytes(this.cellOpen);
+      out.write(attributes);
+      pieces = this.bare;
+    } else {
+      out.writeBytes(this.refOpen);
+      out.writeAscii(columnName(column));
+      out.writeNumber(grid.line(row));
+      if (style !== undefined) {
+        out.writeBytes(STYLE_OPEN);
+        out.writeBytes(this.escapedStyle(style));
+      }
+      pieces = this.quoted;
+    }
     if (value === '') {
-      if (styled) out.write(`${cellOpen}${attributes}/>`);
+      out.writeBytes(pieces.empty);
       return;
     }
-    if (strings && !(replaced >= 0 && grid.isInline(replaced))) {
-      countDelta++;
-      out.write(`${cellOpen}${attributes} t="s"><${ns}v>${sharedIndex(value)}</${ns}v></${ns}c>`);
+    if (this.book.strings && !(replaced >= 0 && grid.isInline(replaced))) {
+      this.countDelta++;
+      out.writeBytes(pieces.shared);
+      out.writeNumber(this.sharedIndex(value));
+      out.writeBytes(this.sharedClose);
       return;
     }
-    out.write(`${cellOpen}${attributes}${preservesSpace(value) ? spacedInlineOpen : inlineOpen}`);
-    out.writeText(value);
-    out.write(inlineClose);
-  };
+    out.writeTextElement(pieces.inline, pieces.spacedInline, value, this.inlineClose);
+  }
 
-  const rewrite = (row: number, cells: readonly (string | undefined)[]): void => {
+  private rewrite(row: number, cells: readonly (string | undefined)[]): void {
+    const { grid, text, out } = this;
     // A `spans` to widen sits in the row's start tag, before its cells: it is written first.
     let widest = -1;
     for (let column = 0; column < cells.length; column++) {
@@ -615,9 +591,15 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, head: n
       if (value !== undefined && value !== '' && grid.find(row, column) < 0) widest = column;
     }
     if (widest >= 0) {
-      const spans = rowAttribute(text, grid, row, 'spans');
-      const range = spans && SPANS.exec(spans.value);
-      if (range && widest + 1 > Number(range[2])) {
+      let spans: { value: string; valueStart: number; valueEnd: number } | undefined;
+      if (!grid.recorded) spans = rowAttribute(text, grid, row, 'spans');
+      else if (grid.spansStart(row) >= 0) spans = { value: this.spansOf(grid.spansStart(row), grid.spansEnd(row)), valueStart: grid.spansStart(row), valueEnd: grid.spansEnd(row) };
+      const range = spans && (spans.value === this.lastSpans ? this.lastRange : SPANS.exec(spans.value));
+      if (spans) {
+        this.lastSpans = spans.value;
+        this.lastRange = range ?? null;
+      }
+      if (spans && range && widest + 1 > Number(range[2])) {
         out.replace(spans.valueStart, spans.valueEnd);
         out.write(`${range[1]}:${widest + 1}`);
       }
@@ -629,9 +611,9 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, head: n
       const existing = grid.find(row, column);
       if (existing >= 0) {
         if (grid.value(existing) === value) continue;
-        if (grid.counted(existing)) countDelta--;
+        if (grid.counted(existing)) this.countDelta--;
         out.replace(grid.cellStartOf(existing), grid.cellEndOf(existing));
-        writeCell(row, column, value, existing);
+        this.writeCell(row, column, value, existing);
         continue;
       }
       if (value === '') continue;
@@ -640,40 +622,29 @@ function applyPlan(book: Workbook, layout: TableLayout, plan: TablePlan, head: n
       if (next < 0 && grid.closeStart(row) === grid.end(row)) throw new Error('xlsx: a row without cells cannot hold an entry');
       const at = next >= 0 ? grid.cellStartOf(next) : grid.closeStart(row);
       out.replace(at, at);
-      writeCell(row, column, value, -1);
-    }
-  };
-
-  // <dimension> comes before <sheetData> (or, in an odd file, after it): its edit goes before or after the rows'.
-  const ref = sheet.dimension;
-  const bounds = ref && /^([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?$/.exec(ref.value);
-  const widen = (): void => {
-    const last = Math.max(columnIndex(bounds![3] ?? bounds![1]!), layout.width + plan.added.length - 1);
-    out.replace(ref!.valueStart, ref!.valueEnd);
-    out.write(`${bounds![1]}${bounds![2]}:${columnName(last)}${bounds![4] ?? bounds![2]}`);
-  };
-  const dimension = plan.added.length > 0 && bounds !== undefined && bounds !== null;
-  if (dimension && ref!.valueStart < grid.start(head)) widen();
-  if (plan.added.length > 0) rewrite(head, addedHeaders(layout, plan));
-  // Rows in document order (the plan lists them in the order it met them).
-  const indices = [...plan.rows.keys()];
-  if (indices.some((index, i) => i > 0 && index < indices[i - 1]!)) indices.sort((a, b) => a - b);
-  for (const index of indices) {
-    const rowEdit = plan.rows.get(index)!;
-    const row = head + 1 + index;
-    if (rowEdit.remove) {
-      for (let c = grid.first(row); c < grid.first(row + 1); c++) if (grid.counted(c)) countDelta--;
-      out.replace(grid.start(row), grid.end(row));
-    } else {
-      rewrite(row, rowEdit.cells);
+      this.writeCell(row, column, value, -1);
     }
   }
-  if (dimension && ref!.valueStart >= grid.start(head)) widen();
+}
 
-  const parts = new Map<string, Uint8Array>();
-  if (out.edited) parts.set(sheet.part.path, out.encode());
-  if (strings && (added.length > 0 || countDelta !== 0)) parts.set(strings.part.path, appendSharedStrings(strings, added, countDelta));
-  return parts;
+const STYLE_OPEN = ascii('" s="');
+const UTF8 = new TextEncoder();
+
+/** What follows a written cell's attributes (the last of which may want its closing quote): each kind of content. */
+interface CellPieces {
+  empty: Uint8Array;
+  shared: Uint8Array;
+  inline: Uint8Array;
+  spacedInline: Uint8Array;
+}
+
+function cellPieces(ns: string, quote: string): CellPieces {
+  return {
+    empty: ascii(`${quote}/>`),
+    shared: ascii(`${quote} t="s"><${ns}v>`),
+    inline: ascii(`${quote} t="inlineStr"><${ns}is><${ns}t>`),
+    spacedInline: ascii(`${quote} t="inlineStr"><${ns}is><${ns}t xml:space="preserve">`),
+  };
 }
 
 /** Appends string items and keeps the table's `count` (cells using it) and `uniqueCount` (items) attributes true. */
@@ -698,18 +669,10 @@ function appendSharedStrings(strings: SharedStrings, added: readonly string[], c
   }
   out.replace(itemsAt, selfClosing ? sst.end : itemsAt);
   if (selfClosing) out.write('>');
-  const itemOpen = `<${ns}si>`;
-  const itemClose = `</${ns}si>`;
-  const textOpen = `<${ns}t>`;
-  const spacedTextOpen = `<${ns}t xml:space="preserve">`;
-  const textClose = `</${ns}t>`;
-  for (const value of added) {
-    out.write(itemOpen);
-    out.write(preservesSpace(value) ? spacedTextOpen : textOpen);
-    out.writeText(value);
-    out.write(textClose);
-    out.write(itemClose);
-  }
+  const textOpen = ascii(`<${ns}si><${ns}t>`);
+  const spacedTextOpen = ascii(`<${ns}si><${ns}t xml:space="preserve">`);
+  const textClose = ascii(`</${ns}t></${ns}si>`);
+  for (const value of added) out.writeTextElement(textOpen, spacedTextOpen, value, textClose);
   if (selfClosing) out.write(`</${sst.name}>`);
   return out.encode();
 }
@@ -718,10 +681,51 @@ function renderWorkbook(input: RenderInput): Uint8Array {
   const book = readWorkbook(input.source);
   const table = toTable(book);
   const layout = readLayout(table.header, xlsxDialect, input.sourceLocale ?? 'en');
-  const entries = readEntries(layout, table.data, xlsxDialect);
-  const plan = planRender(layout, table.data, entries, input, xlsxDialect);
-  if (!plan.changed) return input.source.slice();
-  const parts = applyPlan(book, layout, plan, table.head);
+  // Rows are read, planned and written in one pass, so that no row's objects outlive it (a large sheet's would keep the
+  // garbage collector busy). Errors come in the order they would if the sheet were read, then planned, then written:
+  // the sheet's own first, then planning's, then writing's (once one comes, rows are still planned but not written).
+  let planner: RowPlanner | undefined;
+  let planning: { error: unknown } | undefined;
+  try {
+    planner = new RowPlanner(layout, table.data, input, xlsxDialect);
+  } catch (error) {
+    planning = { error };
+  }
+  let writer: SheetRewriter | undefined;
+  let writing: { error: unknown } | undefined;
+  try {
+    writer = planner && new SheetRewriter(book, layout, planner.added, table.head);
+  } catch (error) {
+    writing = { error };
+  }
+  forEachEntry(
+    layout,
+    table.data,
+    xlsxDialect,
+    (item) => {
+      if (!planner) return;
+      let edited: boolean;
+      try {
+        edited = planner.plan(item);
+      } catch (error) {
+        planning = { error };
+        planner = undefined;
+        return;
+      }
+      if (!edited || !writer) return;
+      try {
+        writer.row(item.row, planner.cells, planner.remove);
+      } catch (error) {
+        writing = { error };
+        writer = undefined;
+      }
+    },
+    true,
+  );
+  if (planning) throw planning.error;
+  if (!planner!.changed) return input.source.slice();
+  if (writing) throw writing.error;
+  const parts = writer!.finish();
   if (parts.size === 0) return input.source.slice();
   return rezip(input.source, parts);
 }
