@@ -16,10 +16,13 @@ export async function openDatabase(database: Config['database'], options: { onId
     const pg = await import('pg');
     // int8 (bigserial ids, count(*)) arrives as text; the values we keep there fit in a JS number only for counts,
     // so ids stay strings and counts are converted where they are read.
+    // JIT compilation off: the service's statements each touch a few thousand rows by index, and when stale
+    // statistics make one look expensive, PostgreSQL spent about 110 ms compiling it for 4 ms of work (a 200,000-key
+    // batch's translation lookups, bench/run.ts).
     const pool = new pg.default.Pool({
       connectionString: database.url,
       max: 10,
-      ...(database.schema ? { options: `-c search_path=${database.schema}` } : {}),
+      options: ['-c jit=off', ...(database.schema ? [`-c search_path=${database.schema}`] : [])].join(' '),
     });
     // Without a listener, the pool's 'error' event for an idle connection that PostgreSQL terminated (a restart, a
     // failover, pg_terminate_backend, an idle timeout) is thrown and kills the process; the next query just reconnects.

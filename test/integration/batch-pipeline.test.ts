@@ -2,8 +2,10 @@
  * Overlapping chunks (one commits while the next translates) and the statement-level cascades that replaced the
  * foreign keys of the bulk-written tables (migration 0007), on the real service with the provider mocked at the wire.
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exactMatchesAcross } from '../../server/services/quality/memory.js';
 import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
 import { startService, waitForBatch, type TestService } from '../helpers/service.js';
 
@@ -62,6 +64,39 @@ describe('planner statistics', () => {
     const after = await analyzed();
     expect(after.map((t) => t.relname)).toEqual(['keys', 'translations']);
     for (const [i, table] of after.entries()) expect(table.analyzed).toBeGreaterThan(before[i]?.analyzed ?? 0);
+  });
+});
+
+describe('translation memory lookups', () => {
+  it("read one entry per request, however large the organisation's memory and however stale its statistics", async () => {
+    const { db } = service.runtime;
+    const org = await service.runtime.organisations.createOrganisation({ name: 'Memory lookups', plan: 'starter' });
+    // Statistics taken while the memory is empty, then 60,000 entries: a big batch's state before its ANALYZE.
+    await sql`analyze memory_entries`.execute(db);
+    await sql`insert into memory_entries (organisation_id, source_locale, locale, source_sha, source, text, origin)
+      select ${org.id}, 'en', l, md5(i::text) || md5((i * 7)::text), 'Source ' || i, 'Text ' || i, 'fast'
+      from generate_series(1, 20000) as i, unnest(array['de', 'fr', 'ja']) as l`.execute(db);
+    // A chunk's worth of requests: 1,333 sources in 3 locales, 30 of them remembered.
+    const requests = ['de', 'fr', 'ja'].flatMap((locale) =>
+      Array.from({ length: 1333 }, (_, i) => ({ locale, sha: i < 10 ? createHash('md5').update(String(i + 1)).digest('hex') + createHash('md5').update(String((i + 1) * 7)).digest('hex') : `unknown-${i}` })),
+    );
+    // Index entries the primary key's searches have returned, as the statistics have them once this session's are flushed.
+    const entriesRead = async () =>
+      (
+        await sql<{ entries: number }>`select coalesce(idx_tup_read, 0)::int as entries from pg_stat_user_indexes
+          where schemaname = current_schema() and indexrelname = 'memory_entries_pkey'`.execute(db)
+      ).rows[0]!.entries;
+    const before = await entriesRead();
+    const found = await db.transaction().execute(async (trx) => {
+      const matches = await exactMatchesAcross(trx, org.id, 'en', requests);
+      await sql`select pg_stat_force_next_flush()`.execute(trx);
+      return matches;
+    });
+    expect(found.size).toBe(30);
+    expect(found.get(`de\u0000${requests[0]!.sha}`)).toEqual({ text: 'Text 1', plurals: null, origin: 'fast' });
+    // One search per request returns only its match: 30 entries here. A search of the organisation's prefix of the key
+    // with the requests as a filter (as the planner chose for two arrays of them) returns all 60,000.
+    expect((await entriesRead()) - before).toBeLessThan(requests.length);
   });
 });
 
