@@ -407,7 +407,7 @@ export function readEntries(layout: TableLayout, rows: readonly TableRow[] | Tab
  * that keeps nothing of them, so that a large file leaves the garbage collector no objects per row.
  */
 export function forEachEntry(layout: TableLayout, rows: TableRows, dialect: TableDialect, visit: (item: TableEntry) => void, reuse = false): void {
-  const keys = new Map<string, number>();
+  const keys = new KeyTable(rows, layout.key);
   const shared: TableEntry | undefined = reuse ? { row: -1, entry: { key: '', path: [''], source: '', line: 0, column: 0 }, categorised: false } : undefined;
   const { source } = layout;
   const noteColumns = source.notes !== undefined ? [...layout.notes, source.notes] : layout.notes;
@@ -422,10 +422,10 @@ export function forEachEntry(layout: TableLayout, rows: TableRows, dialect: Tabl
     if (isEmptyRow(rows, index)) continue;
     if (!rows.filled(index, layout.key)) throw positionError('Expected a key in the key column of a row that has values', cellAt(rows, index, layout.key));
     const key = rows.text(index, layout.key);
-    const keyLine = rows.line(index, layout.key);
-    const first = keys.get(key);
-    if (first !== undefined) throw positionError(`Duplicate key ${JSON.stringify(key)} (first defined at line ${first})`, cellAt(rows, index, layout.key));
-    keys.set(key, keyLine);
+    const first = keys.add(key, index);
+    if (first >= 0) {
+      throw positionError(`Duplicate key ${JSON.stringify(key)} (first defined at line ${rows.line(first, layout.key)})`, cellAt(rows, index, layout.key));
+    }
 
     let item: TableEntry;
     if (shared) {
@@ -439,7 +439,8 @@ export function forEachEntry(layout: TableLayout, rows: TableRows, dialect: Tabl
       entry.plurals = undefined;
       entry.translatable = undefined;
     } else {
-      item = { row: index, entry: { key, path: [key], source: '', line: keyLine, column: rows.column(index, layout.key) }, categorised: false };
+      const line = rows.line(index, layout.key);
+      item = { row: index, entry: { key, path: [key], source: '', line, column: rows.column(index, layout.key) }, categorised: false };
     }
     const { entry } = item;
     // The column of the cell the entry points at.
@@ -494,6 +495,67 @@ export function forEachEntry(layout: TableLayout, rows: TableRows, dialect: Tabl
     if (layout.translatable !== undefined && FALSE.test(cellText(rows, index, layout.translatable).trim())) entry.translatable = false;
     visit(item);
   }
+}
+
+/**
+ * The rows' keys seen so far, to tell a repeated one: an open-addressed table of row indices by a hash of the key, which
+ * keeps no string (a Map of a large file's keys costs a lookup and an insert per row, and keeps every key alive for the
+ * garbage collector to copy). Keys whose hashes match are told apart by their text, read again from the row.
+ */
+class KeyTable {
+  /** Slot → row index + 1 (0 for an empty slot). */
+  private slots = new Int32Array(1024);
+  /** Slot → the hash of its row's key. */
+  private hashes = new Int32Array(1024);
+  private size = 0;
+
+  constructor(
+    private readonly rows: TableRows,
+    private readonly column: number,
+  ) {}
+
+  /** Adds the key of `row`; returns the row that has it already (and adds nothing), else -1. */
+  add(key: string, row: number): number {
+    const hash = hashText(key);
+    const { slots, hashes } = this;
+    const mask = slots.length - 1;
+    let slot = hash & mask;
+    for (let taken = slots[slot]!; taken !== 0; taken = slots[slot]!) {
+      if (hashes[slot] === hash && this.rows.text(taken - 1, this.column) === key) return taken - 1;
+      slot = (slot + 1) & mask;
+    }
+    slots[slot] = row + 1;
+    hashes[slot] = hash;
+    if (++this.size * 2 > slots.length) this.grow();
+    return -1;
+  }
+
+  /** Doubles the table, placing each row again by its hash. */
+  private grow(): void {
+    const { slots, hashes } = this;
+    this.slots = new Int32Array(slots.length * 2);
+    this.hashes = new Int32Array(slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let k = 0; k < slots.length; k++) {
+      if (slots[k] === 0) continue;
+      let slot = hashes[k]! & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = slots[k]!;
+      this.hashes[slot] = hashes[k]!;
+    }
+  }
+}
+
+/** Where hashText starts, drawn per process (as V8 seeds its own string hashes), so that which keys collide is not fixed. */
+const HASH_SEED = (Math.random() * 0x100000000) | 0;
+
+/** FNV-1a over a text's UTF-16 units, with a final mix so that the low bits (the table's slot) depend on every unit. */
+function hashText(text: string): number {
+  let hash = 0x811c9dc5 ^ HASH_SEED;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  return hash ^ (hash >>> 12);
 }
 
 function isEmptyRow(rows: TableRows, row: number): boolean {
@@ -553,6 +615,9 @@ export class RowPlanner {
   private readonly own: boolean;
   private readonly plain: number | undefined;
   private readonly categories: [PluralCategory, number][];
+  /** The values in the map's order, and the next of them (see `value`). */
+  private readonly order: MapIterator<[string, Value]>;
+  private next: [string, Value] | undefined;
 
   constructor(
     private readonly layout: TableLayout,
@@ -593,6 +658,9 @@ export class RowPlanner {
     this.plain = columns.get('');
     this.categories = [...columns].filter((c): c is [PluralCategory, number] => c[0] !== '');
     this.cells = new Array<string | undefined>(layout.width + this.added.length).fill(undefined);
+    this.order = input.values.entries();
+    const first = this.order.next();
+    this.next = first.done ? undefined : first.value;
   }
 
   /** Plans an entry's row into `cells` and `remove`; false when the row stays as it is. */
@@ -605,7 +673,7 @@ export class RowPlanner {
     const { entry } = item;
     const { source } = layout;
     const fixed = entry.translatable === false;
-    const value: Value | undefined = fixed ? undefined : input.values.get(entry.key);
+    const value: Value | undefined = fixed ? undefined : this.value(entry.key);
     if (value === undefined) {
       if (existing === source) {
         if (input.missing === 'omit' && !fixed) {
@@ -632,6 +700,21 @@ export class RowPlanner {
       for (let k = 0; k < this.added.length; k++) if (cells[layout.width + k] === undefined) this.fill(layout.width + k, '');
     }
     return this.touched;
+  }
+
+  /**
+   * The value for a key. Values most often come in the file's order (they are read from it): the next one in the map's
+   * order is tried first, which spares a hash lookup (a large map's costs a few cache misses); else the map is asked.
+   */
+  private value(key: string): Value | undefined {
+    const { next } = this;
+    if (next !== undefined && next[0] === key) {
+      const value = next[1];
+      const after = this.order.next();
+      this.next = after.done ? undefined : after.value;
+      return value;
+    }
+    return this.input.values.get(key);
   }
 
   /** The row planned last as an edit of its own. */

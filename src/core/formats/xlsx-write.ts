@@ -109,8 +109,9 @@ export class PartWriter {
     const skip = bom ? 3 : 0;
     // A plain view (a Buffer's subarray costs several times a Uint8Array's, and the source is copied in many pieces).
     this.raw = encoding === 'utf-8' && bytes.length - skip === text.length ? new Uint8Array(bytes.buffer, bytes.byteOffset + skip, text.length) : undefined;
-    // Room for the source, and as much again for what a render adds; it grows when that is not enough.
-    this.bytes = uninitialized(2 * text.length + 1024);
+    // Room for the source, and half as much again for what a render adds (a column of values, most often); it grows
+    // when that is not enough.
+    this.bytes = uninitialized(text.length + (text.length >> 1) + 1024);
     if (bom && encoding === 'utf-8') this.size = UTF8.encodeInto('\uFEFF', this.bytes).written;
   }
 
