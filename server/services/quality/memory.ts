@@ -104,24 +104,6 @@ export function reusableOrigins(pass: PassName): MemoryOrigin[] {
   return pass === 'careful' ? ['careful', 'human', 'tmx'] : ['fast', 'careful', 'human', 'tmx'];
 }
 
-/** Exact matches by source sha for one locale pair. */
-export async function exactMatches(db: Executor, organisationId: string, sourceLocale: string, locale: string, shas: readonly string[]): Promise<Map<string, ExactMatch>> {
-  const found = new Map<string, ExactMatch>();
-  const unique = [...new Set(shas)];
-  for (let i = 0; i < unique.length; i += 1000) {
-    const rows = await db
-      .selectFrom('memory_entries')
-      .select(['source_sha', 'text', 'plurals', 'origin'])
-      .where('organisation_id', '=', organisationId)
-      .where('source_locale', '=', sourceLocale)
-      .where('locale', '=', locale)
-      .where('source_sha', 'in', unique.slice(i, i + 1000))
-      .execute();
-    for (const r of rows) found.set(r.source_sha, { text: r.text, plurals: r.plurals, origin: r.origin });
-  }
-  return found;
-}
-
 /** The key of a match in the map `exactMatchesAcross` returns. */
 export const matchKey = (locale: string, sha: string): string => `${locale}\u0000${sha}`;
 

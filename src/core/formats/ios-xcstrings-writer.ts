@@ -150,41 +150,17 @@ export class CatalogWriter {
   /** Writes `piece` as UTF-8 (a lone surrogate as U+FFFD, as TextEncoder does). */
   write(piece: string): void {
     const n = piece.length;
-    if (n >= LOOP_ENCODE) {
-      this.reserve(n * 3);
-      this.size += ENCODER.encodeInto(piece, this.bytes.subarray(this.size)).written;
-      return;
-    }
     this.reserve(n * 3);
-    const bytes = this.bytes;
-    let p = this.size;
-    for (let i = 0; i < n; i++) {
-      let c = piece.charCodeAt(i);
-      if (c < 0x80) {
-        bytes[p++] = c;
-      } else if (c < 0x800) {
-        bytes[p++] = 0xc0 | (c >> 6);
-        bytes[p++] = 0x80 | (c & 0x3f);
-      } else {
-        if (c >= 0xd800 && c <= 0xdfff) {
-          const low = piece.charCodeAt(i + 1);
-          if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-            c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-            i++;
-            bytes[p++] = 0xf0 | (c >> 18);
-            bytes[p++] = 0x80 | ((c >> 12) & 0x3f);
-            bytes[p++] = 0x80 | ((c >> 6) & 0x3f);
-            bytes[p++] = 0x80 | (c & 0x3f);
-            continue;
-          }
-          c = 0xfffd;
-        }
-        bytes[p++] = 0xe0 | (c >> 12);
-        bytes[p++] = 0x80 | ((c >> 6) & 0x3f);
-        bytes[p++] = 0x80 | (c & 0x3f);
-      }
+    let from = 0;
+    if (n < LOOP_ENCODE) {
+      // Most pieces are short and ASCII (separators, indentation, keys): copied in a loop, up to a first other unit.
+      const bytes = this.bytes;
+      let p = this.size;
+      for (let c = piece.charCodeAt(from); from < n && c < 0x80; c = piece.charCodeAt(++from)) bytes[p++] = c;
+      this.size = p;
+      if (from === n) return;
     }
-    this.size = p;
+    this.size += ENCODER.encodeInto(from === 0 ? piece : piece.slice(from), this.bytes.subarray(this.size)).written;
   }
 
   /** The bytes written. */
