@@ -17,6 +17,13 @@ export const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgr
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Whether PostgreSQL and Redis answer, so the second backend can be measured. */
+/** The benches' source file: a flat JSON of `keys` strings with placeholders and markup, 50 keys per screen. */
+export function sourceFile(keys: number): string {
+  const entries: string[] = [];
+  for (let i = 0; i < keys; i++) entries.push(`  "screen${Math.floor(i / 50)}.item${i}": "Item ${i}: {count} new messages from %s in <b>your inbox</b>"`);
+  return `{\n${entries.join(',\n')}\n}\n`;
+}
+
 export async function reachable(): Promise<boolean> {
   try {
     const pg = await import('pg');
@@ -137,7 +144,7 @@ export interface ServiceProcess {
  */
 export async function withServiceProcess(
   backend: Backend,
-  options: { env?: Record<string, string> },
+  options: { env?: Record<string, string>; abilities?: Ability[] },
   fn: (service: ServiceProcess) => Promise<void>,
   after?: (db: Runtime['db']) => Promise<void>,
 ) {
@@ -148,7 +155,7 @@ export async function withServiceProcess(
     const runtime = await createRuntime(config, { roles: { api: true, worker: true }, log: createLogger('warn') });
     let seeded: { projectId: string; secret: string };
     try {
-      seeded = await seedProject(runtime);
+      seeded = await seedProject(runtime, options.abilities);
     } finally {
       await runtime.stop();
     }

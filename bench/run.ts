@@ -17,15 +17,9 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { Db } from '../server/db/database.js';
-import { buildService, DATABASE_URL, REDIS_URL, reachable, residentMiB, withServiceProcess, type Backend, type ServiceProcess } from './bench-service.js';
+import { buildService, DATABASE_URL, REDIS_URL, reachable, residentMiB, sourceFile, withServiceProcess, type Backend, type ServiceProcess } from './bench-service.js';
 
 const LOCALES = 3;
-
-function sourceFile(keys: number): string {
-  const entries: string[] = [];
-  for (let i = 0; i < keys; i++) entries.push(`  "screen${Math.floor(i / 50)}.item${i}": "Item ${i}: {count} new messages from %s in <b>your inbox</b>"`);
-  return `{\n${entries.join(',\n')}\n}\n`;
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();

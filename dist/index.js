@@ -25559,7 +25559,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9414);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3297);
 /** The Action's entry point, bundled by ncc into dist/index.js. No logic here: the run is in run.ts. */
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -25569,7 +25569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9414:
+/***/ 3297:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35304,6 +35304,28 @@ function createClient(options) {
         webhookDeliveries: (id, o = {}) => json({ method: 'GET', path: `/v1/webhooks/${encodeURIComponent(id)}/deliveries`, query: { ...o } }),
         redeliver: (webhookId, deliveryId) => json({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }),
         webhookEvents: async () => (await json({ method: 'GET', path: '/v1/webhooks/events' })).items,
+        publishRelease: (input = {}) => json({ method: 'POST', path: '/v1/releases', json: input }),
+        releases: (o = {}) => json({ method: 'GET', path: '/v1/releases', query: { ...o } }),
+        release: (id) => json({ method: 'GET', path: `/v1/releases/${encodeURIComponent(id)}` }),
+        rotateBundleId: () => json({ method: 'POST', path: '/v1/releases/rotate-bundle-id' }),
+        storageTargets: async () => (await json({ method: 'GET', path: '/v1/storage-targets' })).items,
+        createStorageTarget: (input) => json({ method: 'POST', path: '/v1/storage-targets', json: input }),
+        updateStorageTarget: (id, input) => json({ method: 'PATCH', path: `/v1/storage-targets/${encodeURIComponent(id)}`, json: input }),
+        deleteStorageTarget: async (id) => void (await send({ method: 'DELETE', path: `/v1/storage-targets/${encodeURIComponent(id)}` })),
+        syncStorageTarget: (id, input = {}) => json({ method: 'POST', path: `/v1/storage-targets/${encodeURIComponent(id)}/sync`, json: input }),
+        importFromApi: (input) => json({ method: 'POST', path: '/v1/imports', json: input }),
+        importFromArchive(input) {
+            const form = new FormData();
+            form.set('platform', input.platform);
+            form.set('file', new Blob([input.content]), input.name);
+            if (input.options)
+                form.set('options', JSON.stringify(input.options));
+            return json({ method: 'POST', path: '/v1/imports', form });
+        },
+        importJob: (id) => json({ method: 'GET', path: `/v1/imports/${encodeURIComponent(id)}` }),
+        imports: (o = {}) => json({ method: 'GET', path: '/v1/imports', query: { ...o } }),
+        cancelImport: (id) => json({ method: 'POST', path: `/v1/imports/${encodeURIComponent(id)}/cancel` }),
+        storageSyncs: (id, o = {}) => json({ method: 'GET', path: `/v1/storage-targets/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
     };
     return client;
 }
@@ -35643,8 +35665,8 @@ function printable(value) {
     return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;
 }
 
-;// CONCATENATED MODULE: ./src/cli/templates.ts
-/** Translation path templates of parlance.yml: where the file of one locale goes, given the source file it translates. */
+;// CONCATENATED MODULE: ./src/core/path-templates.ts
+/** Translation path templates (parlance.yml, storage targets): where the file of one locale goes, given the source file it translates. */
 
 
 

@@ -68,6 +68,14 @@ export const envSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.default(8),
   WEBHOOK_POLL_MS: positiveInt.default(500),
   WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().min(0).default(72),
+  CDN_CACHE_TTL_MS: positiveInt.default(2_000),
+  CDN_CACHE_MB: positiveInt.default(64),
+  STORAGE_SYNC_RETRY_DELAYS: z
+    .string()
+    .regex(/^\s*\d+(?:ms|s|m|h|d)\s*(?:,\s*\d+(?:ms|s|m|h|d)\s*)*$/, "expected comma-separated durations such as '5s,30s,2m'")
+    .default('5s,30s,2m,10m,30m,1h'),
+  STORAGE_SYNC_TIMEOUT_MS: positiveInt.default(30_000),
+  STORAGE_SYNC_POLL_MS: positiveInt.default(1_000),
   // Checked by secretKeyFromEnv, not here: a schema issue would print the value, and this one must stay out of logs.
   PARLANCE_SECRET_KEY: optionalString,
   GITHUB_APP_EVENTS_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
@@ -154,6 +162,8 @@ export interface Config {
   };
   demo: boolean;
   webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
+  /** The CDN route's cache (CDN_CACHE_TTL_MS, CDN_CACHE_MB) and storage syncs' retries, request timeout and poll. */
+  delivery: { cdnCacheTtlMs: number; cdnCacheBytes: number; syncRetryDelaysMs: number[]; syncTimeoutMs: number; syncPollMs: number };
   /** PARLANCE_SECRET_KEY: encrypts secrets kept at rest (the GitHub App's tokens); unset, features that need it answer 503. */
   secretKey: Buffer | undefined;
   /**
@@ -321,6 +331,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WEBHOOK_CONCURRENCY,
       pollMs: e.WEBHOOK_POLL_MS,
       disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+    },
+    delivery: {
+      cdnCacheTtlMs: e.CDN_CACHE_TTL_MS,
+      cdnCacheBytes: e.CDN_CACHE_MB * 1024 * 1024,
+      syncRetryDelaysMs: e.STORAGE_SYNC_RETRY_DELAYS.split(',').map(durationMs),
+      syncTimeoutMs: e.STORAGE_SYNC_TIMEOUT_MS,
+      syncPollMs: e.STORAGE_SYNC_POLL_MS,
     },
     secretKey: secretKey.key,
     githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL, port: e.GITHUB_APP_PORT, app: githubApp.app },

@@ -46,3 +46,8 @@ export function newId(prefix: string, now = Date.now()): string {
   }
   return `${prefix}_${encode(time)}${encode(tail)}`;
 }
+
+/** A wholly random id (no time part, nothing to guess from): `prefix_` and 32 base32 characters of 160 random bits. */
+export function newSecretId(prefix: string): string {
+  return `${prefix}_${encode(randomBytes(20))}`;
+}

@@ -34,6 +34,12 @@ import { createQaService } from './services/quality/qa-service.js';
 import { createTranslationsService } from './services/quality/translations-service.js';
 import { createDispatcher, type Dispatcher } from './webhooks/dispatcher.js';
 import { createWebhooksService } from './webhooks/webhooks-service.js';
+import { createReleasesService } from './delivery/releases-service.js';
+import { createCdnStore } from './delivery/cdn-store.js';
+import { createStorageTargetsService } from './delivery/storage/storage-targets-service.js';
+import { createStorageSync, type StorageSync } from './delivery/storage/storage-sync.js';
+import { createImportService } from './imports/import-service.js';
+import { platformReader } from './imports/readers.js';
 
 export interface Roles {
   api: boolean;
@@ -110,6 +116,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   const mailer = config.people.smtp ? createSmtpMailer({ smtpUrl: config.people.smtp.url, from: config.people.smtp.from }) : undefined;
   const members = createMembersService({ db, log, mailer, secretKey: config.secretKey, invitationTtlMs: config.people.invitationTtlMs });
   const githubLinks = createLinksService({ db, tokens, webhooks, appEventsUrl: config.githubApp.eventsUrl, secretKey: config.secretKey });
+  const pull = createPullService({ db });
+  const releases = createReleasesService({ db, pull, log });
+  const cdn = createCdnStore({ db }, { ttlMs: config.delivery.cdnCacheTtlMs, maxBytes: config.delivery.cdnCacheBytes });
+  // Syncs are claimed by the worker; a release queued in this process is taken at once, not at the next poll.
+  let storageSync: StorageSync | undefined;
+  const storageTargets = createStorageTargetsService({ db, secretKey: config.secretKey, onQueued: () => void storageSync?.tick() });
+  releases.onPublished((release) => cdn.forgetProject(release.projectId));
+  releases.onPublished(async (release) => void (await storageTargets.enqueueRelease(release.projectId, release.id)));
+  releases.onRotated((old) => cdn.forgetBundle(old));
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const imports = createImportService({ db, log, secretKey: config.secretKey, readers: platformReader, workerId, pollMs: config.delivery.syncPollMs });
   const deps = {
     db,
     queue,
@@ -118,7 +135,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     tokens,
     batches,
     push: createPushService({ db, queue }),
-    pull: createPullService({ db }),
+    pull,
+    releases,
+    cdn,
+    storageTargets,
+    imports,
     languages: createLanguagesService({ db }),
     idempotency: createIdempotencyStore({ db }),
     glossary: createGlossaryService({ db }),
@@ -134,10 +155,24 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     publicUrl: config.publicUrl,
   };
   const app = createApp(deps, { mcpAllowedOrigins: config.mcp.allowedOrigins });
-  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const runner = createBatchRunner({ db, providers, log, workerId, chunkRows: config.worker.chunkRows, leaseSeconds: config.worker.leaseSeconds, onSettled: batches.settled });
+  const runner = createBatchRunner({
+    db,
+    providers,
+    log,
+    workerId,
+    chunkRows: config.worker.chunkRows,
+    leaseSeconds: config.worker.leaseSeconds,
+    onSettled: (batchId) => {
+      batches.settled(batchId);
+      // A project that publishes after every batch gets its release once the batch's waiters have been told.
+      void releases.publishAfterBatch(batchId);
+    },
+  });
 
   const dispatcher: Dispatcher = createDispatcher({ db, log, workerId, ...config.webhooks });
+  if (options.roles.worker) {
+    storageSync = createStorageSync({ db, log, workerId, targets: storageTargets, retryDelaysMs: config.delivery.syncRetryDelaysMs, timeoutMs: config.delivery.syncTimeoutMs, pollMs: config.delivery.syncPollMs });
+  }
   let server: Server | undefined;
   let githubApp: GithubAppServer | undefined;
   let sweeper: NodeJS.Timeout | undefined;
@@ -148,6 +183,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
       await queue.startWorker(runner.run);
       if (queue.kind === 'embedded') await dispatcher.releaseAll();
       dispatcher.start();
+      if (queue.kind === 'embedded') await storageSync!.releaseAll();
+      storageSync!.start();
+      if (queue.kind === 'embedded') await imports.releaseAll();
+      imports.start();
       // A single process owns the embedded database, so every lease left behind is from a previous run.
       if (queue.kind === 'embedded') await batches.resumeAll();
       else await batches.sweep();
@@ -184,10 +223,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     }
     await queue.close();
     await dispatcher.stop();
+    await storageSync?.stop();
+    await imports.stop();
     if (redis) await redis.quit().catch(() => undefined);
     await db.destroy();
     lock?.release();
   }
 
-  return { config, log, db, app, queue, tokens, organisations, account, batches, runner, githubLinks, start, stop };
+  return { config, log, db, app, queue, tokens, organisations, account, batches, runner, githubLinks, releases, start, stop };
 }

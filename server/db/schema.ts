@@ -40,8 +40,17 @@ export interface ProjectsTable {
   name: string;
   source_locale: string;
   length_budget_percent: number | null;
+  /** The public CDN route's secret path segment; minted at the first release, replaced on rotation. */
+  bundle_id: string | null;
+  /** Publish a release after every completed batch. */
+  release_on_batch: Generated<boolean>;
+  bundle_shape: Generated<BundleShape>;
+  /** Releases also carry every source file's translations in its own format. */
+  bundle_files: Generated<boolean>;
   created_at: Generated<Date>;
 }
+
+export type BundleShape = 'flat' | 'nested';
 
 export interface ProjectLanguagesTable {
   project_id: string;
@@ -90,6 +99,8 @@ export interface KeysTable {
   position: number;
   line: number | null;
   state: 'active' | 'removed';
+  /** Tags a project brought from another platform (imports); null otherwise. */
+  tags: ColumnType<string[] | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
   removed_at: NullableTimestamp;
@@ -372,6 +383,125 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   github_links: GithubLinksTable;
+  release_blobs: ReleaseBlobsTable;
+  releases: ReleasesTable;
+  release_objects: ReleaseObjectsTable;
+  storage_targets: StorageTargetsTable;
+  storage_syncs: StorageSyncsTable;
+  imports: ImportsTable;
+}
+
+export type ImportStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface ImportsTable {
+  id: string;
+  project_id: string;
+  platform: string;
+  source: 'api' | 'archive';
+  status: ImportStatus;
+  options: ColumnType<Record<string, unknown>, string, string>;
+  credentials_ciphertext: string | null;
+  /** Written with decode(), read with encode() (see pull-service.ts). */
+  archive: Buffer | null;
+  archive_name: string | null;
+  checkpoint: ColumnType<unknown, string | null, string | null>;
+  progress: ColumnType<Record<string, unknown>, string | undefined, string>;
+  report: ColumnType<Record<string, unknown>, string | undefined, string>;
+  error: string | null;
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** Bodies travel as base64 text (see pull-service.ts): written with decode(), read with encode(). */
+export interface ReleaseBlobsTable {
+  sha256: string;
+  content: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+  bytes: number;
+  created_at: Generated<Date>;
+}
+
+export interface ReleasesTable {
+  id: string;
+  project_id: string;
+  number: number;
+  content_hash: string;
+  locales: ColumnType<string[], string, string>;
+  shape: BundleShape;
+  files: boolean;
+  trigger: 'api' | 'batch';
+  batch_id: string | null;
+  created_at: Generated<Date>;
+}
+
+export type ReleaseObjectKind = 'bundle' | 'file' | 'manifest';
+
+export interface ReleaseObjectsTable {
+  release_id: string;
+  name: string;
+  kind: ReleaseObjectKind;
+  locale: string | null;
+  source_path: string | null;
+  format: string | null;
+  keys: number;
+  content_type: string;
+  sha256: string;
+  bytes: number;
+}
+
+export type StorageTargetKind = 's3' | 'azure_blob';
+export type StorageTargetStatus = 'idle' | 'pending' | 'syncing' | 'ok' | 'failed';
+
+export interface StorageTargetsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  kind: StorageTargetKind;
+  enabled: Generated<boolean>;
+  settings: ColumnType<Record<string, unknown>, string, string>;
+  credentials_ciphertext: string;
+  credentials_hint: string;
+  prefix: Generated<string>;
+  path_template: string;
+  files_template: string | null;
+  cache_control: string | null;
+  status: Generated<StorageTargetStatus>;
+  last_error: string | null;
+  last_release_number: number | null;
+  last_synced_at: NullableTimestamp;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export type StorageSyncStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'superseded';
+
+export interface StorageSyncLogLine {
+  at: string;
+  message: string;
+}
+
+export interface StorageSyncsTable {
+  id: string;
+  target_id: string;
+  release_id: string;
+  trigger: 'release' | 'api';
+  status: StorageSyncStatus;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  uploaded: Generated<number>;
+  unchanged: Generated<number>;
+  error: string | null;
+  log: ColumnType<StorageSyncLogLine[], string | undefined, string>;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
 }
 
 export type Organisation = Selectable<OrganisationsTable>;

@@ -20,6 +20,11 @@ import { pullRoutes } from '../routes/v1/pull.js';
 import { pushRoutes } from '../routes/v1/push.js';
 import { tokensRoutes } from '../routes/v1/tokens.js';
 import { translateMissingRoutes } from '../routes/v1/translate-missing.js';
+import { releasesRoutes } from '../routes/v1/releases.js';
+import { storageTargetsRoutes } from '../routes/v1/storage-targets.js';
+import { importsRoutes } from '../routes/v1/imports.js';
+import { cdnRoutes } from '../delivery/cdn-routes.js';
+import type { CdnStore } from '../delivery/cdn-store.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { mcpRoutes } from './mcp-route.js';
 import { authenticate } from './middleware/rate-limit.js';
@@ -34,7 +39,7 @@ export const API_DESCRIPTION =
   'Parlance localization service. Every request carries `Authorization: Bearer <token>`; a token belongs to one project and carries abilities (push, pull, read, write, manage). Errors are `application/problem+json` with a stable `code`. 60 requests per minute per token. People use the same API: `/v1/auth` signs them in with a session cookie and hands out short-lived credentials bound to one project with the abilities of their role there.';
 
 /** `mcpAllowedOrigins`: config.mcp.allowedOrigins (MCP_ALLOWED_ORIGINS), browser origins allowed on /mcp besides the service's own and localhost. */
-export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly string[] } = {}) {
+export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllowedOrigins?: readonly string[] } = {}) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
@@ -58,6 +63,7 @@ export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly
   });
   app.use('/v1/*', authenticate({ tokens: deps.tokens, limiter: deps.limiter, publicPaths: PUBLIC_PATHS, ownPrefixes: ['/v1/auth/'] }));
   app.use('/v1/push', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
+  app.use('/v1/imports', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
   app.use('/v1/memory/import', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
 
   app.route('/v1/auth', authRoutes(deps));
@@ -79,6 +85,9 @@ export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly
   app.route('/v1/webhooks', webhookEventsRoutes(deps));
   app.route('/v1/webhooks', webhooksRoutes(deps));
   app.route('/v1/integrations', integrationsRoutes(deps));
+  app.route('/v1/releases', releasesRoutes(deps));
+  app.route('/v1/storage-targets', storageTargetsRoutes(deps));
+  app.route('/v1/imports', importsRoutes(deps));
   app.route('/v1', projectRoutes(deps));
 
   const document = () =>
@@ -90,6 +99,8 @@ export function createApp(deps: AppDeps, options: { mcpAllowedOrigins?: readonly
     });
   app.get('/v1/openapi.json', (c) => c.json(document()));
   app.get('/v1/reference', (c) => c.html(renderReferencePage(document() as Parameters<typeof renderReferencePage>[0])));
+  // Public and unauthenticated, outside /v1: the address's bundle id is the only key (server/delivery/cdn-routes.ts).
+  app.route('/cdn', cdnRoutes({ store: deps.cdn }));
   app.route('/', consoleRoutes());
   app.get('/healthz', (c) => c.json({ ok: true }));
 

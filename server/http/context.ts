@@ -18,6 +18,9 @@ import type { WebhooksService } from '../webhooks/webhooks-service.js';
 import type { KeyStatesService } from '../services/key-states-service.js';
 import type { AccountService } from '../services/people/account-service.js';
 import type { MembersService } from '../services/people/members-service.js';
+import type { ReleasesService } from '../delivery/releases-service.js';
+import type { StorageTargetsService } from '../delivery/storage/storage-targets-service.js';
+import type { ImportService } from '../imports/import-service.js';
 
 export interface AppDeps {
   db: Db;
@@ -40,6 +43,9 @@ export interface AppDeps {
   account: AccountService;
   keyStates: KeyStatesService;
   members: MembersService;
+  releases: ReleasesService;
+  storageTargets: StorageTargetsService;
+  imports: ImportService;
   /** PARLANCE_PUBLIC_URL: the service's address as browsers see it (invitation links, the CSRF origin check). */
   publicUrl: string | undefined;
 }

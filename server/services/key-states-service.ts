@@ -79,6 +79,7 @@ export function createKeyStatesService(deps: { db: Db }) {
         'k.context',
         'k.max_length',
         'k.pass',
+        'k.tags',
         't.text',
         't.plurals',
         't.state as translation_state',
@@ -110,6 +111,7 @@ export function createKeyStatesService(deps: { db: Db }) {
       context: r.context,
       max_length: r.max_length,
       pass: r.pass,
+      tags: r.tags ?? [],
       locale: options.locale,
       state: r.key_state,
       translation:

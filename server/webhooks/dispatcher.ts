@@ -8,6 +8,7 @@ import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { sendWebhook } from './send.js';
 import { webhookHeaders } from './signing.js';
+import { createLeasePoller } from '../jobs/lease-poller.js';
 
 export interface DeliverySettings {
   allowPrivate: boolean;
@@ -99,11 +100,7 @@ export async function attemptDelivery(deps: { db: Db; log: Logger } & DeliverySe
 }
 
 export function createDispatcher(options: DispatcherOptions) {
-  const { db, log, workerId } = options;
-  const inFlight = new Set<Promise<void>>();
-  let timer: NodeJS.Timeout | undefined;
-  let stopping = false;
-  let ticking = false;
+  const { db, workerId } = options;
 
   /** Claims due deliveries up to the free slots; a lease outlives the request timeout, so only a crash lets it lapse. */
   async function claim(limit: number): Promise<string[]> {
@@ -121,39 +118,10 @@ export function createDispatcher(options: DispatcherOptions) {
     return rows.rows.map((r) => r.id);
   }
 
-  async function tick(): Promise<void> {
-    if (ticking || stopping) return;
-    ticking = true;
-    try {
-      const free = options.concurrency - inFlight.size;
-      if (free <= 0) return;
-      for (const id of await claim(free)) {
-        const run = attemptDelivery({ ...options }, id)
-          .catch((error: unknown) => log.error('webhook delivery failed', { delivery: id, error }))
-          .finally(() => inFlight.delete(run));
-        inFlight.add(run);
-      }
-    } catch (error) {
-      log.warn('webhook dispatch poll failed', { error });
-    } finally {
-      ticking = false;
-    }
-  }
+  const poller = createLeasePoller({ name: 'webhook delivery', log: options.log, concurrency: options.concurrency, pollMs: options.pollMs, claim, run: (id) => attemptDelivery({ ...options }, id) });
 
   return {
-    start() {
-      stopping = false;
-      timer = setInterval(() => void tick(), options.pollMs);
-      timer.unref();
-      void tick();
-    },
-    /** Stops claiming and waits for deliveries in flight (each bounded by the request timeout). */
-    async stop() {
-      stopping = true;
-      if (timer) clearInterval(timer);
-      await Promise.allSettled([...inFlight]);
-    },
-    tick,
+    ...poller,
     /** The only process on an embedded database: every lease left behind is from a previous run. */
     async releaseAll() {
       await db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_expires_at: null }).where('status', '=', 'pending').where('lease_owner', 'is not', null).execute();

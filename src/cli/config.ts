@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { FORMAT_IDS } from '../core/formats/codec.js';
 import { checkLocale } from '../core/locales/locales.js';
 import { RepoPathError, repoPathProblem } from '../core/repo-path.js';
-import { LOCALE_VARIABLES, TEMPLATE_VARIABLES, templatePathProblem, translationPath, unknownVariables, variablesIn } from './templates.js';
+import { LOCALE_VARIABLES, TEMPLATE_VARIABLES, templatePathProblem, translationPath, unknownVariables, variablesIn } from '../core/path-templates.js';
 
 export interface FileRule {
   source: string;

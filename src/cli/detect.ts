@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import { checkLocale } from '../core/locales/locales.js';
 import type { FileRule } from './config.js';
-import { TEMPLATE_VARIABLES, localeFromAndroid, variableValues } from './templates.js';
+import { TEMPLATE_VARIABLES, localeFromAndroid, variableValues } from '../core/path-templates.js';
 
 export interface DetectedLayout {
   sourceLocale: string;

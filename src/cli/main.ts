@@ -6,19 +6,22 @@ import { ConfigFileError } from './config.js';
 import { CliError, createContext, GLOBAL_OPTIONS, SubjectError, type Command } from './commands/command.js';
 import { githubCommand } from './commands/github.js';
 import { glossaryCommand } from './commands/glossary.js';
+import { importCommand } from './commands/import.js';
 import { initCommand } from './commands/init.js';
 import { languagesCommand } from './commands/languages.js';
 import { mcpCommand } from './commands/mcp.js';
 import { pullCommand } from './commands/pull.js';
 import { pushCommand } from './commands/push.js';
 import { qaCommand } from './commands/qa.js';
+import { releaseCommand } from './commands/release.js';
 import { reviewCommand } from './commands/review.js';
 import { statusCommand } from './commands/status.js';
+import { storageCommand } from './commands/storage.js';
 import { syncCommand } from './commands/sync.js';
 import { tokensCommand } from './commands/tokens.js';
 import { createOutput, type CliIo } from './output.js';
 
-const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, githubCommand, mcpCommand];
+const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, mcpCommand];
 
 const GLOBAL_HELP = `Options for every command:
   --token <token>     project token (default: $PARLANCE_TOKEN); never printed
@@ -33,7 +36,7 @@ const EXIT_HELP = `Exit codes:
   0  ok
   1  usage or config error (parlance.yml:LINE:COL, a bad flag, a request the service rejected as invalid)
   2  authentication or ability (no token, a revoked token, a token without the ability)
-  3  service or network (5xx, unreachable, still rate limited after retries, a failed batch)
+  3  service or network (5xx, unreachable, still rate limited after retries, a failed batch or storage sync)
   4  a refused row: a translation held by the quality gates (push --wait, sync, pull, status --wait, qa)
   5  the word allowance is exhausted`;
 

@@ -17,12 +17,20 @@ import type {
   Webhook,
   WebhookDelivery,
   Project,
+  ProjectSettings,
   PulledFile,
   QaRun,
   ReviewState,
   SourceFile,
   Token,
   TranslationRow,
+  ImportJob,
+  ImportOptionsInput,
+  ImportPlatform,
+  Release,
+  StorageSync,
+  StorageTarget,
+  StorageTargetInput,
 } from './types.js';
 
 /** A repository linked to the project for the GitHub App (GET /v1/integrations/github); the App's token and secret are never returned. */
@@ -162,7 +170,8 @@ export interface ParlanceClient {
   /** One page of a batch's rows. */
   batchWithRows(id: string, options?: { limit?: number; cursor?: string; outcome?: string }): Promise<BatchWithRows>;
   /** PATCH /v1/project */
-  updateProject(input: { name?: string; length_budget_percent?: number | null }): Promise<Project>;
+  /** PATCH /v1/project: answers with the project's settings, not the whole project. */
+  updateProject(input: { length_budget_percent?: number | null; release_on_batch?: boolean; bundle_shape?: 'flat' | 'nested'; bundle_files?: boolean }): Promise<ProjectSettings>;
   /** GET /v1/members: the organisation's members with their role on this project, and the seats. */
   members(): Promise<{ items: Member[]; seats: Seats }>;
   /** PATCH /v1/members/:user_id: the member's role on this project. */
@@ -182,6 +191,27 @@ export interface ParlanceClient {
   redeliver(webhookId: string, deliveryId: string): Promise<WebhookDelivery>;
   /** GET /v1/webhooks/events: the 12 event kinds. */
   webhookEvents(): Promise<{ type: string; description: string }[]>;
+  /** POST /v1/releases: `created` false when nothing changed since the latest release (which is returned). */
+  publishRelease(input?: { locales?: string[] }): Promise<{ created: boolean; release: Release }>;
+  /** GET /v1/releases: one page, newest first, with the project's bundle id. */
+  releases(options?: { limit?: number; cursor?: string }): Promise<{ bundle_id: string; items: Release[]; next_cursor: string | null }>;
+  /** GET /v1/releases/:id, where id is `rel_…`, a number or `latest`. */
+  release(id: string): Promise<Release>;
+  rotateBundleId(): Promise<{ bundle_id: string }>;
+  storageTargets(): Promise<StorageTarget[]>;
+  createStorageTarget(input: StorageTargetInput): Promise<StorageTarget>;
+  updateStorageTarget(id: string, input: Partial<Omit<StorageTargetInput, 'kind'>> & Record<string, unknown>): Promise<StorageTarget>;
+  deleteStorageTarget(id: string): Promise<void>;
+  /** POST /v1/storage-targets/:id/sync: queues a sync of the latest release (or `release`). */
+  syncStorageTarget(id: string, input?: { release?: number }): Promise<StorageSync>;
+  storageSyncs(id: string, options?: { limit?: number; cursor?: string }): Promise<Page<StorageSync>>;
+  /** POST /v1/imports from the platform's API: the token is used for this import only. */
+  importFromApi(input: { platform: ImportPlatform; api: { token: string; project: string; base_url?: string }; options?: ImportOptionsInput }): Promise<ImportJob>;
+  /** POST /v1/imports with the platform's export file. */
+  importFromArchive(input: { platform: ImportPlatform; content: Uint8Array; name: string; options?: ImportOptionsInput }): Promise<ImportJob>;
+  importJob(id: string): Promise<ImportJob>;
+  imports(options?: { limit?: number; cursor?: string }): Promise<Page<ImportJob>>;
+  cancelImport(id: string): Promise<ImportJob>;
 }
 
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -312,7 +342,7 @@ export function createClient(options: ClientOptions): ParlanceClient {
     progress: () => json<Progress>({ method: 'GET', path: '/v1/progress' }),
     batchPage: (o = {}) => json<Page<Batch>>({ method: 'GET', path: '/v1/batches', query: { ...o } }),
     batchWithRows: (id, o = {}) => json<BatchWithRows>({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { ...o } }),
-    updateProject: (input) => json<Project>({ method: 'PATCH', path: '/v1/project', json: input }),
+    updateProject: (input) => json<ProjectSettings>({ method: 'PATCH', path: '/v1/project', json: input }),
     members: () => json<{ items: Member[]; seats: Seats }>({ method: 'GET', path: '/v1/members' }),
     setMemberRole: (userId, role) => json<Member>({ method: 'PATCH', path: `/v1/members/${encodeURIComponent(userId)}`, json: { role } }),
     removeMember: (userId) => json<Member>({ method: 'DELETE', path: `/v1/members/${encodeURIComponent(userId)}` }),
@@ -328,6 +358,27 @@ export function createClient(options: ClientOptions): ParlanceClient {
     redeliver: (webhookId, deliveryId) =>
       json<WebhookDelivery>({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }),
     webhookEvents: async () => (await json<{ items: { type: string; description: string }[] }>({ method: 'GET', path: '/v1/webhooks/events' })).items,
+    publishRelease: (input = {}) => json<{ created: boolean; release: Release }>({ method: 'POST', path: '/v1/releases', json: input }),
+    releases: (o = {}) => json<{ bundle_id: string; items: Release[]; next_cursor: string | null }>({ method: 'GET', path: '/v1/releases', query: { ...o } }),
+    release: (id) => json<Release>({ method: 'GET', path: `/v1/releases/${encodeURIComponent(id)}` }),
+    rotateBundleId: () => json<{ bundle_id: string }>({ method: 'POST', path: '/v1/releases/rotate-bundle-id' }),
+    storageTargets: async () => (await json<{ items: StorageTarget[] }>({ method: 'GET', path: '/v1/storage-targets' })).items,
+    createStorageTarget: (input) => json<StorageTarget>({ method: 'POST', path: '/v1/storage-targets', json: input }),
+    updateStorageTarget: (id, input) => json<StorageTarget>({ method: 'PATCH', path: `/v1/storage-targets/${encodeURIComponent(id)}`, json: input }),
+    deleteStorageTarget: async (id) => void (await send({ method: 'DELETE', path: `/v1/storage-targets/${encodeURIComponent(id)}` })),
+    syncStorageTarget: (id, input = {}) => json<StorageSync>({ method: 'POST', path: `/v1/storage-targets/${encodeURIComponent(id)}/sync`, json: input }),
+    importFromApi: (input) => json<ImportJob>({ method: 'POST', path: '/v1/imports', json: input }),
+    importFromArchive(input) {
+      const form = new FormData();
+      form.set('platform', input.platform);
+      form.set('file', new Blob([input.content as Uint8Array<ArrayBuffer>]), input.name);
+      if (input.options) form.set('options', JSON.stringify(input.options));
+      return json<ImportJob>({ method: 'POST', path: '/v1/imports', form });
+    },
+    importJob: (id) => json<ImportJob>({ method: 'GET', path: `/v1/imports/${encodeURIComponent(id)}` }),
+    imports: (o = {}) => json<Page<ImportJob>>({ method: 'GET', path: '/v1/imports', query: { ...o } }),
+    cancelImport: (id) => json<ImportJob>({ method: 'POST', path: `/v1/imports/${encodeURIComponent(id)}/cancel` }),
+    storageSyncs: (id, o = {}) => json<Page<StorageSync>>({ method: 'GET', path: `/v1/storage-targets/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
   };
   return client;
 }

@@ -51,9 +51,19 @@ export interface Project {
   source_locale: string;
   target_locales: string[];
   length_budget_percent: number | null;
+  /** Release settings (see /v1/releases). */
+  delivery: { release_on_batch: boolean; bundle_shape: 'flat' | 'nested'; bundle_files: boolean };
   organisation: { id: string; name: string; plan: 'free' | 'starter' };
   allowance: { words_remaining: number; words_per_month: number; period_start: string; period_end: string };
   created_at: string;
+}
+
+/** What PATCH /v1/project answers with. */
+export interface ProjectSettings {
+  length_budget_percent: number | null;
+  release_on_batch: boolean;
+  bundle_shape: 'flat' | 'nested';
+  bundle_files: boolean;
 }
 
 export interface Language {
@@ -195,6 +205,8 @@ export interface KeyRow {
   context: string | null;
   max_length: number | null;
   pass: 'fast' | 'careful';
+  /** Tags the key brought from another platform (imports). */
+  tags?: string[];
   locale: string;
   /** The key's state in this locale: missing (no translation), held (refused, waiting for review), flagged, human (human or approved), machine. */
   state: KeyState;
@@ -297,4 +309,114 @@ export interface InvitationPreview {
   email: string;
   role: Role;
   expires_at: string;
+}
+
+export interface Release {
+  id: string;
+  number: number;
+  content_hash: string;
+  shape: 'flat' | 'nested';
+  includes_files: boolean;
+  trigger: 'api' | 'batch';
+  batch_id: string | null;
+  created_at: string;
+  /** Each locale's JSON bundle; `path` is its CDN path (`/cdn/{bundle_id}/{number}/{locale}.json`). */
+  locales: { locale: string; keys: number; bytes: number; sha256: string; path: string }[];
+  files: { path: string; source_path: string | null; locale: string; format: string; keys: number; bytes: number; sha256: string; url: string }[];
+  manifest: { path: string; bytes: number; sha256: string } | null;
+}
+
+export interface StorageTarget {
+  id: string;
+  name: string;
+  kind: 's3' | 'azure_blob';
+  enabled: boolean;
+  s3: { endpoint: string | null; region: string; bucket: string; force_path_style: boolean } | null;
+  azure_blob: { container: string; account_url: string | null } | null;
+  credentials: { hint: string };
+  prefix: string;
+  path_template: string;
+  files_template: string | null;
+  cache_control: string | null;
+  status: 'idle' | 'pending' | 'syncing' | 'ok' | 'failed';
+  last_error: string | null;
+  last_release_number: number | null;
+  last_synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The body of POST /v1/storage-targets (credentials are written, never read back). */
+export type StorageTargetInput = {
+  name: string;
+  enabled?: boolean;
+  prefix?: string;
+  path_template?: string;
+  files_template?: string | null;
+  cache_control?: string | null;
+} & (
+  | { kind: 's3'; s3: { endpoint?: string; region?: string; bucket: string; force_path_style?: boolean }; credentials: { access_key_id: string; secret_access_key: string; session_token?: string } }
+  | { kind: 'azure_blob'; azure_blob: { container: string; account_url?: string }; credentials: { connection_string: string } | { sas_url: string } }
+);
+
+export interface StorageSync {
+  id: string;
+  target_id: string;
+  release: number;
+  trigger: 'release' | 'api';
+  status: 'pending' | 'running' | 'succeeded' | 'failed' | 'superseded';
+  attempts: number;
+  uploaded: number;
+  unchanged: number;
+  error: string | null;
+  next_attempt_at: string | null;
+  log: { at: string; message: string }[];
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export type ImportPlatform = 'crowdin' | 'lokalise' | 'phrase' | 'transifex' | 'tolgee' | 'poeditor';
+
+export interface ImportOptionsInput {
+  conflict?: 'keep_human' | 'overwrite';
+  unreviewed?: 'accept' | 'hold';
+  dry_run?: boolean;
+}
+
+export interface ImportLocaleTally {
+  keys: number;
+  human: number;
+  machine: number;
+  held: number;
+  flagged: number;
+  kept: number;
+  memory: number;
+}
+
+export interface ImportJob {
+  id: string;
+  platform: ImportPlatform;
+  source: 'api' | 'archive';
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  options: { conflict: string; unreviewed: string; dry_run: boolean };
+  archive_name: string | null;
+  progress: { message?: string; done?: number; total?: number };
+  report: {
+    keys: { added: number; updated: number; unchanged: number };
+    locales: Record<string, ImportLocaleTally>;
+    locale_mappings: Record<string, string>;
+    languages_added: string[];
+    memory_units: number;
+    glossary_terms: { added: number; updated: number };
+    gate_failures: { key: string; path: string; locale: string; gate: string; reason: string }[];
+    gate_failures_count: number;
+    warnings: { message: string; ref?: string }[];
+    warnings_count: number;
+  };
+  error: string | null;
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
 }

@@ -3,25 +3,17 @@
  * playwright-core by three people (the Demo owner, an invited translator, a newcomer on the free plan), with axe-core
  * run on every page and a screenshot of each in test-artifacts/console/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, HAS_CHROMIUM, PASSWORD, ROOT, checkPage, settled, startParlance, stopParlance, type Service } from '../helpers/console-browser.js';
 import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
-import { backendEnv, dropBackend } from '../helpers/service.js';
+import { backendEnv } from '../helpers/service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
 if (!HAS_CHROMIUM) console.warn(`test/e2e/console.test.ts is skipped: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const ARTIFACTS = join(ROOT, 'test-artifacts', 'console');
 // `PARLANCE_DOCS_SCREENSHOT=1` also refreshes the README's picture; a plain run leaves tracked files alone.
 const DOCS_SCREENSHOT = process.env.PARLANCE_DOCS_SCREENSHOT === '1' ? join(ROOT, 'docs', 'console.png') : undefined;
-const AXE_SOURCE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const PASSWORD = 'correct horse battery staple';
 
 /** Four units: `welcome` is held (the mock drops its placeholder twice), `save` is flagged (over its 6 characters). */
 const SOURCE_FILE = `<?xml version="1.0" encoding="UTF-8"?>
@@ -37,57 +29,6 @@ const SOURCE_FILE = `<?xml version="1.0" encoding="UTF-8"?>
 </xliff>
 `;
 
-interface Service {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  env: Record<string, string>;
-}
-
-/** `node bin/parlance.js start`, as `npm start` runs it, on a free port; resolves with the URL it prints. */
-async function startParlance(env: Record<string, string>): Promise<Service> {
-  const base: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) base[name] = process.env[name]!;
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'parlance.js'), 'start'], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`parlance start printed no URL within 60 s:\n${output}`)), 60_000);
-    const look = () => {
-      const match = /Parlance is running at (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    child.stdout!.on('data', look);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`parlance start exited with code ${code}:\n${output}`));
-    });
-  });
-  return { url, child, output: () => output, env };
-}
-
-async function stopParlance(service: Service | undefined) {
-  if (!service) return;
-  if (service.child.exitCode === null) {
-    const closed = new Promise((resolve) => service.child.once('close', resolve));
-    service.child.kill('SIGTERM');
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-    if (service.child.exitCode === null) service.child.kill('SIGKILL');
-  }
-  await dropBackend(service.env);
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
 /** Problems the browser reported: script errors, and anything the Content-Security-Policy blocked. */
 const browserProblems: string[] = [];
 
@@ -96,27 +37,6 @@ function watch(page: Page, who: string) {
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) browserProblems.push(`[${who}] ${message.text()}`);
   });
-}
-
-async function settled(page: Page) {
-  await page.locator('#page-title').waitFor();
-  await expect.poll(() => page.locator('.loading').count(), { timeout: 15_000 }).toBe(0);
-}
-
-/** Waits for the page to settle, saves its screenshot, and fails on any serious or critical axe-core violation. */
-async function checkPage(page: Page, name: string) {
-  await settled(page);
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  // The CSP allows no inline script, so axe goes in through the DevTools protocol (page.evaluate), not a <script> tag.
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run({ resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
-  });
-  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(blocking, `axe-core on ${name}: ${JSON.stringify(blocking, null, 2)}`).toEqual([]);
 }
 
 const heading = (page: Page) => page.locator('#page-title');

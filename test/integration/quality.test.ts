@@ -388,7 +388,7 @@ describe('POST /v1/qa/run', () => {
 
 describe('project length budget', () => {
   it('applies a default budget to keys without a max length', async () => {
-    expect(await json<{ length_budget_percent: number | null }>(await service.api('/v1/project', { method: 'PATCH', json: { length_budget_percent: 120 } }))).toEqual({ length_budget_percent: 120 });
+    expect(await json<{ length_budget_percent: number | null }>(await service.api('/v1/project', { method: 'PATCH', json: { length_budget_percent: 120 } }))).toMatchObject({ length_budget_percent: 120 });
     try {
       const batch = await push([{ key: 'b.short', source: 'Sign in' }]);
       // "de: SIGN IN" is 11 characters; 120 % of 7 is a budget of 9.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileGlob, parseConfig, type FileRule } from '../../src/cli/config.js';
 import { detectLayout, renderConfig, type DetectedLayout } from '../../src/cli/detect.js';
-import { translationPath } from '../../src/cli/templates.js';
+import { translationPath } from '../../src/core/path-templates.js';
 
 interface Case {
   name: string;

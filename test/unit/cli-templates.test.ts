@@ -1,6 +1,6 @@
 /** Translation path templates: every variable for typical and awkward locales, and the errors that name what is wrong. */
 import { describe, expect, it } from 'vitest';
-import { TEMPLATE_VARIABLES, localeFromAndroid, translationPath, unknownVariables, variableValues } from '../../src/cli/templates.js';
+import { TEMPLATE_VARIABLES, localeFromAndroid, translationPath, unknownVariables, variableValues } from '../../src/core/path-templates.js';
 
 const SOURCE = 'locales/en/common.json';
 const fill = (variable: string, locale: string, source = SOURCE) => translationPath(`{${variable}}`, source, locale);

@@ -1,7 +1,7 @@
 /** The repository path rule: every way a path can leave the repository or confuse what reads it, refused with a message naming the problem. */
 import { describe, expect, it } from 'vitest';
 import { MAX_REPO_PATH_BYTES, RepoPathError, repoPath, repoPathProblem } from '../../src/core/repo-path.js';
-import { templatePathProblem, translationPath } from '../../src/cli/templates.js';
+import { templatePathProblem, translationPath } from '../../src/core/path-templates.js';
 
 function refusal(value: string): RepoPathError {
   try {

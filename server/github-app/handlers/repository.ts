@@ -1,6 +1,6 @@
 /** What the App reads from a linked repository: the base commit, `parlance.yml`, file contents, and which paths are sources or managed translations. */
 import { compileGlob, parseConfig, type FileRule, type ParlanceConfig } from '../../../src/cli/config.js';
-import { translationPath } from '../../../src/cli/templates.js';
+import { translationPath } from '../../../src/core/path-templates.js';
 import { repoPath } from '../../../src/core/repo-path.js';
 import type { GitHubClient } from '../translation-pr.js';
 

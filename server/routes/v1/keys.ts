@@ -19,6 +19,7 @@ const KeyRow = z
     context: z.string().nullable(),
     max_length: z.number().int().nullable(),
     pass: z.enum(['fast', 'careful']),
+    tags: z.array(z.string()).openapi({ description: 'Tags the key brought from another platform (imports).' }),
     locale: z.string(),
     state: z.enum(KEY_STATES).openapi({
       description: '`held`: a refused translation waits for review; `flagged`: written, over its length budget; `human`: written or approved by a person; `machine`: written by a provider or memory; `missing`: none yet.',

@@ -17,6 +17,13 @@ const ProjectSchema = z
       .int()
       .nullable()
       .openapi({ description: "Default length budget for keys without their own max length, as a percentage of the source's length (e.g. 150); null: no default budget." }),
+    delivery: z
+      .object({
+        release_on_batch: z.boolean().openapi({ description: 'Publish a release after every completed batch.' }),
+        bundle_shape: z.enum(['flat', 'nested']).openapi({ description: "The CDN's JSON bundles: flat keys (`home.title`) or nested objects." }),
+        bundle_files: z.boolean().openapi({ description: "Releases also carry every source file's translations in its own format (`files/<path>`)." }),
+      })
+      .openapi({ description: 'Release settings; the bundle id is in GET /v1/releases.' }),
     organisation: z.object({ id: z.string(), name: z.string(), plan: z.enum(['free', 'starter']) }),
     allowance: z.object({
       words_remaining: z.number().int(),
@@ -27,6 +34,20 @@ const ProjectSchema = z
     created_at: z.string(),
   })
   .openapi('Project');
+
+const ProjectPatch = z
+  .object({
+    length_budget_percent: z.number().int().min(10).max(1000).nullable().optional(),
+    release_on_batch: z.boolean().optional(),
+    bundle_shape: z.enum(['flat', 'nested']).optional(),
+    bundle_files: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('ProjectPatch');
+
+const ProjectSettings = z
+  .object({ length_budget_percent: z.number().int().nullable(), release_on_batch: z.boolean(), bundle_shape: z.enum(['flat', 'nested']), bundle_files: z.boolean() })
+  .openapi('ProjectSettings');
 
 const conflict = { 409: { description: 'Already a language of the project', content: { 'application/problem+json': { schema: Problem } } } } as const;
 
@@ -54,6 +75,7 @@ export function projectRoutes(deps: AppDeps) {
           source_locale: project.source_locale,
           target_locales: targets.map((t) => t.tag),
           length_budget_percent: project.length_budget_percent,
+          delivery: { release_on_batch: project.release_on_batch, bundle_shape: project.bundle_shape, bundle_files: project.bundle_files },
           organisation: auth.organisation,
           allowance: {
             words_remaining: allowance.words_remaining,
@@ -73,24 +95,24 @@ export function projectRoutes(deps: AppDeps) {
       method: 'patch',
       path: '/project',
       summary: "Change the project's settings",
-      description: 'Ability: `manage`. `length_budget_percent` sets the length gate\'s budget for keys without a max length of their own (null removes it); it applies to translations made from now on and to QA runs.',
+      description:
+        "Ability: `manage`. `length_budget_percent` sets the length gate's budget for keys without a max length of their own (null removes it); it applies to translations made from now on and to QA runs. `release_on_batch`, `bundle_shape` and `bundle_files` shape releases from the next one on (see /v1/releases).",
       middleware: [requireAbility('manage')] as const,
-      request: {
-        body: {
-          required: true,
-          content: { 'application/json': { schema: z.object({ length_budget_percent: z.number().int().min(10).max(1000).nullable().optional() }).strict().openapi('ProjectPatch') } },
-        },
-      },
-      responses: { 200: { description: 'The changed settings', content: { 'application/json': { schema: z.object({ length_budget_percent: z.number().int().nullable() }) } } }, ...problemResponses },
+      request: { body: { required: true, content: { 'application/json': { schema: ProjectPatch } } } },
+      responses: { 200: { description: 'The changed settings', content: { 'application/json': { schema: ProjectSettings } } }, ...problemResponses },
     }),
     async (c) => {
       const body = c.req.valid('json');
       const projectId = c.get('auth').project.id;
-      if (body.length_budget_percent !== undefined) {
-        await deps.db.updateTable('projects').set({ length_budget_percent: body.length_budget_percent }).where('id', '=', projectId).execute();
-      }
-      const project = await deps.db.selectFrom('projects').select(['length_budget_percent']).where('id', '=', projectId).executeTakeFirstOrThrow();
-      return c.json({ length_budget_percent: project.length_budget_percent }, 200);
+      const changes = {
+        ...(body.length_budget_percent !== undefined ? { length_budget_percent: body.length_budget_percent } : {}),
+        ...(body.release_on_batch !== undefined ? { release_on_batch: body.release_on_batch } : {}),
+        ...(body.bundle_shape !== undefined ? { bundle_shape: body.bundle_shape } : {}),
+        ...(body.bundle_files !== undefined ? { bundle_files: body.bundle_files } : {}),
+      };
+      if (Object.keys(changes).length > 0) await deps.db.updateTable('projects').set(changes).where('id', '=', projectId).execute();
+      const project = await deps.db.selectFrom('projects').select(['length_budget_percent', 'release_on_batch', 'bundle_shape', 'bundle_files']).where('id', '=', projectId).executeTakeFirstOrThrow();
+      return c.json(project, 200);
     },
   );
 

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import type { GateFailure, KeyState, ReviewState } from '../../../src/client/types.js';
 import { useAccount, useProject, type Ability } from './context.js';
 import { errorCode, errorMessage, formatNumber } from './format.js';
+import { projectHref } from './router.js';
 import type { CursorPages } from './hooks.js';
 
 export function PageHeader(props: { title: string; children?: ComponentChildren }) {
@@ -138,6 +139,7 @@ export function SecretOnce(props: { label: string; value: string; note?: string 
 
 /** Where translations leave Parlance, in place of a download button (the product has none, on purpose). */
 export function NoDownloadNote() {
+  const { projectId } = useProject();
   return (
     <aside class="notice notice-info no-download" aria-labelledby="no-download-title">
       <h2 id="no-download-title" class="h-small">
@@ -152,7 +154,9 @@ export function NoDownloadNote() {
           the CLI: <code>parlance pull</code>
         </li>
         <li>the GitHub Action, or the GitHub App (one pull request per branch)</li>
-        <li>and soon CDN bundles and storage sync.</li>
+        <li>
+          a published release on the CDN, or synced to your S3 or Azure storage: see <a href={projectHref(projectId, 'delivery')}>Delivery</a>.
+        </li>
       </ul>
     </aside>
   );

@@ -8,8 +8,10 @@ import { Frame } from './frame.js';
 import { connectProject, type ProjectConnection } from './project-connection.js';
 import { navigate, projectHref, type ProjectPage, type Route } from './router.js';
 import { BatchesPage } from './pages/batches.js';
+import { DeliveryPage } from './pages/delivery.js';
 import { GithubPage } from './pages/github.js';
 import { GlossaryPage } from './pages/glossary.js';
+import { ImportsPage } from './pages/imports.js';
 import { InvitationsPage } from './pages/invitations.js';
 import { KeysPage } from './pages/keys.js';
 import { LanguagesPage } from './pages/languages.js';
@@ -42,7 +44,9 @@ export const NAV: { group: string; entries: NavEntry[] }[] = [
     group: 'Sources',
     entries: [
       { page: 'upload', label: 'Upload', ability: 'push' },
+      { page: 'imports', label: 'Import', ability: 'manage' },
       { page: 'batches', label: 'Batches', ability: 'read' },
+      { page: 'delivery', label: 'Delivery', ability: 'read' },
       { page: 'languages', label: 'Languages', ability: 'read' },
       { page: 'usage', label: 'Usage', ability: 'read' },
     ],
@@ -173,8 +177,12 @@ function ProjectPageView(props: { route: Extract<Route, { name: 'project' }> }) 
       return <ReviewPage />;
     case 'upload':
       return <UploadPage />;
+    case 'imports':
+      return <ImportsPage importId={id} />;
     case 'batches':
       return <BatchesPage batchId={id} />;
+    case 'delivery':
+      return <DeliveryPage />;
     case 'glossary':
       return <GlossaryPage />;
     case 'languages':

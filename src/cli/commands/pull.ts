@@ -6,7 +6,7 @@ import { ApiError, type ParlanceClient } from '../../client/client.js';
 import type { PulledFile } from '../../client/types.js';
 import { matchSources } from '../config.js';
 import { count } from '../output.js';
-import { translationPath } from '../templates.js';
+import { translationPath } from '../../core/path-templates.js';
 import { about, CliError, localeTags, noMorePositionals, oneOf, parseFlags, type Command, type CommandContext } from './command.js';
 
 const Flags = z.object({

@@ -1,7 +1,7 @@
-/** Translation path templates of parlance.yml: where the file of one locale goes, given the source file it translates. */
+/** Translation path templates (parlance.yml, storage targets): where the file of one locale goes, given the source file it translates. */
 import { posix } from 'node:path';
-import { checkLocale } from '../core/locales/locales.js';
-import { RepoPathError, repoPath, repoPathProblem } from '../core/repo-path.js';
+import { checkLocale } from './locales/locales.js';
+import { RepoPathError, repoPath, repoPathProblem } from './repo-path.js';
 
 export const TEMPLATE_VARIABLES: readonly { name: string; example: string; meaning: string }[] = [
   { name: 'locale', example: 'pt-BR', meaning: 'the BCP-47 tag (zh-Hans, sr-Latn, es-419)' },

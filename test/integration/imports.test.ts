@@ -1,0 +1,316 @@
+/**
+ * Imports end to end through the service: POST /v1/imports against each platform's wire-level mock and with its
+ * export, the job to its end, then what the project holds (keys, human and machine translations, flagged ones,
+ * memory, glossary, added languages) and what a pull gives; no words charged, a second run changes nothing, an
+ * import paused by a stopping service resumes from its checkpoint, and a free-plan organisation imports too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime } from '../../server/runtime.js';
+import { createLogger } from '../../server/logger.js';
+import type { ImportFixture } from '../helpers/import-fixture.js';
+import { FIXTURE_JSON_KEYS, importFixture } from '../helpers/import-fixture.js';
+import { crowdinArchive, startCrowdinMock } from '../helpers/platform-mocks/crowdin.js';
+import { lokaliseArchive, startLokaliseMock } from '../helpers/platform-mocks/lokalise.js';
+import { phraseArchive, startPhraseMock } from '../helpers/platform-mocks/phrase.js';
+import { poeditorArchive, startPoeditorMock } from '../helpers/platform-mocks/poeditor.js';
+import { startTolgeeMock, tolgeeArchive } from '../helpers/platform-mocks/tolgee.js';
+import { startTransifexMock, transifexArchive } from '../helpers/platform-mocks/transifex.js';
+import { filePush, startService, type TestService } from '../helpers/service.js';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+interface PlatformMock {
+  url: string;
+  token: string;
+  projectId: string;
+  stop(): Promise<void>;
+}
+
+interface Case {
+  platform: 'crowdin' | 'lokalise' | 'phrase' | 'transifex' | 'tolgee' | 'poeditor';
+  start(fixture: ImportFixture): Promise<PlatformMock>;
+  archive(fixture: ImportFixture): Uint8Array;
+  /** Whether keys keep their source file's path (the platform knows it), through the API and in its export. */
+  paths: boolean;
+  archivePaths: boolean;
+  /** Whether the API path brings memory units across. */
+  apiMemory: boolean;
+}
+
+const CASES: Case[] = [
+  { platform: 'crowdin', start: (f) => startCrowdinMock(f), archive: crowdinArchive, paths: true, archivePaths: true, apiMemory: true },
+  { platform: 'lokalise', start: (f) => startLokaliseMock(f), archive: lokaliseArchive, paths: true, archivePaths: true, apiMemory: false },
+  { platform: 'phrase', start: (f) => startPhraseMock(f), archive: phraseArchive, paths: false, archivePaths: true, apiMemory: false },
+  { platform: 'transifex', start: (f) => startTransifexMock(f), archive: transifexArchive, paths: true, archivePaths: true, apiMemory: true },
+  { platform: 'tolgee', start: (f) => startTolgeeMock(f), archive: tolgeeArchive, paths: false, archivePaths: false, apiMemory: true },
+  { platform: 'poeditor', start: (f) => startPoeditorMock(f), archive: poeditorArchive, paths: false, archivePaths: false, apiMemory: false },
+];
+
+interface ImportBody {
+  id: string;
+  status: string;
+  error: string | null;
+  report: {
+    keys: { added: number; updated: number; unchanged: number };
+    locales: Record<string, { human: number; machine: number; held: number; flagged: number; kept: number; memory: number }>;
+    locale_mappings: Record<string, string>;
+    languages_added: string[];
+    memory_units: number;
+    glossary_terms: { added: number; updated: number };
+    gate_failures: { key: string; locale: string; gate: string }[];
+    gate_failures_count: number;
+    warnings_count: number;
+  };
+}
+
+let service: TestService;
+const fixture = importFixture();
+
+beforeAll(async () => {
+  service = await startService({ env: { PARLANCE_SECRET_KEY: 'b'.repeat(64), STORAGE_SYNC_POLL_MS: '100', RATE_LIMIT_PER_MINUTE: '100000' }, memory: false });
+});
+afterAll(async () => {
+  await service?.stop();
+});
+
+async function json<T>(res: Response, status = 200): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+async function newProject(name: string, plan: 'starter' | 'free' = 'starter'): Promise<{ projectId: string; token: string }> {
+  const organisationId = plan === 'starter' ? service.organisationId : (await service.runtime.organisations.createOrganisation({ name: `${name} org`, plan })).id;
+  const project = await service.runtime.organisations.createProject({ organisationId, name, sourceLocale: 'en', targetLocales: ['de'] });
+  const token = await service.mintToken({ projectId: project.id, abilities: ['read', 'pull', 'push', 'write', 'manage'], ...(plan === 'free' ? { kind: 'session' as const, expiresAt: new Date(Date.now() + 3_600_000) } : {}) });
+  return { projectId: project.id, token };
+}
+
+async function finished(token: string, id: string, base = service.url, timeoutMs = 60_000): Promise<ImportBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const body = await json<ImportBody>(await fetch(`${base}/v1/imports/${id}`, { headers: { authorization: `Bearer ${token}` } }));
+    if (['completed', 'failed', 'cancelled'].includes(body.status)) return body;
+    if (Date.now() > deadline) throw new Error(`import ${id} still ${body.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function importApi(token: string, platform: string, mock: PlatformMock, options: Record<string, unknown> = {}) {
+  const queued = await json<ImportBody>(await service.api('/v1/imports', { method: 'POST', token, json: { platform, api: { token: mock.token, project: mock.projectId, base_url: mock.url }, options } }), 202);
+  return finished(token, queued.id);
+}
+
+async function importArchive(token: string, platform: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.set('platform', platform);
+  form.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), `${platform}-export.zip`);
+  const queued = await json<ImportBody>(await service.api('/v1/imports', { method: 'POST', token, body: form }), 202);
+  return finished(token, queued.id);
+}
+
+async function allowance(token: string) {
+  return (await json<{ allowance: { words_remaining: number } }>(await service.api('/v1/project', { token }))).allowance.words_remaining;
+}
+
+/** What the fixture says a locale holds, by key: translations, and for reviewed ones whether they were reviewed. */
+function expected(locale: string) {
+  return fixture.translations.filter((t) => t.locale === locale).map((t) => ({ ...t, key: fixture.keys[t.keyId - 1]! }));
+}
+
+describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePaths, apiMemory }) => {
+  let mock: PlatformMock;
+  let project: { projectId: string; token: string };
+  let first: ImportBody;
+
+  beforeAll(async () => {
+    mock = await start(fixture);
+    project = await newProject(`${platform} project`);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  it('imports everything through the API, charging no words', async () => {
+    const before = await allowance(project.token);
+    first = await importApi(project.token, platform, mock);
+    expect(first.error).toBeNull();
+    expect(first.status).toBe('completed');
+    expect(first.report.keys.added).toBe(fixture.keys.length);
+    expect(first.report.languages_added.sort()).toEqual(['ar', 'pt-BR']);
+    for (const locale of fixture.targetLocales) {
+      const rows = expected(locale);
+      const t = first.report.locales[locale]!;
+      expect(t.human + t.machine + t.flagged, `translations into ${locale}`).toBe(rows.length);
+      expect(t.held).toBe(0);
+    }
+    // The German translation that lost its placeholders is imported, flagged, and named in the report.
+    expect(first.report.locales.de!.flagged).toBeGreaterThanOrEqual(1);
+    expect(first.report.gate_failures).toContainEqual(expect.objectContaining({ locale: 'de', gate: 'placeholders' }));
+    if (apiMemory) expect(first.report.memory_units).toBeGreaterThanOrEqual(fixture.memory.length);
+    // Tags come across and are on the key.
+    const tagged = fixture.keys.find((k) => k.tags.length === 2)!;
+    const keys = await json<{ items: { key: string; tags: string[] }[] }>(await service.api(`/v1/keys?locale=de&q=${encodeURIComponent(tagged.key)}&limit=50`, { token: project.token }));
+    expect(keys.items.find((k) => k.key === tagged.key)?.tags.sort()).toEqual([...tagged.tags].sort());
+    expect(await allowance(project.token)).toBe(before);
+  });
+
+  it('reviewed translations become human translations, the others machine ones', async () => {
+    const reviewedDe = expected('de').filter((t) => t.reviewed).length;
+    const human = await json<{ items: { key: string }[] }>(await service.api('/v1/translations?state=human&locale=de&limit=500', { token: project.token }));
+    const flagged = await json<{ items: { key: string; failures: { gate: string }[] }[] }>(await service.api('/v1/translations?state=flagged&locale=de&limit=500', { token: project.token }));
+    expect(flagged.items.length).toBe(first.report.locales.de!.flagged);
+    // The reviewed ones but the flagged: a review on the platform does not get a broken placeholder past the gates.
+    expect(human.items.length).toBe(first.report.locales.de!.human);
+    expect(human.items.length).toBeGreaterThanOrEqual(reviewedDe - flagged.items.length);
+  });
+
+  it('a pull afterwards gives the imported translations', async () => {
+    const path = paths ? 'locales/en.json' : '';
+    const res = await service.api(`/v1/pull?locale=pt-BR&format=json&path=${encodeURIComponent(path)}`, { token: project.token });
+    expect(res.status).toBe(200);
+    const pulled = JSON.parse(await res.text()) as Record<string, string>;
+    for (const t of expected('pt-BR').filter((r) => !paths || r.key.path === 'locales/en.json')) expect(pulled[t.key.key], t.key.key).toBe(t.text);
+  });
+
+  it.skipIf(!paths)('a push of the same source file afterwards matches the imported keys', async () => {
+    const file = `${JSON.stringify(Object.fromEntries(fixture.keys.filter((k) => k.path === 'locales/en.json').map((k) => [k.key, k.source])), null, 2)}\n`;
+    const res = await service.api('/v1/push', { method: 'POST', token: project.token, body: filePush(file, { path: 'locales/en.json', format: 'json' }) });
+    const batch = await json<{ keys: { added: number; changed: number; unchanged: number; removed: number } }>(res, 202);
+    expect(batch.keys).toEqual({ added: 0, changed: 0, unchanged: FIXTURE_JSON_KEYS, removed: 0 });
+  });
+
+  it('running the same import again changes nothing', async () => {
+    const again = await importApi(project.token, platform, mock);
+    expect(again.status).toBe('completed');
+    expect(again.report.keys).toEqual({ added: 0, updated: 0, unchanged: fixture.keys.length });
+    const keys = await json<{ total: number }>(await service.api('/v1/keys?locale=de&limit=1', { token: project.token }));
+    expect(keys.total).toBe(fixture.keys.length);
+  });
+
+  it('imports the export to the same keys and translations', async () => {
+    const other = await newProject(`${platform} archive`);
+    const result = await importArchive(other.token, platform, archive(fixture));
+    expect(result.error).toBeNull();
+    expect(result.report.keys.added).toBeGreaterThanOrEqual(fixture.keys.length - fixture.keys.filter((k) => k.plurals).length);
+    // The same German strings of the JSON file, whichever way they came; where one side has no paths, all keys are
+    // at '' and the JSON file's keys are picked out of them.
+    const jsonKeys = new Set(fixture.keys.filter((k) => k.path === 'locales/en.json').map((k) => k.key));
+    const pulled = async (token: string, withPaths: boolean) => {
+      const all = JSON.parse(await (await service.api(`/v1/pull?locale=de&format=json&path=${encodeURIComponent(withPaths ? 'locales/en.json' : '')}`, { token })).text()) as Record<string, string>;
+      return Object.fromEntries(Object.entries(all).filter(([key]) => jsonKeys.has(key)));
+    };
+    const fromApi = await pulled(project.token, paths);
+    expect(Object.keys(fromApi).length).toBeGreaterThanOrEqual(jsonKeys.size - 1);
+    expect(await pulled(other.token, archivePaths)).toEqual(fromApi);
+  });
+});
+
+describe('the import job', () => {
+  it('refuses a bad platform token with a clear, final error', async () => {
+    const mock = await startPoeditorMock(fixture);
+    try {
+      const project = await newProject('bad token');
+      const result = await importApi(project.token, 'poeditor', { ...mock, token: 'wrong-token-1234' });
+      expect(result.status).toBe('failed');
+      expect(result.error).toMatch(/POEditor/);
+      expect(result.report.keys.added).toBe(0);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('holds unreviewed translations for review when asked, and a dry run writes nothing', async () => {
+    const mock = await startLokaliseMock(fixture);
+    try {
+      const project = await newProject('hold');
+      const dry = await importApi(project.token, 'lokalise', mock, { dry_run: true });
+      expect(dry.report.keys.added).toBe(fixture.keys.length);
+      expect((await json<{ total: number }>(await service.api('/v1/keys?locale=de&limit=1', { token: project.token }))).total).toBe(0);
+      const held = await importApi(project.token, 'lokalise', mock, { unreviewed: 'hold' });
+      expect(held.report.locales['pt-BR']!.held).toBe(expected('pt-BR').length);
+      const queue = await json<{ items: unknown[] }>(await service.api('/v1/translations?state=held&locale=pt-BR&limit=500', { token: project.token }));
+      expect(queue.items.length).toBe(expected('pt-BR').length);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('keeps a translation a person wrote in Parlance, unless told to overwrite', async () => {
+    const mock = await startTolgeeMock(fixture);
+    try {
+      const project = await newProject('conflict');
+      await importApi(project.token, 'tolgee', mock);
+      const key = fixture.keys.find((k) => !k.plurals && !k.source.startsWith('Hello'))!;
+      const put = await service.api(`/v1/translations/${encodeURIComponent(key.key)}/de?path=`, { method: 'PUT', token: project.token, json: { text: 'Von Hand' } });
+      expect(put.status, await put.text()).toBe(200);
+      const kept = await importApi(project.token, 'tolgee', mock);
+      expect(kept.report.locales.de!.kept).toBeGreaterThanOrEqual(1);
+      const pulled = async () => JSON.parse(await (await service.api('/v1/pull?locale=de&format=json&path=', { token: project.token })).text()) as Record<string, string>;
+      expect((await pulled())[key.key]).toBe('Von Hand');
+      await importApi(project.token, 'tolgee', mock, { conflict: 'overwrite' });
+      expect((await pulled())[key.key]).toBe(`DE ${key.source}`);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('refuses an upload that is no export, and a request that is neither JSON nor multipart', async () => {
+    const project = await newProject('bad upload');
+    const form = new FormData();
+    form.set('platform', 'crowdin');
+    form.set('file', new Blob([Uint8Array.of(0x7b, 0xff, 0xfe, 0x7d)]), 'broken.json');
+    const res = await service.api('/v1/imports', { method: 'POST', token: project.token, body: form });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/broken\.json is neither a zip archive nor a UTF-8 text file/);
+    const bare = await service.api('/v1/imports', { method: 'POST', token: project.token });
+    expect(bare.status).toBe(415);
+    expect((await json<{ items: unknown[] }>(await service.api('/v1/imports', { token: project.token }))).items).toEqual([]);
+  });
+
+  it('works on the free plan, charging nothing', async () => {
+    const project = await newProject('free', 'free');
+    const before = await allowance(project.token);
+    const result = await importArchive(project.token, 'poeditor', poeditorArchive(fixture));
+    expect(result.status).toBe('completed');
+    expect(result.report.keys.added).toBe(fixture.keys.length);
+    expect(await allowance(project.token)).toBe(before);
+  });
+
+  it('resumes from its checkpoint after the service stops mid-import, without duplicates', async () => {
+    const mock = await startTransifexMock(fixture, { pageSize: 40 });
+    const project = await newProject('resume');
+    try {
+      // Every page is slow: the service stops while the import is part-way through.
+      const queued = await json<ImportBody>(
+        await service.api('/v1/imports', { method: 'POST', token: project.token, json: { platform: 'transifex', api: { token: mock.token, project: mock.projectId, base_url: mock.url } } }),
+        202,
+      );
+      for (let i = 0; i < 200; i++) {
+        const now = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}`, { token: project.token }));
+        if (now.report.keys.added > 0 || now.status !== 'running') break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await service.runtime.stop();
+      const stopped = await service.runtime.db;
+      void stopped;
+      const runtime = await createRuntime(service.config, { roles: { api: true, worker: true }, log: createLogger('silent') });
+      const { url } = await runtime.start();
+      try {
+        const result = await finished(project.token, queued.id, url!);
+        expect(result.error).toBeNull();
+        expect(result.status).toBe('completed');
+        expect(result.report.keys.added).toBe(fixture.keys.length);
+        const keys = await json<{ total: number }>(await fetch(`${url}/v1/keys?locale=de&limit=1`, { headers: { authorization: `Bearer ${project.token}` } }));
+        expect(keys.total).toBe(fixture.keys.length);
+      } finally {
+        await runtime.stop();
+        // The test service's own stop drops the backend; its runtime is already stopped.
+        service.runtime = runtime;
+      }
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
