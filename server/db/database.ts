@@ -27,6 +27,11 @@ export async function openDatabase(database: Config['database'], options: { onId
     // Without a listener, the pool's 'error' event for an idle connection that PostgreSQL terminated (a restart, a
     // failover, pg_terminate_backend, an idle timeout) is thrown and kills the process; the next query just reconnects.
     pool.on('error', (error) => options.onIdleError?.(error));
+    // The pool listens only while a connection is idle. One that is checked out (a transaction between statements,
+    // a job holding its lease connection) and ended by the server emits 'error' with no listener, which kills the
+    // process (the soak's PostgreSQL restart did). The statement running on it, or the next, fails instead, and the
+    // pool drops the connection when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     if (database.schema) {
       const client = await pool.connect();
       try {

@@ -39,3 +39,32 @@ describe.skipIf(BACKEND !== 'postgres')('a database connection lost during a req
     expect(toApiError(new Error('boom'), createLogger('silent')).status).toBe(500);
   });
 });
+
+describe.skipIf(BACKEND !== 'postgres')('a checked-out connection ended by the server', () => {
+  it('fails the transaction holding it, without killing the process, and the next query reconnects', async () => {
+    const { openDatabase } = await import('../../server/db/database.js');
+    const { sql } = await import('kysely');
+    const db = await openDatabase({ kind: 'postgres', url: TEST_DATABASE_URL, schema: undefined });
+    const killer = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await killer.connect();
+    try {
+      const outcome = await db
+        .transaction()
+        .execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          // Between two statements, nothing is running on the connection: the server's FATAL arrives as an event.
+          await killer.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await sql`select 1`.execute(trx);
+          return 'committed';
+        })
+        .catch((error: unknown) => error);
+      expect(outcome).toBeInstanceOf(Error);
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(db);
+      expect(rows[0]!.one).toBe(1);
+    } finally {
+      await killer.end();
+      await db.destroy();
+    }
+  });
+});
