@@ -40,6 +40,8 @@ import { createStorageTargetsService } from './delivery/storage/storage-targets-
 import { createStorageSync, type StorageSync } from './delivery/storage/storage-sync.js';
 import { createImportService } from './imports/import-service.js';
 import { platformReader } from './imports/readers.js';
+import { createConnectionsService } from './integrations/connections-service.js';
+import { createSyncEngine, type SyncEngine } from './integrations/sync-engine.js';
 
 export interface Roles {
   api: boolean;
@@ -126,6 +128,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   releases.onPublished(async (release) => void (await storageTargets.enqueueRelease(release.projectId, release.id)));
   releases.onRotated((old) => cdn.forgetBundle(old));
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  let syncEngine: SyncEngine | undefined;
+  let listeningUrl: string | undefined;
+  const publicUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
+  const connections = createConnectionsService({ db, secretKey: config.secretKey, publicUrl, onQueued: () => void syncEngine?.tick() });
   const imports = createImportService({ db, log, secretKey: config.secretKey, readers: platformReader, workerId, pollMs: config.delivery.syncPollMs });
   const deps = {
     db,
@@ -140,6 +146,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     cdn,
     storageTargets,
     imports,
+    connections,
     languages: createLanguagesService({ db }),
     idempotency: createIdempotencyStore({ db }),
     glossary: createGlossaryService({ db }),
@@ -166,12 +173,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
       batches.settled(batchId);
       // A project that publishes after every batch gets its release once the batch's waiters have been told.
       void releases.publishAfterBatch(batchId);
+      // A sync waiting for this batch writes back now rather than at the next poll.
+      void syncEngine?.tick();
     },
   });
 
   const dispatcher: Dispatcher = createDispatcher({ db, log, workerId, ...config.webhooks });
   if (options.roles.worker) {
     storageSync = createStorageSync({ db, log, workerId, targets: storageTargets, retryDelaysMs: config.delivery.syncRetryDelaysMs, timeoutMs: config.delivery.syncTimeoutMs, pollMs: config.delivery.syncPollMs });
+  }
+  if (options.roles.worker) {
+    const { retryDelaysMs, pollMs, httpRetries, httpTimeoutMs } = config.integrations;
+    syncEngine = createSyncEngine({ db, log, workerId, connections, push: deps.push, pull, translations: deps.translations, publicUrl, retryDelaysMs, pollMs, httpRetries, httpTimeoutMs });
   }
   let server: Server | undefined;
   let githubApp: GithubAppServer | undefined;
@@ -187,6 +200,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
       storageSync!.start();
       if (queue.kind === 'embedded') await imports.releaseAll();
       imports.start();
+      if (queue.kind === 'embedded') await syncEngine!.releaseAll();
+      syncEngine!.start();
       // A single process owns the embedded database, so every lease left behind is from a previous run.
       if (queue.kind === 'embedded') await batches.resumeAll();
       else await batches.sweep();
@@ -200,6 +215,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
       server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => resolve(info)) as Server;
     });
     const url = `http://${config.host}:${listening.port}`;
+    listeningUrl = url;
     // The App talks to the service only through /v1, so it starts once the API listens; it needs no worker of its own.
     if (config.githubApp.app) {
       const { startGithubAppServer } = await import('./github-app/server.js');
@@ -225,6 +241,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     await dispatcher.stop();
     await storageSync?.stop();
     await imports.stop();
+    await syncEngine?.stop();
     if (redis) await redis.quit().catch(() => undefined);
     await db.destroy();
     lock?.release();

@@ -389,6 +389,79 @@ export interface Database {
   storage_targets: StorageTargetsTable;
   storage_syncs: StorageSyncsTable;
   imports: ImportsTable;
+  integration_connections: IntegrationConnectionsTable;
+  integration_syncs: IntegrationSyncsTable;
+  integration_values: IntegrationValuesTable;
+}
+
+export type ConnectionStatus = 'never_synced' | 'syncing' | 'ok' | 'retrying' | 'error';
+export type IntegrationSyncStatus = 'queued' | 'running' | 'waiting_batch' | 'succeeded' | 'failed' | 'cancelled';
+export type IntegrationSyncTrigger = 'api' | 'connect' | 'schedule' | 'webhook';
+
+export interface IntegrationConnectionsTable {
+  id: string;
+  project_id: string;
+  connector: string;
+  name: string;
+  enabled: Generated<boolean>;
+  settings: ColumnType<Record<string, unknown>, string, string>;
+  secrets_ciphertext: string;
+  webhook_secret_ciphertext: string;
+  schedule_minutes: number | null;
+  next_scheduled_at: NullableTimestamp;
+  status: ColumnType<ConnectionStatus, ConnectionStatus | undefined, ConnectionStatus>;
+  last_error: string | null;
+  last_sync_id: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** What a sync did, as GET …/syncs shows it. */
+export interface IntegrationSyncCounts {
+  units?: number;
+  strings?: number;
+  added?: number;
+  changed?: number;
+  removed?: number;
+  unchanged?: number;
+  human_edits?: number;
+  refused_edits?: number;
+  written?: number;
+  kept_remote?: number;
+}
+
+export interface IntegrationSyncLogLine {
+  at: string;
+  message: string;
+}
+
+export interface IntegrationSyncsTable {
+  id: string;
+  connection_id: string;
+  project_id: string;
+  trigger: IntegrationSyncTrigger;
+  status: ColumnType<IntegrationSyncStatus, IntegrationSyncStatus | undefined, IntegrationSyncStatus>;
+  phase: ColumnType<'read' | 'write', 'read' | 'write' | undefined, 'read' | 'write'>;
+  batch_id: string | null;
+  batch_ids: ColumnType<string[], string | undefined, string>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  counts: ColumnType<IntegrationSyncCounts, string | undefined, string>;
+  error: string | null;
+  log: ColumnType<IntegrationSyncLogLine[], string | undefined, string>;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface IntegrationValuesTable {
+  connection_id: string;
+  path: string;
+  key: string;
+  locale: string;
+  value_hash: string;
 }
 
 export type ImportStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';

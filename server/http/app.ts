@@ -23,6 +23,8 @@ import { translateMissingRoutes } from '../routes/v1/translate-missing.js';
 import { releasesRoutes } from '../routes/v1/releases.js';
 import { storageTargetsRoutes } from '../routes/v1/storage-targets.js';
 import { importsRoutes } from '../routes/v1/imports.js';
+import { connectorsRoutes } from '../routes/v1/connectors.js';
+import { hookRoutes } from '../integrations/hook-routes.js';
 import { cdnRoutes } from '../delivery/cdn-routes.js';
 import type { CdnStore } from '../delivery/cdn-store.js';
 import type { AppDeps, AppEnv } from './context.js';
@@ -85,6 +87,8 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   app.route('/v1/webhooks', webhookEventsRoutes(deps));
   app.route('/v1/webhooks', webhooksRoutes(deps));
   app.route('/v1/integrations', integrationsRoutes(deps));
+  // After the GitHub App's routes: `/v1/integrations/github` stays theirs.
+  app.route('/v1/integrations', connectorsRoutes(deps));
   app.route('/v1/releases', releasesRoutes(deps));
   app.route('/v1/storage-targets', storageTargetsRoutes(deps));
   app.route('/v1/imports', importsRoutes(deps));
@@ -101,6 +105,8 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   app.get('/v1/reference', (c) => c.html(renderReferencePage(document() as Parameters<typeof renderReferencePage>[0])));
   // Public and unauthenticated, outside /v1: the address's bundle id is the only key (server/delivery/cdn-routes.ts).
   app.route('/cdn', cdnRoutes({ store: deps.cdn }));
+  // Public: remote systems' change notifications, each verified by its connector (server/integrations/hook-routes.ts).
+  app.route('/hooks', hookRoutes({ connections: deps.connections, log: deps.log }));
   app.route('/', consoleRoutes());
   app.get('/healthz', (c) => c.json({ ok: true }));
 

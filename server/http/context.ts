@@ -21,6 +21,7 @@ import type { MembersService } from '../services/people/members-service.js';
 import type { ReleasesService } from '../delivery/releases-service.js';
 import type { StorageTargetsService } from '../delivery/storage/storage-targets-service.js';
 import type { ImportService } from '../imports/import-service.js';
+import type { ConnectionsService } from '../integrations/connections-service.js';
 
 export interface AppDeps {
   db: Db;
@@ -46,6 +47,7 @@ export interface AppDeps {
   releases: ReleasesService;
   storageTargets: StorageTargetsService;
   imports: ImportService;
+  connections: ConnectionsService;
   /** PARLANCE_PUBLIC_URL: the service's address as browsers see it (invitation links, the CSRF origin check). */
   publicUrl: string | undefined;
 }

@@ -27,6 +27,8 @@ export interface PushInput {
   entries: SourceEntry[];
   /** Target locales, canonical; undefined means all of the project's. */
   locales?: string[];
+  /** Whether stored keys of the path absent from `entries` are removed; default: when a whole file (`content`) is pushed. */
+  removeMissing?: boolean;
 }
 
 export function createPushService(deps: { db: Db; queue: JobQueue }) {
@@ -51,7 +53,7 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
       // A file says nothing about passes: a key flagged careful (by the API or an earlier push) stays careful.
       const storedPass = new Map(stored.map((k) => [k.key, k.pass]));
       const entries = input.entries.map((e) => (e.pass === undefined && storedPass.get(e.key) === 'careful' ? { ...e, pass: 'careful' as const } : e));
-      const delta = computeDelta(stored, entries, input.content !== undefined);
+      const delta = computeDelta(stored, entries, input.removeMissing ?? input.content !== undefined);
 
       const added = delta.added.map((a) => ({ ...a, id: newId('key') }));
       if (added.length > 0) {

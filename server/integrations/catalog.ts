@@ -1,0 +1,46 @@
+/** Every connector the service offers, in catalog order: the GitHub App first (it keeps its own routes), then the rest. */
+import type { AnyConnector, ConnectorCategory, ConnectorDirection } from './connector.js';
+// connectors: one import per line
+import { http } from './connectors/http.js';
+// end of connector imports
+
+/** The connectors that run on the framework (sync engine, /v1/integrations/{connector}). */
+export const CONNECTORS: readonly AnyConnector[] = [
+  // one entry per line
+  http,
+];
+
+/** A catalog entry: what GET /v1/integrations/catalog lists. */
+export interface CatalogEntry {
+  id: string;
+  name: string;
+  category: ConnectorCategory;
+  direction: ConnectorDirection;
+  summary: string;
+  /** How the remote system's change notifications are verified; null when it sends none (syncs run on demand and on the schedule). */
+  webhooks: string | null;
+  /** Where the connection is managed. */
+  endpoint: string;
+}
+
+/** The GitHub App: the first code-host connector, which keeps its own routes and runs as a Probot app beside the service. */
+const GITHUB: CatalogEntry = {
+  id: 'github',
+  name: 'GitHub',
+  category: 'code_host',
+  direction: 'two_way',
+  summary: 'The Parlance GitHub App: pushes to the base branch are translated, one pull request per base branch carries the translations, refused rows are check-run annotations on their source lines.',
+  webhooks: "GitHub's X-Hub-Signature-256 (HMAC-SHA256 of the body with the App's webhook secret)",
+  endpoint: '/v1/integrations/github',
+};
+
+export function catalog(): CatalogEntry[] {
+  return [
+    GITHUB,
+    ...CONNECTORS.map((c) => ({ id: c.id, name: c.name, category: c.category, direction: c.direction, summary: c.summary, webhooks: c.webhooks ?? null, endpoint: `/v1/integrations/${c.id}` })),
+  ];
+}
+
+export function findConnector(id: string): AnyConnector | undefined {
+  return CONNECTORS.find((c) => c.id === id);
+}

@@ -1,0 +1,179 @@
+/**
+ * The contract of a connector: one module per remote system (a code host, a content system, a design tool, an
+ * automation tool). A connector describes itself, lists the source strings the remote system holds (with the
+ * translations it already has), writes translations back (two-way connectors), and tells a genuine change
+ * notification from a forged one. It never touches the database: the framework (sync-engine.ts) turns a listing
+ * into a push and a completed batch into a write-back, so delta, allowance, gates, memory and events behave exactly
+ * as for a file push.
+ */
+import type { z } from '@hono/zod-openapi';
+import type { FormatId, PluralForms } from '../../src/core/formats/codec.js';
+import type { ConnectorHttp } from './connector-http.js';
+
+export const CONNECTOR_CATEGORIES = ['code_host', 'content', 'design', 'automation'] as const;
+export type ConnectorCategory = (typeof CONNECTOR_CATEGORIES)[number];
+export type ConnectorDirection = 'two_way' | 'import_only';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** One source string as the remote system holds it, with the translations it holds already. */
+export interface RemoteString {
+  /** The key Parlance stores it under, stable across syncs (an entry id and field name, a layer id, …). */
+  key: string;
+  /** The source text; for a plural key its `other` form. */
+  source: string;
+  plurals?: PluralForms;
+  notes?: string;
+  context?: string;
+  /** A length limit the remote system states (a field's maximum, a layer's width turned into characters). */
+  maxLength?: number;
+  /** Whatever the connector needs to write this string back (a document id and its version, a field path). */
+  ref?: JsonValue;
+  /** What the remote system holds now in each target locale (canonical BCP-47 tag); absent or '' means nothing. */
+  translations?: Record<string, string>;
+}
+
+/** Strings of one place in the remote system (a content type, a collection, a Figma file): one path in Parlance. */
+export interface StringUnit {
+  kind: 'strings';
+  /** The path the strings are pushed under, prefixed by the framework with the connection's id. */
+  path: string;
+  strings: RemoteString[];
+  /**
+   * The project's target locales this place can hold (the remote system's languages, mapped to the project's tags);
+   * translations are written back only in these. Default: every target locale of the project.
+   */
+  locales?: string[];
+}
+
+/** A source file in a repository and its translation files as they are now (code hosts). */
+export interface FileUnit {
+  kind: 'file';
+  /** The source file's repository path, which is also its path in Parlance. */
+  path: string;
+  format: FormatId;
+  content: Uint8Array;
+  /** Each target locale's file: its path and its bytes now, or null when there is none yet. */
+  targets: { locale: string; path: string; content: Uint8Array | null }[];
+}
+
+export type SourceUnit = StringUnit | FileUnit;
+
+export interface Listing {
+  units: SourceUnit[];
+  /** A note for the sync's log (the commit read, the number of pages, …). */
+  note?: string;
+}
+
+/** A translation to write back into a string unit. */
+export interface StringWrite {
+  path: string;
+  key: string;
+  locale: string;
+  text: string;
+  plurals?: PluralForms;
+  ref?: JsonValue;
+}
+
+/** A translation file to write back (code hosts): the whole file as Parlance renders it. */
+export interface FileWrite {
+  /** The source file's path. */
+  source: string;
+  locale: string;
+  path: string;
+  content: Uint8Array;
+}
+
+/** A refused or flagged row of the batch, for code hosts that annotate source lines. */
+export interface ReportRow {
+  path: string;
+  key: string;
+  locale: string;
+  line: number | null;
+  outcome: 'refused' | 'flagged';
+  reason: string;
+}
+
+export interface WriteBack {
+  strings: StringWrite[];
+  files: FileWrite[];
+  /** The batch whose translations these are (null for a sync that needed no translation), and its problems. */
+  batch: { id: string; url: string | undefined; translated: number; refused: number; flagged: number } | null;
+  problems: ReportRow[];
+}
+
+export interface WriteResult {
+  written: number;
+  /** Where a person sees the result (a merge request, an entry), for the connection's status. */
+  url?: string;
+  note?: string;
+}
+
+/** An inbound change notification, as received. */
+export interface WebhookRequest {
+  headers: Headers;
+  body: Uint8Array;
+}
+
+export interface WebhookVerdict {
+  /** False: the signature (or token) does not match; the framework answers 401 and does nothing. */
+  verified: boolean;
+  /** True when the notification is about source strings, so a sync is due. */
+  sync: boolean;
+  /** Why it was not verified or not acted on, for the log and the 401 body. */
+  reason?: string;
+}
+
+/** What a connector works with during one sync. */
+export interface ConnectorContext<Settings, Secrets> {
+  settings: Settings;
+  secrets: Secrets;
+  /** HTTP with timeouts, 429 waits and retries; errors mapped to ConnectorError by `expectOk`. */
+  http: ConnectorHttp;
+  sourceLocale: string;
+  /** The project's target locales, canonical BCP-47. */
+  targetLocales: string[];
+  signal: AbortSignal;
+  /** The connection's id, for branch names, markers and messages. */
+  connectionId: string;
+}
+
+export interface Connector<Settings = unknown, Secrets = unknown> {
+  id: string;
+  name: string;
+  category: ConnectorCategory;
+  direction: ConnectorDirection;
+  /** One sentence for the catalog. */
+  summary: string;
+  /** Non-secret settings, validated at connect and on PATCH; returned by GET. */
+  settings: z.ZodType<Settings>;
+  /** Credentials, validated the same way; encrypted at rest and never returned. */
+  secrets: z.ZodType<Secrets>;
+  /** How change notifications are verified, for the catalog and the README ('HMAC-SHA256 of the body in X-…'). */
+  webhooks?: string;
+  /** Lists every source string (and what the remote holds in each target locale). */
+  list(ctx: ConnectorContext<Settings, Secrets>): Promise<Listing>;
+  /** Two-way connectors: writes translations back. Must be idempotent: writing the same value twice is harmless. */
+  write?(ctx: ConnectorContext<Settings, Secrets>, writeBack: WriteBack): Promise<WriteResult>;
+  /** Verifies a change notification against the connection's webhook secret and says whether a sync is due. */
+  verifyWebhook?(request: WebhookRequest, webhookSecret: string, settings: Settings): WebhookVerdict;
+}
+
+/** Anything a connector uses where a connector is expected, whatever its settings' types. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyConnector = Connector<any, any>;
+
+/**
+ * Why a sync could not go on. `auth` (the credentials were refused) and `config` (a setting names something the
+ * remote system does not have) fail the sync at once; `unavailable` (the remote system is down, busy or timing out)
+ * is retried with backoff.
+ */
+export class ConnectorError extends Error {
+  constructor(
+    readonly kind: 'auth' | 'config' | 'unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConnectorError';
+  }
+}
