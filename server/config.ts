@@ -81,6 +81,7 @@ export const envSchema = z.object({
     .regex(/^\s*\d+(?:ms|s|m|h|d)\s*(?:,\s*\d+(?:ms|s|m|h|d)\s*)*$/, "expected comma-separated durations such as '10s,1m,5m'")
     .default('10s,1m,5m,15m,1h'),
   INTEGRATION_POLL_MS: positiveInt.default(1_000),
+  INTEGRATION_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false'),
   INTEGRATION_HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   INTEGRATION_HTTP_TIMEOUT_MS: positiveInt.default(30_000),
   // Checked by secretKeyFromEnv, not here: a schema issue would print the value, and this one must stay out of logs.
@@ -171,7 +172,7 @@ export interface Config {
   webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
   /** The CDN route's cache (CDN_CACHE_TTL_MS, CDN_CACHE_MB) and storage syncs' retries, request timeout and poll. */
   delivery: { cdnCacheTtlMs: number; cdnCacheBytes: number; syncRetryDelaysMs: number[]; syncTimeoutMs: number; syncPollMs: number };
-  integrations: { retryDelaysMs: number[]; pollMs: number; httpRetries: number; httpTimeoutMs: number };
+  integrations: { retryDelaysMs: number[]; pollMs: number; httpRetries: number; httpTimeoutMs: number; allowPrivate: boolean };
   /** PARLANCE_SECRET_KEY: encrypts secrets kept at rest (the GitHub App's tokens); unset, features that need it answer 503. */
   secretKey: Buffer | undefined;
   /**
@@ -352,6 +353,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.INTEGRATION_POLL_MS,
       httpRetries: e.INTEGRATION_HTTP_RETRIES,
       httpTimeoutMs: e.INTEGRATION_HTTP_TIMEOUT_MS,
+      allowPrivate: e.INTEGRATION_ALLOW_PRIVATE_ADDRESSES === 'true',
     },
     secretKey: secretKey.key,
     githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL, port: e.GITHUB_APP_PORT, app: githubApp.app },

@@ -183,8 +183,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     storageSync = createStorageSync({ db, log, workerId, targets: storageTargets, retryDelaysMs: config.delivery.syncRetryDelaysMs, timeoutMs: config.delivery.syncTimeoutMs, pollMs: config.delivery.syncPollMs });
   }
   if (options.roles.worker) {
-    const { retryDelaysMs, pollMs, httpRetries, httpTimeoutMs } = config.integrations;
-    syncEngine = createSyncEngine({ db, log, workerId, connections, push: deps.push, pull, translations: deps.translations, publicUrl, retryDelaysMs, pollMs, httpRetries, httpTimeoutMs });
+    const { retryDelaysMs, pollMs, httpRetries, httpTimeoutMs, allowPrivate } = config.integrations;
+    syncEngine = createSyncEngine({ db, log, workerId, connections, push: deps.push, pull, translations: deps.translations, publicUrl, retryDelaysMs, pollMs, httpRetries, httpTimeoutMs, allowPrivate });
   }
   let server: Server | undefined;
   let githubApp: GithubAppServer | undefined;

@@ -90,6 +90,8 @@ export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
           });
         } catch (caught) {
           if (options.signal.aborted) throw options.signal.reason;
+          // A refusal raised before anything was sent (an address the service may not reach) is not worth retrying.
+          if ((caught as { permanent?: unknown }).permanent === true) throw caught;
           error = caught;
         }
         if (response?.status === 429) {

@@ -82,7 +82,7 @@ export function createConnectorHttp(options: ConnectorHttpOptions): ConnectorHtt
     try {
       return await platform.request(url, init);
     } catch (error) {
-      if (options.signal.aborted) throw error;
+      if (options.signal.aborted || error instanceof ConnectorError) throw error;
       throw new ConnectorError('unavailable', error instanceof Error ? error.message : String(error));
     }
   }

@@ -176,4 +176,9 @@ export class ConnectorError extends Error {
     super(message);
     this.name = 'ConnectorError';
   }
+
+  /** Whether retrying cannot help (the HTTP client rethrows such an error at once). */
+  get permanent(): boolean {
+    return this.kind !== 'unavailable';
+  }
 }

@@ -23,6 +23,7 @@ import { FileUnparsableError, type FormatId, type PluralForms } from '../../src/
 import { getCodec } from '../../src/core/formats/index.js';
 import { orderedForms } from '../../src/core/plurals.js';
 import { createConnectorHttp } from './connector-http.js';
+import { checkWebhookUrl, UnsafeUrlError } from '../webhooks/address-guard.js';
 import { ConnectorError, type ConnectorContext, type FileWrite, type JsonValue, type Listing, type ReportRow, type StringWrite, type WriteBack } from './connector.js';
 import type { ConnectionsService, OpenedConnection } from './connections-service.js';
 
@@ -33,6 +34,8 @@ export interface SyncEngineSettings {
   /** Retries of one request to the remote system (network errors, 5xx) within an attempt. */
   httpRetries: number;
   httpTimeoutMs: number;
+  /** INTEGRATION_ALLOW_PRIVATE_ADDRESSES: whether connectors may reach loopback, private and link-local addresses. */
+  allowPrivate: boolean;
 }
 
 export interface SyncEngineDeps extends SyncEngineSettings {
@@ -325,11 +328,39 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await remember(opened.row.id, settled);
   }
 
+  /**
+   * fetch, refusing hosts that are (or resolve to) loopback, private or link-local addresses unless the operator allows
+   * them: a connection's base URL is the project's to choose, and must not reach the service's own network (cloud
+   * metadata, the database). Each host is checked once per sync.
+   */
+  function guardedFetch(): typeof fetch {
+    const base = deps.fetch ?? fetch;
+    if (deps.allowPrivate) return base;
+    const checked = new Map<string, Promise<void>>();
+    return async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      let check = checked.get(url.host);
+      if (!check) {
+        check = checkWebhookUrl(url.origin, { allowPrivate: false });
+        checked.set(url.host, check);
+      }
+      try {
+        await check;
+      } catch (error) {
+        if (error instanceof UnsafeUrlError) {
+          throw new ConnectorError('config', `${error.message.replace(/^Webhook URL/, 'The connection\'s URL').replace('webhooks are delivered to public addresses only', 'connectors reach public addresses only')} (the operator allows private addresses with INTEGRATION_ALLOW_PRIVATE_ADDRESSES=true).`);
+        }
+        throw error;
+      }
+      return base(input, init);
+    };
+  }
+
   function contextFor(opened: OpenedConnection, project: { sourceLocale: string; targets: string[] }, signal: AbortSignal): ConnectorContext<unknown, unknown> {
     return {
       settings: opened.settings,
       secrets: opened.secrets,
-      http: createConnectorHttp({ signal, maxRetries: deps.httpRetries, timeoutMs: deps.httpTimeoutMs, ...(deps.fetch ? { fetch: deps.fetch } : {}) }),
+      http: createConnectorHttp({ signal, maxRetries: deps.httpRetries, timeoutMs: deps.httpTimeoutMs, fetch: guardedFetch() }),
       sourceLocale: project.sourceLocale,
       targetLocales: project.targets,
       signal,

@@ -98,7 +98,7 @@ export async function syncNow(service: TestService, connector: string, connectio
 }
 
 /** Environment for a service whose syncs retry quickly (the scenario takes the remote system down on purpose). */
-export const KIT_ENV = { INTEGRATION_RETRY_DELAYS: '300ms,600ms,1s,1500ms,2s,3s', INTEGRATION_POLL_MS: '100', INTEGRATION_HTTP_RETRIES: '0', INTEGRATION_HTTP_TIMEOUT_MS: '5000', PARLANCE_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
+export const KIT_ENV = { INTEGRATION_RETRY_DELAYS: '300ms,600ms,1s,1500ms,2s,3s', INTEGRATION_POLL_MS: '100', INTEGRATION_HTTP_RETRIES: '0', INTEGRATION_HTTP_TIMEOUT_MS: '5000', RATE_LIMIT_PER_MINUTE: '100000', INTEGRATION_ALLOW_PRIVATE_ADDRESSES: 'true', PARLANCE_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
 
 /** The whole acceptance scenario for one connector, as one `describe` of ordered steps. */
 export function connectorAcceptance(title: string, makeFixture: () => Promise<RemoteFixture>, options: { direction: 'two_way' | 'import_only' }): void {

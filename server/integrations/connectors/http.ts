@@ -19,8 +19,8 @@ import { failure } from '../connector-http.js';
 
 const Settings = z
   .object({
-    source_url: z.url().max(2000).openapi({ description: 'Where Parlance GETs the source strings (JSON, see the README); pages follow `next`.' }),
-    delivery_url: z.url().max(2000).optional().openapi({ description: 'Where Parlance POSTs translations. Absent: the connection only imports.' }),
+    source_url: z.url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" }).max(2000).openapi({ description: 'Where Parlance GETs the source strings (JSON, see the README); pages follow `next`.' }),
+    delivery_url: z.url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" }).max(2000).optional().openapi({ description: 'Where Parlance POSTs translations. Absent: the connection only imports.' }),
     name: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash or underscore').default('strings').openapi({ description: "The place's name in Parlance's paths. Default `strings`." }),
   })
   .strict();

@@ -1,0 +1,164 @@
+/**
+ * The connector framework through the service: the catalog, connecting (settings and credentials validated by the
+ * connector, credentials never returned, PARLANCE_SECRET_KEY required), abilities, PATCH and disable, the public
+ * notification address (unknown ids, forged signatures, disabled connections), the schedule, and a place removed
+ * in the remote system. The connector under test is the generic HTTP one, against a service on 127.0.0.1.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signParlance } from '../../server/integrations/connectors/http.js';
+import { KIT_ENV, waitForSync, type ConnectionBody, type SyncBody } from '../helpers/connector-kit.js';
+import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
+import { startService, type TestService } from '../helpers/service.js';
+
+const SECRET = 'signing-secret-0123456789';
+
+describe('the connector framework', () => {
+  let service: TestService;
+  let mock: HttpServiceMock;
+  beforeAll(async () => {
+    service = await startService({ env: KIT_ENV });
+    mock = await startHttpServiceMock({ signingSecret: SECRET });
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+    await service?.stop();
+  });
+
+  it('lists the catalog: the GitHub App first, every connector with its category and direction', async () => {
+    const res = await service.api('/v1/integrations/catalog');
+    expect(res.status).toBe(200);
+    const { items } = (await res.json()) as { items: { id: string; category: string; direction: string; endpoint: string }[] };
+    expect(items[0]).toMatchObject({ id: 'github', category: 'code_host', direction: 'two_way', endpoint: '/v1/integrations/github' });
+    expect(items.find((c) => c.id === 'http')).toMatchObject({ category: 'automation', direction: 'two_way', endpoint: '/v1/integrations/http' });
+    for (const item of items) expect(['two_way', 'import_only']).toContain(item.direction);
+    expect(new Set(items.map((c) => c.id)).size).toBe(items.length);
+  });
+
+  it('refuses unknown connectors, invalid settings (naming the field) and tokens without manage', async () => {
+    const unknown = await service.api('/v1/integrations/nope', { method: 'POST', json: { settings: {}, secrets: {} } });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { detail: string }).detail).toContain("No connector 'nope'");
+    const invalid = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { source_url: 'not a url' }, secrets: { signing_secret: 'short' } } });
+    expect(invalid.status).toBe(422);
+    const detail = ((await invalid.json()) as { detail: string }).detail;
+    expect(detail).toContain('settings.source_url');
+    const reader = await service.mintToken({ abilities: ['read', 'pull', 'push'] });
+    const forbidden = await service.api('/v1/integrations/http', { method: 'POST', token: reader, json: { settings: mock.settings, secrets: mock.secrets } });
+    expect(forbidden.status).toBe(403);
+  });
+
+  it('connects without returning credentials, shows the webhook secret once, and PATCH merges settings', async () => {
+    const res = await service.api('/v1/integrations/http', { method: 'POST', json: { name: 'Workflow', settings: mock.settings, secrets: mock.secrets, sync: false } });
+    const created = (await res.json()) as ConnectionBody;
+    expect(res.status).toBe(201);
+    expect(JSON.stringify(created)).not.toContain(SECRET);
+    expect(created.webhook_secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(created.status).toBe('never_synced');
+    expect(created.last_sync).toBeNull();
+    const shown = (await (await service.api(`/v1/integrations/http/${created.id}`)).json()) as ConnectionBody;
+    expect(shown.webhook_secret).toBeUndefined();
+    expect(JSON.stringify(shown)).not.toContain(SECRET);
+    const patched = await service.api(`/v1/integrations/http/${created.id}`, { method: 'PATCH', json: { settings: { name: 'app' }, schedule_minutes: 30 } });
+    const body = (await patched.json()) as ConnectionBody & { schedule_minutes: number; next_scheduled_at: string };
+    expect(patched.status).toBe(200);
+    expect(body.settings).toMatchObject({ name: 'app', source_url: mock.settings.source_url });
+    expect(body.schedule_minutes).toBe(30);
+    expect(Date.parse(body.next_scheduled_at)).toBeGreaterThan(Date.now() + 29 * 60_000);
+    const badPatch = await service.api(`/v1/integrations/http/${created.id}`, { method: 'PATCH', json: { settings: { delivery_url: 'ftp:/x' } } });
+    expect(badPatch.status).toBe(422);
+    // Listed under its connector only.
+    const listed = (await (await service.api('/v1/integrations/http')).json()) as { items: ConnectionBody[] };
+    expect(listed.items.map((c) => c.id)).toContain(created.id);
+    await service.api(`/v1/integrations/http/${created.id}`, { method: 'DELETE' });
+  });
+
+  it('the notification address: unknown ids and forged signatures do nothing; a disabled connection answers 404', async () => {
+    const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: mock.settings, secrets: mock.secrets, sync: false } });
+    const created = (await res.json()) as ConnectionBody;
+    const body = '{"event":"strings.changed"}';
+    const unknown = await fetch(created.webhook_url.replace(created.id, 'con_unknown'), { method: 'POST', body, headers: { 'x-parlance-signature': signParlance(created.webhook_secret!, body) } });
+    expect(unknown.status).toBe(404);
+    const forged = await fetch(created.webhook_url, { method: 'POST', body, headers: { 'x-parlance-signature': signParlance('guess', body) } });
+    expect(forged.status).toBe(401);
+    const syncs = (await (await service.api(`/v1/integrations/http/${created.id}/syncs`)).json()) as { items: SyncBody[] };
+    expect(syncs.items).toEqual([]);
+    await service.api(`/v1/integrations/http/${created.id}`, { method: 'PATCH', json: { enabled: false } });
+    const disabled = await fetch(created.webhook_url, { method: 'POST', body, headers: { 'x-parlance-signature': signParlance(created.webhook_secret!, body) } });
+    expect(disabled.status).toBe(404);
+    const syncNow = await service.api(`/v1/integrations/http/${created.id}/sync`, { method: 'POST' });
+    expect(syncNow.status).toBe(409);
+    await service.api(`/v1/integrations/http/${created.id}`, { method: 'DELETE' });
+  });
+
+  it('runs a sync when its scheduled time comes', async () => {
+    const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { ...mock.settings, name: 'scheduled' }, secrets: mock.secrets, schedule_minutes: 60, sync: false } });
+    const created = (await res.json()) as ConnectionBody;
+    // An hour is long for a test: the time is moved, as the clock would move it.
+    await service.runtime.db.updateTable('integration_connections').set({ next_scheduled_at: new Date(Date.now() - 1000) }).where('id', '=', created.id).execute();
+    const deadline = Date.now() + 20_000;
+    let shown: ConnectionBody;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      shown = (await (await service.api(`/v1/integrations/http/${created.id}`)).json()) as ConnectionBody;
+    } while (!shown.last_sync && Date.now() < deadline);
+    expect(shown.last_sync?.trigger).toBe('schedule');
+    const sync = await waitForSync(service, 'http', created.id, shown.last_sync!.id);
+    expect(sync.status, JSON.stringify(sync.log)).toBe('succeeded');
+    const next = (await (await service.api(`/v1/integrations/http/${created.id}`)).json()) as { next_scheduled_at: string };
+    expect(Date.parse(next.next_scheduled_at)).toBeGreaterThan(Date.now() + 59 * 60_000);
+    await service.api(`/v1/integrations/http/${created.id}`, { method: 'DELETE' });
+  });
+
+  it('a place renamed in the remote system: its old keys are removed, nothing is duplicated', async () => {
+    const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { ...mock.settings, name: 'before' }, secrets: mock.secrets } });
+    const created = (await res.json()) as ConnectionBody;
+    expect((await waitForSync(service, 'http', created.id, created.last_sync!.id)).status).toBe('succeeded');
+    await service.api(`/v1/integrations/http/${created.id}`, { method: 'PATCH', json: { settings: { name: 'after' } } });
+    const run = await service.api(`/v1/integrations/http/${created.id}/sync`, { method: 'POST' });
+    const sync = await waitForSync(service, 'http', created.id, ((await run.json()) as SyncBody).id);
+    expect(sync.status).toBe('succeeded');
+    expect(sync.counts.removed).toBe(4);
+    expect(sync.counts.added).toBe(4);
+    const keys = await service.runtime.db.selectFrom('keys').select(['path', 'state']).where('path', 'like', `integrations/${created.id}/%`).execute();
+    expect(keys.filter((k) => k.state === 'active').every((k) => k.path.endsWith('/after'))).toBe(true);
+    expect(keys.filter((k) => k.path.endsWith('/before')).every((k) => k.state === 'removed')).toBe(true);
+  });
+});
+
+describe('with private addresses not allowed (the default)', () => {
+  let service: TestService;
+  let mock: HttpServiceMock;
+  beforeAll(async () => {
+    service = await startService({ env: { ...KIT_ENV, INTEGRATION_ALLOW_PRIVATE_ADDRESSES: 'false' } });
+    mock = await startHttpServiceMock({ signingSecret: SECRET });
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+    await service?.stop();
+  });
+
+  it('a connection to a loopback address fails at once, naming the address and the setting, and reaches nothing', async () => {
+    const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: mock.settings, secrets: mock.secrets } });
+    const created = (await res.json()) as ConnectionBody;
+    const sync = await waitForSync(service, 'http', created.id, created.last_sync!.id);
+    expect(sync.status).toBe('failed');
+    expect(sync.attempts).toBe(1);
+    expect(sync.error).toContain('127.0.0.1');
+    expect(sync.error).toContain('INTEGRATION_ALLOW_PRIVATE_ADDRESSES');
+    expect(mock.requests).toEqual([]);
+  });
+});
+
+describe('without PARLANCE_SECRET_KEY', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService();
+  }, 60_000);
+  afterAll(async () => service?.stop());
+
+  it('connecting answers 503 naming the setting', async () => {
+    const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { source_url: 'http://127.0.0.1:9/x' }, secrets: { signing_secret: 'signing-secret-0123456789' } } });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { detail: string }).detail).toContain('PARLANCE_SECRET_KEY');
+  });
+});
