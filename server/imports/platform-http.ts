@@ -28,7 +28,8 @@ export function rateLimitWaitMs(headers: Headers, now = Date.now()): number | un
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  for (const name of ['x-ratelimit-reset', 'ratelimit-reset', 'x-rate-limit-reset']) {
+  // Contentful names its own (seconds from now).
+  for (const name of ['x-ratelimit-reset', 'ratelimit-reset', 'x-rate-limit-reset', 'x-contentful-ratelimit-reset']) {
     const value = headers.get(name);
     if (value === null) continue;
     const n = Number(value);

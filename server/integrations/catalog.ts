@@ -1,13 +1,25 @@
 /** Every connector the service offers, in catalog order: the GitHub App first (it keeps its own routes), then the rest. */
 import type { AnyConnector, ConnectorCategory, ConnectorDirection } from './connector.js';
 // connectors: one import per line
+import { strapi } from './connectors/strapi.js';
+import { directus } from './connectors/directus.js';
+import { wordpress } from './connectors/wordpress.js';
 import { http } from './connectors/http.js';
+import { contentful } from './connectors/contentful.js';
+import { sanity } from './connectors/sanity.js';
+import { storyblok } from './connectors/storyblok.js';
 // end of connector imports
 
 /** The connectors that run on the framework (sync engine, /v1/integrations/{connector}). */
 export const CONNECTORS: readonly AnyConnector[] = [
   // one entry per line
+  storyblok,
+  sanity,
+  contentful,
   http,
+  strapi,
+  directus,
+  wordpress,
 ];
 
 /** A catalog entry: what GET /v1/integrations/catalog lists. */
