@@ -4,9 +4,13 @@ import type { AnyConnector, ConnectorCategory, ConnectorDirection } from './conn
 import { strapi } from './connectors/strapi.js';
 import { directus } from './connectors/directus.js';
 import { wordpress } from './connectors/wordpress.js';
+import { webflow } from './connectors/webflow.js';
 import { http } from './connectors/http.js';
+import { gitlab } from './connectors/gitlab.js';
+import { gitea } from './connectors/gitea.js';
 import { contentful } from './connectors/contentful.js';
 import { sanity } from './connectors/sanity.js';
+import { figma } from './connectors/figma.js';
 import { storyblok } from './connectors/storyblok.js';
 // end of connector imports
 
@@ -16,10 +20,14 @@ export const CONNECTORS: readonly AnyConnector[] = [
   storyblok,
   sanity,
   contentful,
+  gitlab,
+  gitea,
   http,
   strapi,
   directus,
   wordpress,
+  webflow,
+  figma,
 ];
 
 /** A catalog entry: what GET /v1/integrations/catalog lists. */

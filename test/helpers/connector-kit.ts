@@ -20,7 +20,8 @@ export const SEED: readonly { id: string; source: string }[] = [
   { id: 'farewell', source: 'See you soon' },
 ];
 
-/** The test project's target locales are de, fr and ja (startService); the remote systems hold de and fr only. */
+/** The test project's target locales (startService); two-way remote systems hold de and fr only. */
+export const PROJECT_LOCALES = ['de', 'fr', 'ja'] as const;
 export const REMOTE_LOCALES = ['de', 'fr'] as const;
 
 export interface RemoteFixture {
@@ -170,7 +171,8 @@ export function connectorAcceptance(title: string, makeFixture: () => Promise<Re
       expect(sync.counts.changed).toBe(1);
       const batch = await waitForBatch(service, sync.batch_id!);
       expect(new Set(batch.row_outcomes.items.map((row) => row.key)).size).toBe(1);
-      expect(batch.rows.total).toBe(REMOTE_LOCALES.length);
+      // Two-way: only the languages the remote system holds; import-only: every target locale of the project.
+      expect(batch.rows.total).toBe(twoWay ? REMOTE_LOCALES.length : PROJECT_LOCALES.length);
       if (twoWay) {
         const now = await fixture.translation('cart', 'de');
         expect(now).toBeTruthy();

@@ -11,9 +11,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { checkLocale } from '../../../src/core/locales/locales.js';
 import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
+import { matchLocales } from '../remote-locales.js';
 
 const settings = z
   .object({
@@ -89,28 +89,6 @@ async function readAll<T extends z.ZodType>(ctx: Ctx, url: string, item: T, what
     items.push(...body.items);
     if (body.items.length === 0 || items.length >= body.total) return { items, pages };
   }
-}
-
-/** The same tag up to case and `_`/`-` (pt_BR = pt-BR), canonical where it is a valid BCP-47 tag. */
-function sameLocale(a: string, b: string): boolean {
-  const canonical = (tag: string) => {
-    const check = checkLocale(tag.replaceAll('_', '-'));
-    return (check.ok ? check.tag : tag).toLowerCase();
-  };
-  return canonical(a) === canonical(b);
-}
-
-/** Each project target locale's Contentful code, and the targets the space does not have. */
-export function matchLocales(targets: string[], remoteCodes: string[], map: Record<string, string> | undefined): { codes: Map<string, string>; missing: string[] } {
-  const codes = new Map<string, string>();
-  const missing: string[] = [];
-  for (const target of targets) {
-    const wanted = map?.[target] ?? target;
-    const code = remoteCodes.find((remote) => remote === wanted || sameLocale(remote, wanted));
-    if (code) codes.set(target, code);
-    else missing.push(target);
-  }
-  return { codes, missing };
 }
 
 function maxLength(field: z.infer<typeof fieldSchema>): number | undefined {

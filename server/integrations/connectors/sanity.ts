@@ -17,9 +17,9 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { checkLocale } from '../../../src/core/locales/locales.js';
 import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
+import { matchLocales } from '../remote-locales.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -73,27 +73,6 @@ async function getJson<T extends z.ZodType>(ctx: Ctx, url: string, schema: T, wh
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ConnectorError('config', `${what}: the answer from ${new URL(url).host} is not a Sanity HTTP API answer (${parsed.error.issues[0]?.message}). Check the connection's api_host.`);
   return parsed.data;
-}
-
-function sameLocale(a: string, b: string): boolean {
-  const canonical = (tag: string) => {
-    const check = checkLocale(tag.replaceAll('_', '-'));
-    return (check.ok ? check.tag : tag).toLowerCase();
-  };
-  return canonical(a) === canonical(b);
-}
-
-/** Each project target locale's Sanity language id, and the targets the locale objects do not have. */
-function matchLocales(targets: string[], remoteCodes: string[], map: Record<string, string> | undefined): { codes: Map<string, string>; missing: string[] } {
-  const codes = new Map<string, string>();
-  const missing: string[] = [];
-  for (const target of targets) {
-    const wanted = map?.[target] ?? target;
-    const code = remoteCodes.find((remote) => remote === wanted || sameLocale(remote, wanted));
-    if (code) codes.set(target, code);
-    else missing.push(target);
-  }
-  return { codes, missing };
 }
 
 function at(value: unknown, path: string): unknown {

@@ -1,0 +1,239 @@
+/**
+ * The GitLab connector against a wire-level GitLab API v4 (test/helpers/connector-mocks/gitlab.ts): listing through
+ * parlance.yml and a paginated tree, one commit per write on parlance/main that never rewrites the branch (a person's
+ * commit there is kept and built upon; a head that moves mid-write stops it), the merge request and the commit status,
+ * GitLab's errors mapped to ConnectorError kinds, a 429 waited out, and the webhook's secret token.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectorError, type ConnectorContext, type FileUnit, type WriteBack } from '../../server/integrations/connector.js';
+import { createConnectorHttp } from '../../server/integrations/connector-http.js';
+import { gitlab, gitlabSettings, type GitlabSecrets, type GitlabSettings } from '../../server/integrations/connectors/gitlab.js';
+import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { gitlabFixture, MARIA, repositoryOperations, startGitlabMock, type GitlabMock } from '../helpers/connector-mocks/gitlab.js';
+
+const encoder = new TextEncoder();
+const json = (value: Record<string, string>) => encoder.encode(`${JSON.stringify(value, null, 2)}\n`);
+const GERMAN = { welcome: 'Willkommen in unserem Laden', cart: 'Ihr Warenkorb ist leer', checkout: 'Zur Kasse', farewell: 'Bis bald' };
+const FRENCH = { welcome: 'Bienvenue dans notre boutique', cart: 'Votre panier est vide', checkout: 'Passer à la caisse', farewell: 'À bientôt' };
+
+function context(mock: GitlabMock, overrides: { settings?: Record<string, unknown>; secrets?: Partial<GitlabSecrets>; maxRetries?: number } = {}): ConnectorContext<GitlabSettings, GitlabSecrets> {
+  const signal = AbortSignal.timeout(30_000);
+  return {
+    settings: gitlabSettings.parse({ api_url: mock.apiUrl, project: mock.projectPath, ...overrides.settings }),
+    secrets: { token: mock.token, ...overrides.secrets },
+    http: createConnectorHttp({ signal, maxRetries: overrides.maxRetries ?? 1, timeoutMs: 5_000 }),
+    sourceLocale: 'en',
+    targetLocales: ['de', 'fr', 'ja'],
+    signal,
+    connectionId: 'conn_gitlab_test',
+  };
+}
+
+function writeBack(files: { locale: string; content: Uint8Array }[], extra: Partial<WriteBack> = {}): WriteBack {
+  return {
+    strings: [],
+    files: files.map((f) => ({ source: 'locales/en.json', locale: f.locale, path: `locales/${f.locale}.json`, content: f.content })),
+    batch: { id: 'bat_1', url: 'https://parlance.example.com/batches/bat_1', translated: 8, refused: 0, flagged: 0 },
+    problems: [],
+    ...extra,
+  };
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ConnectorError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConnectorError);
+  return error as ConnectorError;
+}
+
+describe('GitLab connector', () => {
+  let mock: GitlabMock;
+  beforeAll(async () => {
+    // 230 filler files: the recursive tree spans three pages of 100.
+    mock = await startGitlabMock({ extraFiles: 230 });
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('lists the source file named by parlance.yml, across every page of the tree, with the targets it lists (ja is not in the repository)', async () => {
+    const listing = await gitlab.list(context(mock));
+    const treePages = mock.requests.filter((r) => r.path.endsWith('/repository/tree'));
+    expect(treePages.map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
+    expect(treePages.every((r) => r.query.get('recursive') === 'true' && r.query.get('per_page') === '100')).toBe(true);
+    expect(listing.units).toHaveLength(1);
+    const unit = listing.units[0] as FileUnit;
+    expect(unit.path).toBe('locales/en.json');
+    expect(unit.format).toBe('json');
+    expect(JSON.parse(new TextDecoder().decode(unit.content))).toEqual(Object.fromEntries(SEED.map((s) => [s.id, s.source])));
+    expect(unit.targets).toEqual([
+      { locale: 'de', path: 'locales/de.json', content: null },
+      { locale: 'fr', path: 'locales/fr.json', content: null },
+    ]);
+    // The project path is one URL-encoded segment, and the token goes in PRIVATE-TOKEN.
+    expect(mock.requests.every((r) => r.path.startsWith('/api/v4/projects/acme%2Fshop/') && r.headers['private-token'] === mock.token)).toBe(true);
+    expect(listing.note).toContain(`main@${mock.store.head('main')!.slice(0, 12)}`);
+  });
+
+  it('writes the first batch as one commit creating parlance/main from main, opens the merge request and sets the status', async () => {
+    const main = mock.store.head('main')!;
+    const result = await gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json(GERMAN) }, { locale: 'fr', content: json(FRENCH) }]));
+    const head = mock.store.commit(mock.store.head('parlance/main')!)!;
+    expect(head.parents).toEqual([main]);
+    expect(head.message).toContain('Parlance-Batch: bat_1');
+    expect(new TextDecoder().decode(head.files.get('locales/de.json'))).toContain('Willkommen in unserem Laden');
+    const commitRequest = mock.requests.find((r) => r.method === 'POST' && r.path.endsWith('/repository/commits'))!;
+    const sent = JSON.parse(commitRequest.body) as { branch: string; start_sha: string; actions: { action: string; encoding: string }[]; force?: boolean };
+    expect(sent).toMatchObject({ branch: 'parlance/main', start_sha: main });
+    expect(sent.force).toBeUndefined();
+    expect(sent.actions.map((a) => [a.action, a.encoding])).toEqual([
+      ['create', 'base64'],
+      ['create', 'base64'],
+    ]);
+    expect(mock.mergeRequests).toHaveLength(1);
+    expect(mock.mergeRequests[0]).toMatchObject({ source_branch: 'parlance/main', target_branch: 'main', title: 'Parlance: translations for main' });
+    expect(result).toMatchObject({ written: 2, url: `${mock.url}/acme/shop/-/merge_requests/1` });
+    expect(mock.statuses.at(-1)).toMatchObject({ sha: head.id, state: 'success', name: 'parlance', target_url: result.url });
+  });
+
+  it('writing the same files again commits nothing and keeps the one merge request', async () => {
+    const before = mock.store.head('parlance/main');
+    const commits = mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits')).length;
+    const result = await gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json(GERMAN) }, { locale: 'fr', content: json(FRENCH) }]));
+    expect(result.written).toBe(0);
+    expect(mock.store.head('parlance/main')).toBe(before);
+    expect(mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits'))).toHaveLength(commits);
+    expect(mock.mergeRequests).toHaveLength(1);
+  });
+
+  it("keeps a person's commit on parlance/main, lists their edit, and commits the next batch on top of it", async () => {
+    const ops = repositoryOperations(mock.store);
+    await ops.editTranslation('checkout', 'de', 'Zur Kasse, bitte');
+    const human = mock.store.head('parlance/main')!;
+    expect(mock.store.commit(human)!.author).toEqual(MARIA);
+
+    const listing = await gitlab.list(context(mock));
+    const german = (listing.units[0] as FileUnit).targets.find((t) => t.locale === 'de')!;
+    expect(JSON.parse(new TextDecoder().decode(german.content!))).toMatchObject({ checkout: 'Zur Kasse, bitte' });
+
+    // The engine imports the edit and sends only what changed since: French.
+    await gitlab.write!(context(mock), writeBack([{ locale: 'fr', content: json({ ...FRENCH, cart: 'Votre panier est encore vide' }) }]));
+    const head = mock.store.commit(mock.store.head('parlance/main')!)!;
+    expect(head.parents).toEqual([human]);
+    expect(await ops.translation('checkout', 'de')).toBe('Zur Kasse, bitte');
+    expect(await ops.translation('cart', 'fr')).toBe('Votre panier est encore vide');
+    const update = JSON.parse(mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits')).at(-1)!.body) as { start_sha?: string; actions: { action: string; last_commit_id?: string }[] };
+    expect(update.start_sha).toBeUndefined();
+    // The French file was last changed by Parlance's first commit, which is what GitLab checks it against.
+    expect(update.actions).toMatchObject([{ action: 'update', last_commit_id: mock.store.lastChange(human, 'locales/fr.json') }]);
+  });
+
+  it('a head that moves between reading and committing stops the write: an error, nothing overwritten', async () => {
+    const ops = repositoryOperations(mock.store);
+    const commitsBefore = mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits')).length;
+    // A person pushes to parlance/main right after the connector first read its head.
+    mock.after(
+      (r) => r.method === 'GET' && r.path.endsWith('/repository/branches/parlance%2Fmain'),
+      () => void ops.editTranslation('welcome', 'de', 'Herzlich willkommen'),
+    );
+    const error = await failureOf(gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json({ ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Willkommen!' }) }])));
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toMatch(/Branch 'parlance\/main' of acme\/shop on GitLab moved from [0-9a-f]{12} to [0-9a-f]{12}/);
+    expect(mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits'))).toHaveLength(commitsBefore);
+    expect(await ops.translation('welcome', 'de')).toBe('Herzlich willkommen');
+  });
+
+  it('a file a person changes after its last commit was read: GitLab refuses the commit (last_commit_id) and nothing is overwritten', async () => {
+    const ops = repositoryOperations(mock.store);
+    mock.after(
+      (r) => r.method === 'HEAD' && r.path.endsWith('/repository/files/locales%2Fde.json'),
+      () => void ops.editTranslation('cart', 'de', 'Der Warenkorb ist leer'),
+    );
+    const error = await failureOf(gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json({ ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', farewell: 'Auf bald' }) }])));
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toContain('The file has changed since you started editing it: locales/de.json');
+    const refused = mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits')).at(-1)!;
+    expect(refused.status).toBe(400);
+    expect(await ops.translation('cart', 'de')).toBe('Der Warenkorb ist leer');
+    expect(await ops.translation('farewell', 'de')).toBe('Bis bald');
+  });
+
+  it('refused rows: the status is failed with the summary, and a merge request note lists them with their lines', async () => {
+    const problems = [{ path: 'locales/en.json', key: 'cart', locale: 'fr', line: 3, outcome: 'refused' as const, reason: 'placeholder {count} is missing' }];
+    await gitlab.write!(context(mock), writeBack([{ locale: 'fr', content: json({ ...FRENCH, farewell: 'À très bientôt' }) }], { problems, batch: { id: 'bat_2', url: undefined, translated: 3, refused: 1, flagged: 0 } }));
+    const status = mock.statuses.at(-1)!;
+    expect(status).toMatchObject({ sha: mock.store.head('parlance/main'), state: 'failed', name: 'parlance', description: '1 translation(s) refused by the quality gates' });
+    const mr = mock.mergeRequests[0]!;
+    expect(mr.description).toContain('placeholder {count} is missing');
+    expect(mr.notes.at(-1)).toContain('`cart` (locales/en.json:3, fr): placeholder {count} is missing');
+  });
+
+  it('never rewrote a branch: every move of parlance/main has the previous head as its parent', () => {
+    expect(mock.store.moves.filter((m) => m.branch === 'parlance/main').length).toBeGreaterThanOrEqual(5);
+    expect(mock.store.rewrites()).toEqual([]);
+  });
+
+  it("waits out GitLab's 429 (RateLimit-Reset, Retry-After) and goes on", async () => {
+    mock.failNext429(1, 1);
+    const started = Date.now();
+    const listing = await gitlab.list(context(mock));
+    expect(listing.units).toHaveLength(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(mock.requests.some((r) => r.status === 429)).toBe(true);
+  });
+
+  it("a refused token is an 'auth' error quoting GitLab; an unknown project is 'config'; a missing base branch is 'config'", async () => {
+    const auth = await failureOf(gitlab.list(context(mock, { secrets: { token: 'glpat-wrong' } })));
+    expect(auth.kind).toBe('auth');
+    expect(auth.message).toContain('401 Unauthorized');
+    expect(auth.message).toMatch(/token/);
+    const project = await failureOf(gitlab.list(context(mock, { settings: { project: 'acme/nope' } })));
+    expect(project.kind).toBe('config');
+    expect(project.message).toContain('404 Project Not Found');
+    const branch = await failureOf(gitlab.list(context(mock, { settings: { base_branch: 'develop' } })));
+    expect(branch.kind).toBe('config');
+    expect(branch.message).toBe("Branch 'develop' does not exist in acme/shop on GitLab.");
+  });
+
+  it("the project setting takes a numeric id too, and refuses what is neither", () => {
+    expect(gitlabSettings.parse({ project: '4815' }).api_url).toBe('https://gitlab.com/api/v4');
+    expect(gitlabSettings.safeParse({ project: 'shop' }).success).toBe(false);
+    expect(gitlabSettings.safeParse({ project: 'acme/shop', extra: 1 }).success).toBe(false);
+  });
+
+  it("GitLab down is 'unavailable'", async () => {
+    await mock.stop();
+    try {
+      const down = await failureOf(gitlab.list(context(mock, { maxRetries: 0 })));
+      expect(down.kind).toBe('unavailable');
+    } finally {
+      await mock.start();
+    }
+    expect((await gitlab.list(context(mock))).units).toHaveLength(1);
+  });
+
+  it('the webhook: the right token on a push to main starts a sync; a forged token, another branch or another event does not', async () => {
+    const settings = context(mock).settings;
+    const ops = repositoryOperations(mock.store);
+    await ops.setSource('cart', 'Your basket is empty');
+    const good = mock.pushEvent('whsec-kit');
+    const request = (hook: { headers: Record<string, string>; body: string }) => ({ headers: new Headers(hook.headers), body: encoder.encode(hook.body) });
+    expect(gitlab.verifyWebhook!(request(good), 'whsec-kit', settings)).toEqual({ verified: true, sync: true });
+    expect(JSON.parse(good.body)).toMatchObject({ object_kind: 'push', ref: 'refs/heads/main', after: mock.store.head('main') });
+
+    const forged = gitlab.verifyWebhook!(request(mock.pushEvent('whsec-guess')), 'whsec-kit', settings);
+    expect(forged).toMatchObject({ verified: false, sync: false });
+    expect(forged.reason).toContain('X-Gitlab-Token');
+    const missing = { headers: new Headers({ 'X-Gitlab-Event': 'Push Hook' }), body: encoder.encode(good.body) };
+    expect(gitlab.verifyWebhook!(missing, 'whsec-kit', settings).verified).toBe(false);
+
+    const other = gitlab.verifyWebhook!(request(mock.pushEvent('whsec-kit', 'parlance/main')), 'whsec-kit', settings);
+    expect(other).toMatchObject({ verified: true, sync: false });
+    const mrEvent = { headers: new Headers({ ...good.headers, 'X-Gitlab-Event': 'Merge Request Hook' }), body: encoder.encode(good.body) };
+    expect(gitlab.verifyWebhook!(mrEvent, 'whsec-kit', settings)).toMatchObject({ verified: true, sync: false });
+  });
+});
+
+connectorAcceptance('GitLab connector: the acceptance scenario', gitlabFixture, { direction: 'two_way' });
