@@ -1,33 +1,36 @@
 /** Every connector the service offers, in catalog order: the GitHub App first (it keeps its own routes), then the rest. */
 import type { AnyConnector, ConnectorCategory, ConnectorDirection } from './connector.js';
-// connectors: one import per line
-import { strapi } from './connectors/strapi.js';
-import { directus } from './connectors/directus.js';
-import { wordpress } from './connectors/wordpress.js';
-import { webflow } from './connectors/webflow.js';
-import { http } from './connectors/http.js';
+// The connectors
 import { gitlab } from './connectors/gitlab.js';
+import { bitbucket } from './connectors/bitbucket.js';
+import { azureDevops } from './connectors/azure-devops.js';
 import { gitea } from './connectors/gitea.js';
 import { contentful } from './connectors/contentful.js';
+import { strapi } from './connectors/strapi.js';
 import { sanity } from './connectors/sanity.js';
-import { figma } from './connectors/figma.js';
 import { storyblok } from './connectors/storyblok.js';
-// end of connector imports
+import { wordpress } from './connectors/wordpress.js';
+import { directus } from './connectors/directus.js';
+import { webflow } from './connectors/webflow.js';
+import { figma } from './connectors/figma.js';
+import { http } from './connectors/http.js';
 
 /** The connectors that run on the framework (sync engine, /v1/integrations/{connector}). */
 export const CONNECTORS: readonly AnyConnector[] = [
-  // one entry per line
-  storyblok,
-  sanity,
-  contentful,
+  // Code hosts, content systems, design, automation: the catalog's order.
   gitlab,
+  bitbucket,
+  azureDevops,
   gitea,
-  http,
+  contentful,
   strapi,
-  directus,
+  sanity,
+  storyblok,
   wordpress,
+  directus,
   webflow,
   figma,
+  http,
 ];
 
 /** A catalog entry: what GET /v1/integrations/catalog lists. */

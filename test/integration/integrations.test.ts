@@ -32,6 +32,10 @@ describe('the connector framework', () => {
     expect(items.find((c) => c.id === 'http')).toMatchObject({ category: 'automation', direction: 'two_way', endpoint: '/v1/integrations/http' });
     for (const item of items) expect(['two_way', 'import_only']).toContain(item.direction);
     expect(new Set(items.map((c) => c.id)).size).toBe(items.length);
+    // The GitHub App and the thirteen connectors on the framework: 12 two-way, Figma import-only.
+    expect(items.map((c) => c.id)).toEqual(['github', 'gitlab', 'bitbucket', 'azure_devops', 'gitea', 'contentful', 'strapi', 'sanity', 'storyblok', 'wordpress', 'directus', 'webflow', 'figma', 'http']);
+    expect(items.filter((c) => c.direction === 'import_only').map((c) => c.id)).toEqual(['figma']);
+    expect(Object.fromEntries(items.map((c) => [c.id, c.category]))).toMatchObject({ gitlab: 'code_host', contentful: 'content', figma: 'design', http: 'automation' });
   });
 
   it('refuses unknown connectors, invalid settings (naming the field) and tokens without manage', async () => {

@@ -9,11 +9,11 @@
  * webhook (`X-Parlance-Webhook-Secret`, compared in constant time). That header carries no time, so a replayed
  * notification cannot be told from a fresh one; a replay only starts one more sync, which finds nothing to do.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
 import { matchLocales } from '../remote-locales.js';
+import { sameSecret } from '../same-secret.js';
 
 const settings = z
   .object({
@@ -227,12 +227,6 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
     url: `https://app.contentful.com/spaces/${encodeURIComponent(ctx.settings.space_id)}/environments/${encodeURIComponent(ctx.settings.environment_id)}/entries`,
     ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
   };
-}
-
-/** Constant-time equality of two strings of any length (hashing first makes the lengths equal). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** Topics that change what Parlance lists: entries and content types (a field made localized or not). */

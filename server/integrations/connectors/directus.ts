@@ -16,10 +16,10 @@
  * (`schema.max_length`), https://directus.io/docs/guides/automate/triggers (Flows), and directus/directus
  * api/src/middleware/rate-limiter-ip.ts (429 with Retry-After) and the permissions' ForbiddenError reason.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
+import { sameSecret } from '../same-secret.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const PAGE_SIZE = 100;
@@ -278,12 +278,6 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   if (absent.size) notes.push(`Not written: Directus has no language for ${[...absent].join(', ')}.`);
   return { written, ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
-
-const sameSecret = (given: string, secret: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
 
 /**
  * A Flow's request carries the secret in X-Parlance-Webhook-Secret. Its body is what the Flow sends (the set-up guide

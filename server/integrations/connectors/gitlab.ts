@@ -10,11 +10,11 @@
  * /api/commits/ (create a commit with multiple files and actions; commit status), /api/merge_requests/,
  * /api/notes/, /user/project/integrations/webhook_events/ (push events) and /webhooks/ (X-Gitlab-Token).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { codeHostSettings, createCodeHostConnector, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
+import { sameSecret } from '../same-secret.js';
 
 export const gitlabSettings = z
   .object({
@@ -224,13 +224,6 @@ export function refusedNote(summary: string, rows: ReportRow[]): string {
   for (const row of rows.slice(0, 50)) lines.push(`- \`${row.key}\` (${row.path}${row.line ? `:${row.line}` : ''}, ${row.locale}): ${row.reason}`);
   if (rows.length > 50) lines.push(`- … and ${rows.length - 50} more; see the batch.`);
   return lines.join('\n');
-}
-
-/** Equal-length digests, so the comparison takes the same time whatever the token's length or content. */
-function sameSecret(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
 }
 
 const PushEvent = z.object({ object_kind: z.string(), ref: z.string() });

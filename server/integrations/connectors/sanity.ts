@@ -15,11 +15,12 @@
  *   *[_type in $types && !(_id in path("drafts.**")) && _id > $after] | order(_id) [0...$limit]
  * Write: one `patch` per document with `ifRevisionID` = the `_rev` just read and `set: {"<field>.<lang>": text}`.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
 import { matchLocales } from '../remote-locales.js';
+import { sameSecret } from '../same-secret.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -232,11 +233,6 @@ function sanitySignature(body: string, timestamp: number, secret: string): strin
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('base64url')}`;
 }
 
-function sameText(a: string, b: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
-
 const webhookBody = z.object({ _id: z.string().optional(), _type: z.string().optional() }).loose();
 
 function verifyWebhook(request: WebhookRequest, secret: string, s: SanitySettings): WebhookVerdict {
@@ -246,7 +242,7 @@ function verifyWebhook(request: WebhookRequest, secret: string, s: SanitySetting
   if (!match) return { verified: false, sync: false, reason: `The sanity-webhook-signature header is not 't=<ms>,v1=<signature>': '${header.slice(0, 80)}'.` };
   const timestamp = Number(match[1]);
   const body = new TextDecoder().decode(request.body);
-  if (!sameText(header.trim(), sanitySignature(body, timestamp, secret))) return { verified: false, sync: false, reason: 'The sanity-webhook-signature does not match the body signed with the connection\'s webhook secret.' };
+  if (!sameSecret(header.trim(), sanitySignature(body, timestamp, secret))) return { verified: false, sync: false, reason: 'The sanity-webhook-signature does not match the body signed with the connection\'s webhook secret.' };
   if (Math.abs(Date.now() - timestamp) > WEBHOOK_MAX_AGE_MS) return { verified: false, sync: false, reason: `The notification was signed at ${new Date(timestamp).toISOString()}, more than 5 minutes from now: refused as a replay.` };
   const project = request.headers.get('sanity-project-id');
   const dataset = request.headers.get('sanity-dataset');

@@ -13,10 +13,10 @@
  * https://docs.strapi.io/cms/backend-customization/webhooks, and strapi/strapi
  * packages/core/content-type-builder/server/src/routes/content-api.ts (the schema, for maximum lengths).
  */
-import { timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
+import { sameSecret } from '../same-secret.js';
 
 const API_ID = /^[a-z][a-z0-9-]*$/;
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -300,12 +300,6 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   if (absent.size) notes.push(`Not written: Strapi has no locale for ${[...absent].join(', ')}.`);
   return { written, ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
-
-const sameSecret = (given: string, secret: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
 
 /** Strapi sends the headers configured on the webhook: the secret as a bearer token, or in X-Parlance-Webhook-Secret. */
 function verifyWebhook(request: WebhookRequest, webhookSecret: string): WebhookVerdict {

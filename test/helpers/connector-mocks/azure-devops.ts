@@ -1,0 +1,341 @@
+/**
+ * A local Azure DevOps Git REST API 7.1 over an in-memory git repository (the Bitbucket mock's `MemoryGit`), for the
+ * Azure DevOps Repos connector's tests.
+ *
+ * Shapes taken from Microsoft's reference (https://learn.microsoft.com/en-us/rest/api/azure/devops/git/?view=azure-devops-rest-7.1):
+ * refs/list (`filter` is a prefix of the name after `refs/`, `{ count, value: [{ name, objectId }] }`, the
+ * `x-ms-continuationtoken` header for the next page), items/list (`recursionLevel=Full`: folders with `isFolder` and
+ * `gitObjectType: 'tree'`, files as `blob`, paths with a leading '/'), items/get (`$format=octetStream`: the bytes),
+ * pushes/create (`refUpdates[].oldObjectId`, `commits[].changes[]` of `add`/`edit` with `newContent` `base64encoded`;
+ * 201 with the GitPush; the "Update a file in a new branch" example, where a new branch's oldObjectId is the commit it
+ * starts from), pull-requests (`searchCriteria.*`, `pullRequestId`, PATCH), statuses/create (`state`, `context`);
+ * the error body `{ $id, innerException, message, typeName, typeKey, errorCode, eventId }` with Azure's TF codes
+ * (TF401019 repository not found, TF401174 item not found, TF401028 stale reference, TF400813 anonymous access);
+ * 203 with the sign-in page when `X-TFS-FedAuthRedirect: Suppress` is not sent; 429 with Retry-After and the
+ * `X-RateLimit-*` headers (learn.microsoft.com/en-us/azure/devops/integrate/concepts/rate-limits); service hooks
+ * (learn.microsoft.com/en-us/azure/devops/service-hooks/events#git.push): the `git.push` event envelope, sent with the
+ * subscription's basic authentication.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RemoteFixture } from '../connector-kit.js';
+import { MemoryGit, seedFiles, sourceCountIn, startLocalServer, translationIn } from './bitbucket.js';
+
+export interface AzureDevopsMockOptions {
+  organization?: string;
+  project?: string;
+  repository?: string;
+  /** The personal access token the mock accepts (as the password of Basic, any user name). */
+  token?: string;
+  /** A test knob: the most refs a page of `GET refs` holds before `x-ms-continuationtoken` (Azure pages at 1000). */
+  refsPageSize?: number;
+}
+
+/** A pull request comment thread as Azure DevOps answers it (GitPullRequestCommentThread, the fields used here). */
+export interface MockThread {
+  id: number;
+  status: string;
+  isDeleted: boolean;
+  threadContext: { filePath: string; rightFileStart?: { line: number; offset: number }; rightFileEnd?: { line: number; offset: number } } | null;
+  comments: { id: number; parentCommentId: number; content: string; commentType: string }[];
+}
+
+export interface AzureDevopsMock {
+  /** The root, as the `api_url` setting takes it. */
+  url: string;
+  organization: string;
+  project: string;
+  repository: string;
+  token: string;
+  git: MemoryGit;
+  /** `METHOD path?query` of every request, in order. */
+  requests: string[];
+  /** The bodies of every push, in order. */
+  pushes: { refUpdates: { name: string; oldObjectId: string }[]; commits: { comment: string; changes: { changeType: string; item: { path: string } }[] }[] }[];
+  pullRequests: { pullRequestId: number; title: string; description: string; sourceRefName: string; targetRefName: string; status: string }[];
+  statuses: { commit: string; state: string; description: string; context: { name: string; genre: string }; targetUrl?: string }[];
+  /** Comment threads by pull request id. */
+  threads: Map<number, MockThread[]>;
+  failNext429(count?: number): void;
+  /** Runs once, just before the next push is handled (a person pushing in between). */
+  beforeNextPush(action: () => void): void;
+  /** The git.push service hook event for the latest move of `branch`, with basic authentication `user:password`. */
+  pushEvent(password: string, branch?: string): { headers: Record<string, string>; body: string };
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+const ZERO = '0000000000000000000000000000000000000000';
+
+function azureError(res: ServerResponse, status: number, message: string, typeKey: string, typeName = `Microsoft.TeamFoundation.Git.Server.${typeKey}, Microsoft.TeamFoundation.Git.Server`, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'activityid': randomUUID(), ...headers }).end(JSON.stringify({ $id: '1', innerException: null, message, typeName, typeKey, errorCode: 0, eventId: 3000 }));
+}
+const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
+
+export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {}): Promise<AzureDevopsMock> {
+  const organization = options.organization ?? 'fabrikam';
+  const project = options.project ?? 'Storefront';
+  const repository = options.repository ?? 'storefront-web';
+  const token = options.token ?? 'azdo-pat-5f3k2q7x9w1m4n8b';
+  const repositoryId = '3411ebc1-d5aa-464f-9615-0b527bc66719';
+  const git = new MemoryGit(seedFiles());
+  const requests: string[] = [];
+  const pushes: AzureDevopsMock['pushes'] = [];
+  const pullRequests: AzureDevopsMock['pullRequests'] = [];
+  const statuses: AzureDevopsMock['statuses'] = [];
+  const threads: AzureDevopsMock['threads'] = new Map();
+  let fail429 = 0;
+  let beforePush: (() => void) | undefined;
+  let base = '';
+  const repoApi = () => `${base}/${organization}/${project}/_apis/git/repositories/${repositoryId}`;
+  const repoRecord = () => ({ id: repositoryId, name: repository, url: repoApi(), project: { id: 'a7573007-bbb3-4341-b726-0c4148a07853', name: project, state: 'wellFormed' }, defaultBranch: 'refs/heads/main', remoteUrl: `${base}/${organization}/${project}/_git/${repository}` });
+
+  function authorized(req: IncomingMessage): 'ok' | 'signin' | 'refused' {
+    const match = req.headers.authorization?.match(/^Basic (.+)$/);
+    const password = match ? Buffer.from(match[1]!, 'base64').toString('utf8').split(':').slice(1).join(':') : undefined;
+    if (password === token) return 'ok';
+    return req.headers['x-tfs-fedauthredirect'] === 'Suppress' ? 'refused' : 'signin';
+  }
+
+  function handlePush(body: Buffer, res: ServerResponse) {
+    beforePush?.();
+    beforePush = undefined;
+    const push = JSON.parse(body.toString('utf8')) as AzureDevopsMock['pushes'][number] & { commits: { changes: { newContent?: { content: string; contentType: string } }[] }[] };
+    pushes.push(push);
+    const update = push.refUpdates[0]!;
+    const branch = update.name.replace(/^refs\/heads\//, '');
+    const head = git.branches.get(branch);
+    if (head ? head !== update.oldObjectId : update.oldObjectId !== ZERO && !git.commits.has(update.oldObjectId)) {
+      return azureError(res, 409, `TF401028: The reference '${update.name}' has already been updated by another client, so you cannot update it. Please try again.`, 'GitReferenceStaleException');
+    }
+    const parent = head ?? (update.oldObjectId === ZERO ? undefined : update.oldObjectId);
+    const tree = new Map(parent ? git.commits.get(parent)!.tree : []);
+    for (const change of push.commits[0]!.changes as { changeType: string; item: { path: string }; newContent?: { content: string; contentType: string } }[]) {
+      const path = change.item.path.replace(/^\//, '');
+      if (change.changeType === 'add' && tree.has(path)) return azureError(res, 400, `The path '${change.item.path}' already exists at the parent commit; change it with 'edit'.`, 'GitItemAlreadyExistsException');
+      if (change.changeType === 'edit' && !tree.has(path)) return azureError(res, 404, `TF401174: The item '${change.item.path}' could not be found in the repository '${repository}' at the version specified by '<Commit: ${parent?.slice(0, 8)}>'.`, 'GitItemNotFoundException');
+      if (change.newContent?.contentType !== 'base64encoded') return azureError(res, 400, 'The contentType of newContent must be base64encoded in this mock.', 'ArgumentException', 'System.ArgumentException, mscorlib');
+      tree.set(path, new Uint8Array(Buffer.from(change.newContent.content, 'base64')));
+    }
+    const commit = git.makeCommit(parent ? [parent] : [], tree, push.commits[0]!.comment, 'Parlance <parlance@example.com>');
+    git.move(branch, commit.id, commit.author);
+    return sendJson(res, 201, {
+      commits: [{ commitId: commit.id, comment: commit.message, url: `${repoApi()}/commits/${commit.id}` }],
+      refUpdates: [{ repositoryId, name: update.name, oldObjectId: head ?? ZERO, newObjectId: commit.id }],
+      repository: repoRecord(),
+      pushedBy: { displayName: 'Parlance', uniqueName: 'parlance@fabrikam.example' },
+      pushId: pushes.length,
+      date: new Date().toISOString(),
+      url: `${repoApi()}/pushes/${pushes.length}`,
+    });
+  }
+
+  function items(url: URL, res: ServerResponse) {
+    const version = url.searchParams.get('versionDescriptor.version') ?? 'main';
+    const commit = git.resolve(version);
+    if (!commit) return azureError(res, 404, `TF401175: The version descriptor <Commit: ${version}> could not be resolved to a version in the repository '${repository}'.`, 'GitUnresolvableToCommitException');
+    const path = url.searchParams.get('path');
+    if (path !== null) {
+      const bytes = commit.tree.get(path.replace(/^\//, ''));
+      if (!bytes) return azureError(res, 404, `TF401174: The item '${path}' could not be found in the repository '${repository}' at the version specified by '<Commit: ${commit.id.slice(0, 8)}>' (resolved to commit ${commit.id.slice(0, 8)}).`, 'GitItemNotFoundException');
+      return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from(bytes));
+    }
+    if (url.searchParams.get('recursionLevel') !== 'Full') return azureError(res, 400, 'This mock lists with recursionLevel=Full only.', 'ArgumentException', 'System.ArgumentException, mscorlib');
+    const folders = new Set<string>(['/']);
+    const blobs: string[] = [];
+    for (const p of [...commit.tree.keys()].sort()) {
+      const parts = p.split('/');
+      for (let i = 1; i < parts.length; i++) folders.add(`/${parts.slice(0, i).join('/')}`);
+      blobs.push(`/${p}`);
+    }
+    const value = [
+      ...[...folders].sort().map((f) => ({ objectId: randomUUID().replace(/-/g, ''), gitObjectType: 'tree', commitId: commit.id, path: f, isFolder: true, url: `${repoApi()}/items?path=${encodeURIComponent(f)}` })),
+      ...blobs.map((b) => ({ objectId: randomUUID().replace(/-/g, ''), gitObjectType: 'blob', commitId: commit.id, path: b, url: `${repoApi()}/items?path=${encodeURIComponent(b)}` })),
+    ];
+    return sendJson(res, 200, { count: value.length, value });
+  }
+
+  function refs(url: URL, res: ServerResponse) {
+    const filter = url.searchParams.get('filter') ?? '';
+    const all = [...git.branches.entries()].map(([name, objectId]) => ({ name: `refs/heads/${name}`, objectId, creator: { displayName: 'Maria Example' }, url: `${repoApi()}/refs?filter=heads%2F${encodeURIComponent(name)}` }));
+    const matching = all.filter((r) => r.name.startsWith(`refs/${filter}`)).sort((a, b) => a.name.localeCompare(b.name));
+    const size = options.refsPageSize ?? 1000;
+    const start = Number(url.searchParams.get('continuationToken') ?? '0');
+    const page = matching.slice(start, start + size);
+    const more = start + size < matching.length;
+    return sendJson(res, 200, { value: page, count: page.length }, more ? { 'x-ms-continuationtoken': String(start + size) } : {});
+  }
+
+  const prRecord = (pr: AzureDevopsMock['pullRequests'][number]) => ({ ...pr, repository: repoRecord(), url: `${repoApi()}/pullRequests/${pr.pullRequestId}`, mergeStatus: 'succeeded', isDraft: false });
+
+  async function handle(req: IncomingMessage, body: Buffer, res: ServerResponse) {
+    const url = new URL(req.url!, base);
+    requests.push(`${req.method} ${url.pathname}${url.search}`);
+    if (fail429 > 0) {
+      fail429--;
+      const reset = String(Math.floor(Date.now() / 1000) + 1);
+      return azureError(res, 429, 'TF400733: The request has been throttled: too many requests in a short time.', 'RequestBlockedException', 'Microsoft.TeamFoundation.Framework.Server.RequestBlockedException, Microsoft.TeamFoundation.Framework.Server', {
+        'retry-after': '1',
+        'x-ratelimit-resource': 'ATCPU',
+        'x-ratelimit-delay': '0.5',
+        'x-ratelimit-limit': '200',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': reset,
+      });
+    }
+    const auth = authorized(req);
+    if (auth === 'signin') return res.writeHead(203, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><head><title>Azure DevOps Services | Sign In</title></head><body></body></html>');
+    if (auth === 'refused') return azureError(res, 401, 'TF400813: Resource not available for anonymous access. Client authentication required.', 'UnauthorizedRequestException', 'Microsoft.TeamFoundation.Framework.Server.UnauthorizedRequestException, Microsoft.TeamFoundation.Framework.Server');
+    if (url.searchParams.get('api-version') !== '7.1') return azureError(res, 400, `The requested REST API version of ${url.searchParams.get('api-version')} is not 7.1 in this mock.`, 'VssVersionOutOfRangeException', 'Microsoft.VisualStudio.Services.WebApi.VssVersionOutOfRangeException, Microsoft.VisualStudio.Services.WebApi');
+    const match = url.pathname.match(/^\/([^/]+)\/([^/]+)\/_apis\/git\/repositories\/([^/]+)(\/.*)?$/);
+    if (!match) return azureError(res, 404, 'The resource cannot be found.', 'NotFoundException', 'System.Web.HttpException, System.Web');
+    const [org, proj, repo] = [match[1]!, match[2]!, match[3]!].map(decodeURIComponent);
+    if (org !== organization) return azureError(res, 404, `TF400898: The organization '${org}' could not be found.`, 'HostNotFoundException', 'Microsoft.VisualStudio.Services.Common.HostNotFoundException');
+    if (proj !== project || (repo !== repository && repo !== repositoryId)) {
+      return azureError(res, 404, `TF401019: The Git repository with name or identifier ${repo} does not exist or you do not have permissions for the operation you are attempting.`, 'GitRepositoryNotFoundException');
+    }
+    const rest = match[4] ?? '';
+    const method = req.method!;
+    if (rest === '/refs' && method === 'GET') return refs(url, res);
+    if (rest === '/items' && method === 'GET') return items(url, res);
+    if (rest === '/pushes' && method === 'POST') return handlePush(body, res);
+    if (rest.toLowerCase() === '/pullrequests' && method === 'GET') {
+      const q = url.searchParams;
+      const found = pullRequests.filter(
+        (pr) => (!q.get('searchCriteria.sourceRefName') || pr.sourceRefName === q.get('searchCriteria.sourceRefName')) && (!q.get('searchCriteria.targetRefName') || pr.targetRefName === q.get('searchCriteria.targetRefName')) && pr.status === (q.get('searchCriteria.status') ?? 'active'),
+      );
+      return sendJson(res, 200, { value: found.map(prRecord), count: found.length });
+    }
+    if (rest.toLowerCase() === '/pullrequests' && method === 'POST') {
+      const input = JSON.parse(body.toString('utf8')) as { sourceRefName?: string; targetRefName?: string; title?: string; description?: string };
+      if (!input.sourceRefName || !git.branches.has(input.sourceRefName.replace(/^refs\/heads\//, ''))) return azureError(res, 404, `TF401398: The pull request cannot be activated because the source and/or the target branch no longer exists.`, 'GitPullRequestCannotBeActivated');
+      if ((input.description ?? '').length > 4000) return azureError(res, 400, 'TF401376: The description of a pull request is limited to 4000 characters.', 'InvalidArgumentValueException');
+      const pr = { pullRequestId: pullRequests.length + 1, title: input.title ?? '', description: input.description ?? '', sourceRefName: input.sourceRefName, targetRefName: input.targetRefName ?? 'refs/heads/main', status: 'active' };
+      pullRequests.push(pr);
+      return sendJson(res, 201, prRecord(pr));
+    }
+    const pr = rest.match(/^\/pullrequests\/(\d+)$/i);
+    if (pr && method === 'PATCH') {
+      const found = pullRequests.find((p) => p.pullRequestId === Number(pr[1]));
+      if (!found) return azureError(res, 404, `TF401180: The requested pull request was not found.`, 'GitPullRequestNotFoundException');
+      const input = JSON.parse(body.toString('utf8')) as { title?: string; description?: string };
+      if ((input.description ?? '').length > 4000) return azureError(res, 400, 'TF401376: The description of a pull request is limited to 4000 characters.', 'InvalidArgumentValueException');
+      if (input.title !== undefined) found.title = input.title;
+      if (input.description !== undefined) found.description = input.description;
+      return sendJson(res, 200, prRecord(found));
+    }
+    const thread = rest.match(/^\/pullrequests\/(\d+)\/threads(?:\/(\d+))?$/i);
+    if (thread) {
+      const id = Number(thread[1]);
+      if (!pullRequests.some((p) => p.pullRequestId === id)) return azureError(res, 404, 'TF401180: The requested pull request was not found.', 'GitPullRequestNotFoundException');
+      const list = threads.get(id) ?? [];
+      threads.set(id, list);
+      if (!thread[2] && method === 'GET') return sendJson(res, 200, { value: list, count: list.length });
+      if (!thread[2] && method === 'POST') {
+        const input = JSON.parse(body.toString('utf8')) as { comments?: { parentCommentId?: number; content?: string; commentType?: string }[]; status?: string; threadContext?: MockThread['threadContext'] };
+        if (!input.comments?.[0]?.content) return azureError(res, 400, 'A thread needs at least one comment.', 'InvalidArgumentValueException');
+        const created = { id: 100 + list.length, status: input.status ?? 'active', isDeleted: false, threadContext: input.threadContext ?? null, comments: input.comments.map((c, i) => ({ id: i + 1, parentCommentId: c.parentCommentId ?? 0, content: c.content ?? '', commentType: c.commentType ?? 'text' })) };
+        list.push(created);
+        return sendJson(res, 200, created);
+      }
+      const found = list.find((t) => t.id === Number(thread[2]));
+      if (thread[2] && method === 'PATCH' && found) {
+        const input = JSON.parse(body.toString('utf8')) as { status?: string };
+        if (input.status) found.status = input.status;
+        return sendJson(res, 200, found);
+      }
+    }
+    const status = rest.match(/^\/commits\/([0-9a-f]{40})\/statuses$/);
+    if (status && method === 'POST') {
+      if (!git.commits.has(status[1]!)) return azureError(res, 404, `TF401175: The commit ${status[1]} could not be found.`, 'GitCommitDoesNotExistException');
+      const input = JSON.parse(body.toString('utf8')) as AzureDevopsMock['statuses'][number];
+      if (!['succeeded', 'failed', 'pending', 'error', 'notApplicable', 'notSet'].includes(input.state) || !input.context?.name) return azureError(res, 400, 'state and context.name are required.', 'InvalidArgumentValueException');
+      statuses.push({ ...input, commit: status[1]! });
+      return sendJson(res, 201, { ...input, id: statuses.length, creationDate: new Date().toISOString(), createdBy: { displayName: 'Parlance' } });
+    }
+    return azureError(res, 404, `No route for ${method} ${url.pathname} in this mock.`, 'NotFoundException');
+  }
+
+  const server = await startLocalServer(handle);
+  base = server.url;
+
+  return {
+    url: base,
+    organization,
+    project,
+    repository,
+    token,
+    git,
+    requests,
+    pushes,
+    pullRequests,
+    statuses,
+    threads,
+    failNext429(count = 1) {
+      fail429 = count;
+    },
+    beforeNextPush(action) {
+      beforePush = action;
+    },
+    pushEvent(password, branch = 'main') {
+      const move = git.moves.filter((m) => m.branch === branch).at(-1)!;
+      const commit = git.commits.get(move.to)!;
+      const event = {
+        subscriptionId: '00000000-0000-0000-0000-000000000000',
+        notificationId: 3,
+        id: randomUUID(),
+        eventType: 'git.push',
+        publisherId: 'tfs',
+        message: { text: `Maria Example pushed updates to ${repository}:${branch}.`, html: '', markdown: '' },
+        detailedMessage: { text: `Maria Example pushed a commit to ${repository}:${branch}.`, html: '', markdown: '' },
+        resource: {
+          commits: [{ commitId: commit.id, author: { name: 'Maria Example', email: 'maria@example.com', date: new Date().toISOString() }, comment: commit.message, url: `${repoApi()}/commits/${commit.id}` }],
+          refUpdates: [{ name: `refs/heads/${branch}`, oldObjectId: move.from ?? ZERO, newObjectId: move.to }],
+          repository: repoRecord(),
+          pushedBy: { displayName: 'Maria Example', uniqueName: 'maria@example.com' },
+          pushId: 14,
+          date: new Date().toISOString(),
+          url: `${repoApi()}/pushes/14`,
+        },
+        resourceVersion: '1.0',
+        resourceContainers: { collection: { id: randomUUID() }, account: { id: randomUUID() }, project: { id: 'a7573007-bbb3-4341-b726-0c4148a07853' } },
+        createdDate: new Date().toISOString(),
+      };
+      return {
+        headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Basic ${Buffer.from(`parlance:${password}`).toString('base64')}` },
+        body: JSON.stringify(event),
+      };
+    },
+    stop: () => server.stop(),
+    start: () => server.start(),
+  };
+}
+
+/** The acceptance kit's fixture over the Azure DevOps mock. */
+export async function azureDevopsFixture(): Promise<RemoteFixture & { mock: AzureDevopsMock }> {
+  const mock = await startAzureDevopsMock();
+  const { git } = mock;
+  return {
+    mock,
+    connector: 'azure_devops',
+    settings: { api_url: mock.url, organization: mock.organization, project: mock.project, repository: mock.repository },
+    secrets: { token: mock.token },
+    badSecrets: { token: 'azdo-pat-revoked' },
+    async setSource(id, text) {
+      git.editJson('main', 'locales/en.json', (data) => void (data[id] = text), `Copy: ${id}`);
+    },
+    async translation(id, locale) {
+      return translationIn(git, id, locale);
+    },
+    async editTranslation(id, locale, text) {
+      git.editJson('parlance/main', `locales/${locale}.json`, (data) => void (data[id] = text), `Fix the ${locale} wording of ${id}`);
+    },
+    async sourceCount() {
+      return sourceCountIn(git);
+    },
+    webhook: (secret) => mock.pushEvent(secret),
+    stop: () => mock.stop(),
+    start: () => mock.start(),
+    close: () => mock.stop(),
+  };
+}
