@@ -1,4 +1,5 @@
 /** Every connector the service offers, in catalog order: the GitHub App first (it keeps its own routes), then the rest. */
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AnyConnector, ConnectorCategory, ConnectorDirection } from './connector.js';
 // The connectors
 import { gitlab } from './connectors/gitlab.js';
@@ -44,6 +45,9 @@ export interface CatalogEntry {
   webhooks: string | null;
   /** Where the connection is managed. */
   endpoint: string;
+  /** JSON Schemas of what POST takes as `settings` and as `secrets` (with each field's description); null for the GitHub App. */
+  settings_schema: Record<string, unknown> | null;
+  secrets_schema: Record<string, unknown> | null;
 }
 
 /** The GitHub App: the first code-host connector, which keeps its own routes and runs as a Probot app beside the service. */
@@ -55,12 +59,39 @@ const GITHUB: CatalogEntry = {
   summary: 'The Parlance GitHub App: pushes to the base branch are translated, one pull request per base branch carries the translations, refused rows are check-run annotations on their source lines.',
   webhooks: "GitHub's X-Hub-Signature-256 (HMAC-SHA256 of the body with the App's webhook secret)",
   endpoint: '/v1/integrations/github',
+  settings_schema: null,
+  secrets_schema: null,
 };
+
+let schemas: Map<string, Record<string, unknown>> | undefined;
+
+/** The connectors' settings and secrets as JSON Schemas, made once by the same generator as /v1/openapi.json. */
+function jsonSchemas(): Map<string, Record<string, unknown>> {
+  if (schemas) return schemas;
+  const app = new OpenAPIHono();
+  for (const c of CONNECTORS) {
+    app.openAPIRegistry.register(`${c.id}.settings`, c.settings);
+    app.openAPIRegistry.register(`${c.id}.secrets`, c.secrets);
+  }
+  const document = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'connectors', version: '1' } });
+  schemas = new Map(Object.entries(document.components?.schemas ?? {}) as [string, Record<string, unknown>][]);
+  return schemas;
+}
 
 export function catalog(): CatalogEntry[] {
   return [
     GITHUB,
-    ...CONNECTORS.map((c) => ({ id: c.id, name: c.name, category: c.category, direction: c.direction, summary: c.summary, webhooks: c.webhooks ?? null, endpoint: `/v1/integrations/${c.id}` })),
+    ...CONNECTORS.map((c) => ({
+      id: c.id,
+      name: c.name,
+      category: c.category,
+      direction: c.direction,
+      summary: c.summary,
+      webhooks: c.webhooks ?? null,
+      endpoint: `/v1/integrations/${c.id}`,
+      settings_schema: jsonSchemas().get(`${c.id}.settings`) ?? null,
+      secrets_schema: jsonSchemas().get(`${c.id}.secrets`) ?? null,
+    })),
   ];
 }
 

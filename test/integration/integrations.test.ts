@@ -35,6 +35,11 @@ describe('the connector framework', () => {
     // The GitHub App and the thirteen connectors on the framework: 12 two-way, Figma import-only.
     expect(items.map((c) => c.id)).toEqual(['github', 'gitlab', 'bitbucket', 'azure_devops', 'gitea', 'contentful', 'strapi', 'sanity', 'storyblok', 'wordpress', 'directus', 'webflow', 'figma', 'http']);
     expect(items.filter((c) => c.direction === 'import_only').map((c) => c.id)).toEqual(['figma']);
+    // Each connector's settings and credentials as JSON Schemas, described field by field (a console can render a form).
+    const http = items.find((c) => c.id === 'http') as unknown as { settings_schema: { required: string[]; properties: Record<string, { description?: string }> }; secrets_schema: { required: string[] } };
+    expect(http.settings_schema.required).toEqual(['source_url']);
+    expect(http.settings_schema.properties.source_url?.description).toContain('GETs the source strings');
+    expect(http.secrets_schema.required).toEqual(['signing_secret']);
     expect(Object.fromEntries(items.map((c) => [c.id, c.category]))).toMatchObject({ gitlab: 'code_host', contentful: 'content', figma: 'design', http: 'automation' });
   });
 

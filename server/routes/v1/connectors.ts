@@ -19,6 +19,8 @@ const CatalogEntry = z
     summary: z.string(),
     webhooks: z.string().nullable().openapi({ description: "How the remote system's change notifications are verified; null when it sends none." }),
     endpoint: z.string().openapi({ description: 'Where connections of this connector are managed.' }),
+    settings_schema: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'JSON Schema of `settings` at connect, each field described; null for the GitHub App.' }),
+    secrets_schema: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'JSON Schema of `secrets` at connect; null for the GitHub App.' }),
   })
   .openapi('ConnectorCatalogEntry');
 
