@@ -35325,6 +35325,15 @@ function createClient(options) {
         importJob: (id) => json({ method: 'GET', path: `/v1/imports/${encodeURIComponent(id)}` }),
         imports: (o = {}) => json({ method: 'GET', path: '/v1/imports', query: { ...o } }),
         cancelImport: (id) => json({ method: 'POST', path: `/v1/imports/${encodeURIComponent(id)}/cancel` }),
+        integrationsCatalog: async () => (await json({ method: 'GET', path: '/v1/integrations/catalog' })).items,
+        connections: async (connector) => (await json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}` })).items,
+        connection: (connector, id) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
+        connect: (connector, input) => json({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}`, json: input }),
+        updateConnection: (connector, id, input) => json({ method: 'PATCH', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}`, json: input }),
+        disconnect: (connector, id) => json({ method: 'DELETE', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
+        syncConnection: (connector, id) => json({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/sync` }),
+        connectionSyncs: (connector, id, o = {}) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
+        connectionSync: (connector, id, syncId) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs/${encodeURIComponent(syncId)}` }),
         storageSyncs: (id, o = {}) => json({ method: 'GET', path: `/v1/storage-targets/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
     };
     return client;

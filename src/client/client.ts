@@ -31,6 +31,11 @@ import type {
   StorageSync,
   StorageTarget,
   StorageTargetInput,
+  CatalogConnector,
+  ConnectInput,
+  ConnectionPatch,
+  IntegrationConnection,
+  IntegrationSync,
 } from './types.js';
 
 /** A repository linked to the project for the GitHub App (GET /v1/integrations/github); the App's token and secret are never returned. */
@@ -212,6 +217,20 @@ export interface ParlanceClient {
   importJob(id: string): Promise<ImportJob>;
   imports(options?: { limit?: number; cursor?: string }): Promise<Page<ImportJob>>;
   cancelImport(id: string): Promise<ImportJob>;
+  /** GET /v1/integrations/catalog */
+  integrationsCatalog(): Promise<CatalogConnector[]>;
+  /** GET /v1/integrations/{connector}: the project's connections of one connector. */
+  connections(connector: string): Promise<IntegrationConnection[]>;
+  connection(connector: string, id: string): Promise<IntegrationConnection>;
+  /** POST /v1/integrations/{connector}: the answer carries `webhook_secret`, this once. */
+  connect(connector: string, input: ConnectInput): Promise<IntegrationConnection>;
+  updateConnection(connector: string, id: string, input: ConnectionPatch): Promise<IntegrationConnection>;
+  /** DELETE /v1/integrations/{connector}/:id: the connection as it was. */
+  disconnect(connector: string, id: string): Promise<IntegrationConnection>;
+  /** POST /v1/integrations/{connector}/:id/sync */
+  syncConnection(connector: string, id: string): Promise<IntegrationSync>;
+  connectionSyncs(connector: string, id: string, options?: { limit?: number; cursor?: string }): Promise<Page<IntegrationSync>>;
+  connectionSync(connector: string, id: string, syncId: string): Promise<IntegrationSync>;
 }
 
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
@@ -378,6 +397,17 @@ export function createClient(options: ClientOptions): ParlanceClient {
     importJob: (id) => json<ImportJob>({ method: 'GET', path: `/v1/imports/${encodeURIComponent(id)}` }),
     imports: (o = {}) => json<Page<ImportJob>>({ method: 'GET', path: '/v1/imports', query: { ...o } }),
     cancelImport: (id) => json<ImportJob>({ method: 'POST', path: `/v1/imports/${encodeURIComponent(id)}/cancel` }),
+    integrationsCatalog: async () => (await json<{ items: CatalogConnector[] }>({ method: 'GET', path: '/v1/integrations/catalog' })).items,
+    connections: async (connector) => (await json<{ items: IntegrationConnection[] }>({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}` })).items,
+    connection: (connector, id) => json<IntegrationConnection>({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
+    connect: (connector, input) => json<IntegrationConnection>({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}`, json: input }),
+    updateConnection: (connector, id, input) => json<IntegrationConnection>({ method: 'PATCH', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}`, json: input }),
+    disconnect: (connector, id) => json<IntegrationConnection>({ method: 'DELETE', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
+    syncConnection: (connector, id) => json<IntegrationSync>({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/sync` }),
+    connectionSyncs: (connector, id, o = {}) =>
+      json<Page<IntegrationSync>>({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
+    connectionSync: (connector, id, syncId) =>
+      json<IntegrationSync>({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs/${encodeURIComponent(syncId)}` }),
     storageSyncs: (id, o = {}) => json<Page<StorageSync>>({ method: 'GET', path: `/v1/storage-targets/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
   };
   return client;

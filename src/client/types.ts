@@ -420,3 +420,88 @@ export interface ImportJob {
   started_at: string | null;
   finished_at: string | null;
 }
+
+export type ConnectorCategory = 'code_host' | 'content' | 'design' | 'automation';
+
+/** GET /v1/integrations/catalog: one connector. */
+export interface CatalogConnector {
+  id: string;
+  name: string;
+  category: ConnectorCategory;
+  direction: 'two_way' | 'import_only';
+  summary: string;
+  /** How change notifications are verified; null when the remote system sends none. */
+  webhooks: string | null;
+  endpoint: string;
+  /** JSON Schemas of `settings` and `secrets` at connect; null for the GitHub App. */
+  settings_schema: Record<string, unknown> | null;
+  secrets_schema: Record<string, unknown> | null;
+}
+
+export interface IntegrationSyncCounts {
+  units: number;
+  strings: number;
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+  human_edits: number;
+  refused_edits: number;
+  written: number;
+  kept_remote: number;
+}
+
+export interface IntegrationSync {
+  id: string;
+  connection_id: string;
+  trigger: 'api' | 'connect' | 'schedule' | 'webhook';
+  status: 'queued' | 'retrying' | 'running' | 'waiting_batch' | 'succeeded' | 'failed' | 'cancelled';
+  phase: 'read' | 'write';
+  batch_id: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  counts: IntegrationSyncCounts;
+  error: string | null;
+  log: { at: string; message: string }[];
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface IntegrationConnection {
+  id: string;
+  connector: string;
+  name: string;
+  enabled: boolean;
+  settings: Record<string, unknown>;
+  schedule_minutes: number | null;
+  next_scheduled_at: string | null;
+  status: 'never_synced' | 'syncing' | 'ok' | 'retrying' | 'error' | 'disabled';
+  last_error: string | null;
+  last_sync: IntegrationSync | null;
+  webhook_url: string;
+  /** Only in the answer to connect. */
+  webhook_secret?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ConnectInput {
+  name?: string;
+  settings: Record<string, unknown>;
+  secrets: Record<string, unknown>;
+  webhook_secret?: string;
+  schedule_minutes?: number | null;
+  enabled?: boolean;
+  /** Start the first sync at once (default true). */
+  sync?: boolean;
+}
+
+export interface ConnectionPatch {
+  name?: string;
+  settings?: Record<string, unknown>;
+  secrets?: Record<string, unknown>;
+  webhook_secret?: string;
+  schedule_minutes?: number | null;
+  enabled?: boolean;
+}
