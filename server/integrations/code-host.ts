@@ -93,6 +93,17 @@ export function pullRequestTitle(base: string): string {
   return `Parlance: translations for ${base}`;
 }
 
+/**
+ * The note listing refused rows with their source lines, as the GitHub App's check-run annotations would: a merge/pull
+ * request note on hosts that cannot annotate source lines from outside CI.
+ */
+export function refusedNote(summary: string, rows: ReportRow[]): string {
+  const lines = [`**Parlance**: ${summary}.`, ''];
+  for (const row of rows.slice(0, 50)) lines.push(`- \`${row.key}\` (${row.path}${row.line ? `:${row.line}` : ''}, ${row.locale}): ${row.reason}`);
+  if (rows.length > 50) lines.push(`- … and ${rows.length - 50} more; see the batch.`);
+  return lines.join('\n');
+}
+
 /** The merge request's description: what the latest batch did, and where to see the rest. */
 export function pullRequestBody(writeBack: WriteBack, files: number): string {
   const lines = ['Translations from Parlance, kept up to date by one commit per batch on this branch.', ''];

@@ -1,47 +1,13 @@
 /** The Azure DevOps Repos connector against a local Azure DevOps Git REST API 7.1 over an in-memory repository, then the acceptance scenario. */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { azureDevops, type AzureDevopsSecrets, type AzureDevopsSettings } from '../../server/integrations/connectors/azure-devops.js';
-import { ConnectorError, type ConnectorContext, type FileUnit, type ReportRow, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
+import type { FileUnit, ReportRow } from '../../server/integrations/connector.js';
+import { azureDevops } from '../../server/integrations/connectors/azure-devops.js';
 import { connectorAcceptance } from '../helpers/connector-kit.js';
 import { azureDevopsFixture, startAzureDevopsMock, type AzureDevopsMock } from '../helpers/connector-mocks/azure-devops.js';
-import { translationIn } from '../helpers/connector-mocks/bitbucket.js';
+import { filesWriteBack, FRENCH, GERMAN, translationIn } from '../helpers/connector-mocks/git-store.js';
+import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
-const encode = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
-
-function context(mock: AzureDevopsMock, settings: Partial<AzureDevopsSettings> = {}, secrets: AzureDevopsSecrets = { token: mock.token }): ConnectorContext<AzureDevopsSettings, AzureDevopsSecrets> {
-  const signal = new AbortController().signal;
-  return {
-    settings: azureDevops.settings.parse({ api_url: mock.url, organization: mock.organization, project: mock.project, repository: mock.repository, ...settings }),
-    secrets,
-    http: createConnectorHttp({ signal, maxRetries: 0, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_azure',
-  };
-}
-
-function writeBack(files: Record<string, Record<string, string>>, problems: ReportRow[] = []): WriteBack {
-  return {
-    strings: [],
-    files: Object.entries(files).map(([locale, values]) => ({ source: 'locales/en.json', locale, path: `locales/${locale}.json`, content: encode(values) })),
-    batch: { id: 'bat_7', url: 'https://parlance.example.com/batches/bat_7', translated: 8, refused: problems.filter((p) => p.outcome === 'refused').length, flagged: problems.filter((p) => p.outcome === 'flagged').length },
-    problems,
-  };
-}
-
-const GERMAN = { welcome: 'Willkommen in unserem Shop', cart: 'Ihr Warenkorb ist leer', checkout: 'Zur Kasse', farewell: 'Bis bald' };
-const FRENCH = { welcome: 'Bienvenue dans notre boutique', cart: 'Votre panier est vide', checkout: 'Passer à la caisse', farewell: 'À bientôt' };
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+const context = (mock: AzureDevopsMock, settings: Record<string, unknown> = {}, secrets: Record<string, unknown> = { token: mock.token }) => connectorContext(azureDevops, { api_url: mock.url, organization: mock.organization, project: mock.project, repository: mock.repository, ...settings }, secrets);
 
 const PR_URL = (mock: AzureDevopsMock, id: number) => `${mock.url}/${mock.organization}/${mock.project}/_git/${mock.repository}/pullrequest/${id}`;
 
@@ -72,7 +38,7 @@ describe('Azure DevOps Repos connector', () => {
   it('first write: one push creating parlance/main from main, a pull request, a succeeded status; the same write again changes nothing', async () => {
     const ctx = context(mock);
     const mainHead = mock.git.branches.get('main')!;
-    const result = await azureDevops.write!(ctx, writeBack({ de: GERMAN, fr: FRENCH }));
+    const result = await azureDevops.write!(ctx, filesWriteBack({ de: GERMAN, fr: FRENCH }));
     expect(result.written).toBe(2);
     expect(result.url).toBe(PR_URL(mock, 1));
     expect(mock.pushes).toHaveLength(1);
@@ -87,7 +53,7 @@ describe('Azure DevOps Repos connector', () => {
     expect(mock.pullRequests).toMatchObject([{ sourceRefName: 'refs/heads/parlance/main', targetRefName: 'refs/heads/main', status: 'active' }]);
     expect(mock.statuses).toEqual([{ commit: head, state: 'succeeded', description: 'Translations up to date', context: { name: 'parlance', genre: 'localization' }, targetUrl: PR_URL(mock, 1) }]);
 
-    const again = await azureDevops.write!(ctx, writeBack({ de: GERMAN, fr: FRENCH }));
+    const again = await azureDevops.write!(ctx, filesWriteBack({ de: GERMAN, fr: FRENCH }));
     expect(again.written).toBe(0);
     expect(mock.pushes).toHaveLength(1);
     expect(mock.pullRequests).toHaveLength(1);
@@ -96,13 +62,13 @@ describe('Azure DevOps Repos connector', () => {
 
   it("keeps a person's commit on parlance/main: it is listed, and the next push goes on top of it", async () => {
     const ctx = context(mock);
-    await azureDevops.write!(ctx, writeBack({ de: GERMAN, fr: FRENCH }));
+    await azureDevops.write!(ctx, filesWriteBack({ de: GERMAN, fr: FRENCH }));
     const human = mock.git.editJson('parlance/main', 'locales/de.json', (data) => void (data.checkout = 'Zur Kasse, bitte'), 'Better German');
     const listing = await azureDevops.list(ctx);
     const de = (listing.units[0] as FileUnit).targets.find((t) => t.locale === 'de')!;
     expect(JSON.parse(new TextDecoder().decode(de.content!))).toMatchObject({ checkout: 'Zur Kasse, bitte' });
 
-    await azureDevops.write!(ctx, writeBack({ fr: { ...FRENCH, cart: 'Votre panier est toujours vide' } }));
+    await azureDevops.write!(ctx, filesWriteBack({ fr: { ...FRENCH, cart: 'Votre panier est toujours vide' } }));
     expect(mock.pushes.at(-1)!.refUpdates).toEqual([{ name: 'refs/heads/parlance/main', oldObjectId: human.id }]);
     expect(mock.pushes.at(-1)!.commits[0]!.changes.map((c) => c.changeType)).toEqual(['edit']);
     expect(mock.git.commits.get(mock.git.branches.get('parlance/main')!)!.parents).toEqual([human.id]);
@@ -113,12 +79,12 @@ describe('Azure DevOps Repos connector', () => {
 
   it('a head that moves between read and push: 409 TF401028 → an error, nothing overwritten, no second attempt', async () => {
     const ctx = context(mock);
-    await azureDevops.write!(ctx, writeBack({ de: GERMAN }));
+    await azureDevops.write!(ctx, filesWriteBack({ de: GERMAN }));
     let human = '';
     mock.beforeNextPush(() => {
       human = mock.git.editJson('parlance/main', 'locales/de.json', (data) => void (data.welcome = 'Herzlich willkommen'), 'Warmer welcome').id;
     });
-    const error = await rejection(azureDevops.write!(ctx, writeBack({ de: { ...GERMAN, farewell: 'Auf Wiedersehen' } })));
+    const error = await rejection(azureDevops.write!(ctx, filesWriteBack({ de: { ...GERMAN, farewell: 'Auf Wiedersehen' } })));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/moved since Parlance read it.*HTTP 409: TF401028/);
     expect(mock.pushes).toHaveLength(2);
@@ -130,7 +96,7 @@ describe('Azure DevOps Repos connector', () => {
   it('refused rows: a failed status, the rows with their source lines in the description, and a thread per refused row on its line', async () => {
     const rows: ReportRow[] = [{ path: 'locales/en.json', key: 'cart', locale: 'de', line: 3, outcome: 'refused', reason: 'Placeholder {count} missing' }];
     for (let i = 0; i < 200; i++) rows.push({ path: 'locales/en.json', key: `extra.${i}`, locale: 'fr', line: 10 + i, outcome: 'flagged', reason: 'Longer than the source by 60%, which the layout cannot hold in its narrowest column' });
-    await azureDevops.write!(context(mock), writeBack({ de: GERMAN }, rows));
+    await azureDevops.write!(context(mock), filesWriteBack({ de: GERMAN }, rows));
     const head = mock.git.branches.get('parlance/main')!;
     expect(mock.statuses.at(-1)).toMatchObject({ commit: head, state: 'failed', description: '1 translation(s) refused by the quality gates' });
     const description = mock.pullRequests[0]!.description;
@@ -149,9 +115,9 @@ describe('Azure DevOps Repos connector', () => {
 
     // The same row refused again: no second thread. Once it passes, its thread is marked fixed; a person's thread is left alone.
     mock.threads.get(1)!.push({ id: 7, status: 'active', isDeleted: false, threadContext: null, comments: [{ id: 1, parentCommentId: 0, content: 'Looks good to me', commentType: 'text' }] });
-    await azureDevops.write!(context(mock), writeBack({ de: { ...GERMAN, cart: 'Der Warenkorb ist leer' } }, rows.slice(0, 1)));
+    await azureDevops.write!(context(mock), filesWriteBack({ de: { ...GERMAN, cart: 'Der Warenkorb ist leer' } }, rows.slice(0, 1)));
     expect(mock.threads.get(1)!.map((t) => t.status)).toEqual(['active', 'active']);
-    await azureDevops.write!(context(mock), writeBack({ de: { ...GERMAN, cart: 'Ihr Korb ist leer' } }));
+    await azureDevops.write!(context(mock), filesWriteBack({ de: { ...GERMAN, cart: 'Ihr Korb ist leer' } }));
     expect(mock.threads.get(1)!.map((t) => [t.id, t.status])).toEqual([
       [100, 'fixed'],
       [7, 'active'],
@@ -177,8 +143,8 @@ describe('Azure DevOps Repos connector', () => {
     expect(config.message).toMatch(/HTTP 404: TF401019: The Git repository with name or identifier storefront-api/);
     // `filter=heads/develop` also finds develop-2 and develop-3, one a page: every page is read, none is 'develop'.
     const main = mock.git.branches.get('main')!;
-    mock.git.move('develop-2', main, 'Maria');
-    mock.git.move('develop-3', main, 'Maria');
+    mock.git.move('develop-2', main);
+    mock.git.move('develop-3', main);
     const branch = await rejection(azureDevops.list(context(mock, { base_branch: 'develop' })));
     expect(branch.kind).toBe('config');
     expect(branch.message).toContain("Branch 'develop' does not exist");
@@ -197,7 +163,7 @@ describe('Azure DevOps Repos connector', () => {
     expect(azureDevops.verifyWebhook!(request(mock.pushEvent('guess')), 'whsec_9', settings)).toMatchObject({ verified: false, sync: false });
     const { authorization: _dropped, ...unauthenticated } = good.headers;
     expect(azureDevops.verifyWebhook!(request({ ...good, headers: unauthenticated }), 'whsec_9', settings)).toMatchObject({ verified: false });
-    mock.git.move('parlance/main', mock.git.branches.get('main')!, 'Parlance');
+    mock.git.move('parlance/main', mock.git.branches.get('main')!);
     expect(azureDevops.verifyWebhook!(request(mock.pushEvent('whsec_9', 'parlance/main')), 'whsec_9', settings)).toMatchObject({ verified: true, sync: false });
     const elsewhere = { ...good, body: good.body.replaceAll('"name":"storefront-web"', '"name":"payments"').replace(/"id":"3411ebc1[^"]*"/, '"id":"9d2c0a7e"') };
     expect(azureDevops.verifyWebhook!(request(elsewhere), 'whsec_9', settings)).toMatchObject({ verified: true, sync: false });

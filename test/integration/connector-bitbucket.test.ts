@@ -1,46 +1,13 @@
 /** The Bitbucket Cloud connector against a local Bitbucket REST API 2.0 over an in-memory repository, then the acceptance scenario. */
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { bitbucket, type BitbucketSecrets, type BitbucketSettings } from '../../server/integrations/connectors/bitbucket.js';
-import { ConnectorError, type ConnectorContext, type FileUnit, type ReportRow, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
+import type { FileUnit, ReportRow } from '../../server/integrations/connector.js';
+import { bitbucket } from '../../server/integrations/connectors/bitbucket.js';
 import { connectorAcceptance } from '../helpers/connector-kit.js';
-import { bitbucketFixture, startBitbucketMock, translationIn, type BitbucketMock } from '../helpers/connector-mocks/bitbucket.js';
+import { bitbucketFixture, startBitbucketMock, type BitbucketMock } from '../helpers/connector-mocks/bitbucket.js';
+import { filesWriteBack, FRENCH, GERMAN, translationIn } from '../helpers/connector-mocks/git-store.js';
+import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
-const encode = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
-
-function context(mock: BitbucketMock, settings: Partial<BitbucketSettings> = {}, secrets: BitbucketSecrets = { access_token: mock.token }): ConnectorContext<BitbucketSettings, BitbucketSecrets> {
-  const signal = new AbortController().signal;
-  return {
-    settings: bitbucket.settings.parse({ api_url: mock.url, workspace: mock.workspace, repo_slug: mock.repoSlug, ...settings }),
-    secrets,
-    http: createConnectorHttp({ signal, maxRetries: 0, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_bitbucket',
-  };
-}
-
-function writeBack(files: Record<string, Record<string, string>>, problems: ReportRow[] = []): WriteBack {
-  return {
-    strings: [],
-    files: Object.entries(files).map(([locale, values]) => ({ source: 'locales/en.json', locale, path: `locales/${locale}.json`, content: encode(values) })),
-    batch: { id: 'bat_1', url: 'https://parlance.example.com/batches/bat_1', translated: 8, refused: problems.filter((p) => p.outcome === 'refused').length, flagged: problems.filter((p) => p.outcome === 'flagged').length },
-    problems,
-  };
-}
-
-const GERMAN = { welcome: 'Willkommen in unserem Shop', cart: 'Ihr Warenkorb ist leer', checkout: 'Zur Kasse', farewell: 'Bis bald' };
-const FRENCH = { welcome: 'Bienvenue dans notre boutique', cart: 'Votre panier est vide', checkout: 'Passer à la caisse', farewell: 'À bientôt' };
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+const context = (mock: BitbucketMock, settings: Record<string, unknown> = {}, secrets: Record<string, unknown> = { access_token: mock.token }) => connectorContext(bitbucket, { api_url: mock.url, workspace: mock.workspace, repo_slug: mock.repoSlug, ...settings }, secrets);
 
 describe('Bitbucket Cloud connector', () => {
   let mock: BitbucketMock;
@@ -71,7 +38,7 @@ describe('Bitbucket Cloud connector', () => {
   it('first write: one commit on parlance/main from main, a pull request, a passed report; the same write again changes nothing', async () => {
     const ctx = context(mock);
     const mainHead = mock.git.branches.get('main')!;
-    const result = await bitbucket.write!(ctx, writeBack({ de: GERMAN, fr: FRENCH }));
+    const result = await bitbucket.write!(ctx, filesWriteBack({ de: GERMAN, fr: FRENCH }));
     expect(result.written).toBe(2);
     expect(result.url).toBe('https://bitbucket.org/acme/storefront/pull-requests/1');
     const head = mock.git.branches.get('parlance/main')!;
@@ -83,7 +50,7 @@ describe('Bitbucket Cloud connector', () => {
     expect(mock.reports.get(`${head}/parlance`)).toMatchObject({ result: 'PASSED', report_type: 'BUG' });
     expect(mock.statuses.get(`${head}/parlance`)).toMatchObject({ state: 'SUCCESSFUL', url: 'https://bitbucket.org/acme/storefront/pull-requests/1' });
 
-    const again = await bitbucket.write!(ctx, writeBack({ de: GERMAN, fr: FRENCH }));
+    const again = await bitbucket.write!(ctx, filesWriteBack({ de: GERMAN, fr: FRENCH }));
     expect(again.written).toBe(0);
     expect(mock.git.branches.get('parlance/main')).toBe(head);
     expect(mock.pullRequests).toHaveLength(1);
@@ -93,13 +60,13 @@ describe('Bitbucket Cloud connector', () => {
 
   it("keeps a person's commit on parlance/main: it is listed, and the next write goes on top of it", async () => {
     const ctx = context(mock);
-    await bitbucket.write!(ctx, writeBack({ de: GERMAN, fr: FRENCH }));
+    await bitbucket.write!(ctx, filesWriteBack({ de: GERMAN, fr: FRENCH }));
     const human = mock.git.editJson('parlance/main', 'locales/de.json', (data) => void (data.checkout = 'Zur Kasse, bitte'), 'Better German');
     const listing = await bitbucket.list(ctx);
     const de = (listing.units[0] as FileUnit).targets.find((t) => t.locale === 'de')!;
     expect(JSON.parse(new TextDecoder().decode(de.content!))).toMatchObject({ checkout: 'Zur Kasse, bitte' });
 
-    await bitbucket.write!(ctx, writeBack({ fr: { ...FRENCH, cart: 'Votre panier est toujours vide' } }));
+    await bitbucket.write!(ctx, filesWriteBack({ fr: { ...FRENCH, cart: 'Votre panier est toujours vide' } }));
     const head = mock.git.branches.get('parlance/main')!;
     expect(mock.git.commits.get(head)!.parents).toEqual([human.id]);
     expect(translationIn(mock.git, 'checkout', 'de')).toBe('Zur Kasse, bitte');
@@ -109,14 +76,14 @@ describe('Bitbucket Cloud connector', () => {
 
   it('a head that moves between read and write: an error, nothing overwritten, no second attempt', async () => {
     const ctx = context(mock);
-    await bitbucket.write!(ctx, writeBack({ de: GERMAN }));
+    await bitbucket.write!(ctx, filesWriteBack({ de: GERMAN }));
     let human = '';
     mock.beforeNextCommit(() => {
       human = mock.git.editJson('parlance/main', 'locales/de.json', (data) => void (data.welcome = 'Herzlich willkommen'), 'Warmer welcome').id;
     });
     const posts = () => mock.requests.filter((r) => r.endsWith('/src') && r.startsWith('POST')).length;
     const before = posts();
-    const error = await rejection(bitbucket.write!(ctx, writeBack({ de: { ...GERMAN, farewell: 'Auf Wiedersehen' } })));
+    const error = await rejection(bitbucket.write!(ctx, filesWriteBack({ de: { ...GERMAN, farewell: 'Auf Wiedersehen' } })));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/moved since Parlance read it.*HTTP 409/);
     expect(posts() - before).toBe(1);
@@ -128,7 +95,7 @@ describe('Bitbucket Cloud connector', () => {
   it('refused rows: a failed report with annotations on the source path and line, sent 100 at a time', async () => {
     const rows: ReportRow[] = [{ path: 'locales/en.json', key: 'cart', locale: 'de', line: 3, outcome: 'refused', reason: 'Placeholder {count} missing' }];
     for (let i = 0; i < 129; i++) rows.push({ path: 'locales/en.json', key: `extra.${i}`, locale: 'fr', line: 10 + i, outcome: 'flagged', reason: 'Longer than the source by 60%' });
-    await bitbucket.write!(context(mock), writeBack({ de: GERMAN }, rows));
+    await bitbucket.write!(context(mock), filesWriteBack({ de: GERMAN }, rows));
     const head = mock.git.branches.get('parlance/main')!;
     const report = mock.reports.get(`${head}/parlance`)!;
     expect(report).toMatchObject({ result: 'FAILED', details: '1 translation(s) refused by the quality gates' });
@@ -180,7 +147,7 @@ describe('Bitbucket Cloud connector', () => {
     expect(bitbucket.verifyWebhook!(request({ ...signed, body: signed.body.replace('main', 'main2') }), 'whsec_1', settings)).toMatchObject({ verified: false });
     const unsigned = { ...signed, headers: { ...signed.headers, 'x-hub-signature': '' } };
     expect(bitbucket.verifyWebhook!(request(unsigned), 'whsec_1', settings).verified).toBe(false);
-    mock.git.move('parlance/main', mock.git.branches.get('main')!, 'Parlance');
+    mock.git.move('parlance/main', mock.git.branches.get('main')!);
     expect(bitbucket.verifyWebhook!(request(mock.pushWebhook('whsec_1', 'parlance/main')), 'whsec_1', settings)).toMatchObject({ verified: true, sync: false });
     const other = { ...signed, headers: { ...signed.headers, 'x-event-key': 'pullrequest:created' } };
     expect(bitbucket.verifyWebhook!(request(other), 'whsec_1', settings)).toMatchObject({ verified: true, sync: false });

@@ -1,41 +1,16 @@
 /** The Contentful connector against a local Content Management API (test/helpers/connector-mocks/contentful.ts). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit, type StringWrite, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { contentful, type ContentfulSecrets, type ContentfulSettings } from '../../server/integrations/connectors/contentful.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { contentful, type ContentfulSettings } from '../../server/integrations/connectors/contentful.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { contentfulFixture, startContentfulMock, type ContentfulMock, type ContentfulMockOptions } from '../helpers/connector-mocks/contentful.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 
-type Ctx = ConnectorContext<ContentfulSettings, ContentfulSecrets>;
-
-function context(mock: ContentfulMock, overrides: { settings?: Partial<ContentfulSettings>; token?: string } = {}): Ctx {
-  const signal = new AbortController().signal;
-  return {
-    settings: contentful.settings.parse({ api_url: mock.url, space_id: mock.spaceId, ...overrides.settings }),
-    secrets: { management_token: overrides.token ?? mock.token },
-    http: createConnectorHttp({ signal, maxRetries: 1, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_contentful_test',
-  };
-}
-
-const writeBack = (strings: StringWrite[]): WriteBack => ({ strings, files: [], batch: null, problems: [] });
+const context = (mock: ContentfulMock, overrides: { settings?: Partial<ContentfulSettings>; token?: string } = {}) =>
+  connectorContext(contentful, { api_url: mock.url, space_id: mock.spaceId, ...overrides.settings }, { management_token: overrides.token ?? mock.token }, { maxRetries: 1 });
 
 /** A write per listed string and locale, with a recognisable text. */
-function writesFor(unit: StringUnit, locales: string[], text = (key: string, locale: string) => `${key} in ${locale}`): StringWrite[] {
-  return unit.strings.flatMap((s) => locales.map((locale) => ({ path: unit.path, key: s.key, locale, text: text(s.key, locale), ...(s.ref !== undefined ? { ref: s.ref } : {}) })));
-}
-
-async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+const writesFor = (unit: StringUnit, locales: string[]) => unit.strings.flatMap((s) => locales.map((locale) => ({ key: s.key, locale, text: `${s.key} in ${locale}` })));
 
 describe('Contentful connector', () => {
   let mock: ContentfulMock;
@@ -89,25 +64,25 @@ describe('Contentful connector', () => {
   });
 
   it("refused credentials are an 'auth' error quoting Contentful", async () => {
-    const error = await caught(contentful.list(context(mock, { token: 'CFPAT-revoked' })));
+    const error = await rejection(contentful.list(context(mock, { token: 'CFPAT-revoked' })));
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/HTTP 401: The access token you sent could not be found or is invalid/);
   });
 
   it("a space or environment the token does not reach is a 'config' error naming it", async () => {
-    const space = await caught(contentful.list(context(mock, { settings: { space_id: 'nosuchspace' } })));
+    const space = await rejection(contentful.list(context(mock, { settings: { space_id: 'nosuchspace' } })));
     expect(space.kind).toBe('config');
     expect(space.message).toMatch(/space 'nosuchspace'.*HTTP 404: The resource could not be found/);
-    const environment = await caught(contentful.list(context(mock, { settings: { environment_id: 'staging' } })));
+    const environment = await rejection(contentful.list(context(mock, { settings: { environment_id: 'staging' } })));
     expect(environment.message).toMatch(/environment 'staging'/);
-    const type = await caught(contentful.list(context(mock, { settings: { content_types: ['article', 'blogPost'] } })));
+    const type = await rejection(contentful.list(context(mock, { settings: { content_types: ['article', 'blogPost'] } })));
     expect(type.kind).toBe('config');
     expect(type.message).toMatch(/'blogPost'.*it has 'article'/);
   });
 
   it("the API down is 'unavailable' (retried by the framework)", async () => {
     await mock.stop();
-    const error = await caught(contentful.list(context(mock)));
+    const error = await rejection(contentful.list(context(mock)));
     expect(error.kind).toBe('unavailable');
   });
 
@@ -115,7 +90,7 @@ describe('Contentful connector', () => {
     const ctx = context(mock);
     const unit = (await contentful.list(ctx)).units[0] as StringUnit;
     const writes = writesFor(unit, ['de', 'fr']);
-    const result = await contentful.write!(ctx, writeBack(writes));
+    const result = await contentful.write!(ctx, stringsWriteBack(unit, writes));
     expect(result.written).toBe(SEED.length * 2);
     expect(result.note).toBeUndefined();
     const welcome = mock.entries.get('welcome')!;
@@ -128,7 +103,7 @@ describe('Contentful connector', () => {
     expect(welcome.version).toBe(2);
 
     mock.requests.length = 0;
-    const again = await contentful.write!(ctx, writeBack(writes));
+    const again = await contentful.write!(ctx, stringsWriteBack(unit, writes));
     expect(again.written).toBe(0);
     expect(mock.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
     expect(welcome.version).toBe(2);
@@ -140,7 +115,7 @@ describe('Contentful connector', () => {
     const ctx = context(mock);
     const unit = (await contentful.list(ctx)).units[0] as StringUnit;
     mock.edit('cart', 'de', 'Der Warenkorb ist leer (von Hand)');
-    const result = await contentful.write!(ctx, writeBack(writesFor(unit, ['de', 'fr'])));
+    const result = await contentful.write!(ctx, stringsWriteBack(unit, writesFor(unit, ['de', 'fr'])));
     expect(result.written).toBe(SEED.length * 2 - 1);
     expect(result.note).toMatch(/Not overwritten, changed in Contentful since the listing: cart\.title \(de\)/);
     expect(mock.entries.get('cart')!.fields.title).toMatchObject({ de: 'Der Warenkorb ist leer (von Hand)', fr: 'cart.title in fr' });
@@ -151,7 +126,7 @@ describe('Contentful connector', () => {
     const unit = (await contentful.list(ctx)).units[0] as StringUnit;
     const welcomeOnly = writesFor(unit, ['de', 'fr']).filter((w) => w.key === 'welcome.title');
     mock.beforeNextPut(() => mock.edit('welcome', 'de', 'Willkommen (von Hand)'));
-    const result = await contentful.write!(ctx, writeBack(welcomeOnly));
+    const result = await contentful.write!(ctx, stringsWriteBack(unit, welcomeOnly));
     const puts = mock.requests.filter((r) => r.method === 'PUT');
     expect(puts.map((r) => r.status)).toEqual([409, 200]);
     expect(puts[1]!.headers['x-contentful-version']).toBe('2');

@@ -1,39 +1,13 @@
 /** The Directus connector against a local Directus: listing over pages, write-back, refusals, the down server, Flow webhooks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { directus, type DirectusSecrets, type DirectusSettings } from '../../server/integrations/connectors/directus.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { directus } from '../../server/integrations/connectors/directus.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 import { directusFixture, directusWebhook, DIRECTUS_COLLECTION, DIRECTUS_LOCALES, startDirectusMock, type DirectusMock } from '../helpers/connector-mocks/directus.js';
 
-function context(mock: DirectusMock, overrides: { token?: string; collection?: string } = {}): ConnectorContext<DirectusSettings, DirectusSecrets> {
-  const signal = new AbortController().signal;
-  return {
-    settings: directus.settings.parse({ api_url: mock.url, collection: overrides.collection ?? DIRECTUS_COLLECTION, fields: ['title'], locales: DIRECTUS_LOCALES }),
-    secrets: { token: overrides.token ?? mock.token },
-    http: createConnectorHttp({ signal, maxRetries: 0, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_directus_test',
-  };
-}
-
-const writeBack = (unit: StringUnit, rows: { key: string; locale: string; text: string }[]): WriteBack => ({
-  strings: rows.map((row) => ({ path: unit.path, key: row.key, locale: row.locale, text: row.text, ref: unit.strings.find((s) => s.key === row.key)!.ref! })),
-  files: [],
-  batch: null,
-  problems: [],
-});
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+const context = (mock: DirectusMock, overrides: { token?: string; collection?: string } = {}) =>
+  connectorContext(directus, { api_url: mock.url, collection: overrides.collection ?? DIRECTUS_COLLECTION, fields: ['title'], locales: DIRECTUS_LOCALES }, { token: overrides.token ?? mock.token });
 
 describe('Directus connector', () => {
   let mock: DirectusMock;
@@ -69,7 +43,7 @@ describe('Directus connector', () => {
       { key: key('welcome'), locale: 'de', text: 'Willkommen in unserem Laden' },
       { key: key('welcome'), locale: 'fr', text: 'Bienvenue dans notre boutique' },
     ];
-    const first = await directus.write!(context(mock), writeBack(unit, rows));
+    const first = await directus.write!(context(mock), stringsWriteBack(unit, rows));
     expect(first.written).toBe(2);
     const patches = mock.requests.filter((r) => r.method === 'PATCH');
     expect(patches).toHaveLength(1);
@@ -79,7 +53,7 @@ describe('Directus connector', () => {
     expect(mock.title(itemId, 'de-DE')).toBe('Willkommen in unserem Laden');
     expect(mock.title(itemId, 'fr-FR')).toBe('Bienvenue dans notre boutique');
     mock.requests.length = 0;
-    const again = await directus.write!(context(mock), writeBack(unit, rows));
+    const again = await directus.write!(context(mock), stringsWriteBack(unit, rows));
     expect(again.written).toBe(0);
     expect(mock.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0);
   });
@@ -88,7 +62,7 @@ describe('Directus connector', () => {
     const itemId = mock.items.get('cart')!;
     const unit = (await directus.list(context(mock))).units[0] as StringUnit;
     mock.setTitle(itemId, 'de-DE', 'Warenkorb: leer (von Hand)');
-    const result = await directus.write!(context(mock), writeBack(unit, [{ key: key('cart'), locale: 'de', text: 'Ihr Warenkorb ist leer' }]));
+    const result = await directus.write!(context(mock), stringsWriteBack(unit, [{ key: key('cart'), locale: 'de', text: 'Ihr Warenkorb ist leer' }]));
     expect(result.written).toBe(0);
     expect(result.note).toMatch(new RegExp(`${itemId}\\.title \\(de\\)`));
     expect(mock.title(itemId, 'de-DE')).toBe('Warenkorb: leer (von Hand)');

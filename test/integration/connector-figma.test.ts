@@ -1,32 +1,13 @@
 /** The Figma connector against a local Figma REST API: text layers of several files, limits from boxes, refusals, webhooks. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { figma, type FigmaSecrets, type FigmaSettings } from '../../server/integrations/connectors/figma.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { figma, type FigmaSecrets } from '../../server/integrations/connectors/figma.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { figmaFixture, startFigmaMock, type FigmaMock } from '../helpers/connector-mocks/figma.js';
+import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
-function context(mock: FigmaMock, overrides: { secrets?: FigmaSecrets; settings?: Record<string, unknown> } = {}): ConnectorContext<FigmaSettings, FigmaSecrets> {
-  const signal = new AbortController().signal;
-  return {
-    settings: figma.settings.parse({ api_url: mock.url, file_keys: [mock.fileKey, mock.secondKey], ...overrides.settings }),
-    secrets: overrides.secrets ?? { token: mock.token },
-    http: createConnectorHttp({ signal, maxRetries: 0, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_figma_test',
-  };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+const context = (mock: FigmaMock, overrides: { secrets?: FigmaSecrets; settings?: Record<string, unknown> } = {}) =>
+  connectorContext(figma, { api_url: mock.url, file_keys: [mock.fileKey, mock.secondKey], ...overrides.settings }, overrides.secrets ?? { token: mock.token });
 
 const unitAt = (units: unknown[], path: string) => (units as StringUnit[]).find((u) => u.path === path)!;
 

@@ -6,48 +6,18 @@
  * to ConnectorError kinds, a proxy's 429 waited out, and the webhook's HMAC signature under Gitea's and Forgejo's names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type FileUnit, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { gitea, giteaSettings, type GiteaSecrets, type GiteaSettings } from '../../server/integrations/connectors/gitea.js';
+import type { FileUnit } from '../../server/integrations/connector.js';
+import { gitea, giteaSettings } from '../../server/integrations/connectors/gitea.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { filesWriteBack, FRENCH, GERMAN, MARIA, repositoryOperations } from '../helpers/connector-mocks/git-store.js';
 import { giteaFixture, startGiteaMock, type GiteaMock } from '../helpers/connector-mocks/gitea.js';
-import { MARIA, repositoryOperations } from '../helpers/connector-mocks/gitlab.js';
+import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
 const encoder = new TextEncoder();
-const json = (value: Record<string, string>) => encoder.encode(`${JSON.stringify(value, null, 2)}\n`);
-const GERMAN = { welcome: 'Willkommen in unserem Laden', cart: 'Ihr Warenkorb ist leer', checkout: 'Zur Kasse', farewell: 'Bis bald' };
-const FRENCH = { welcome: 'Bienvenue dans notre boutique', cart: 'Votre panier est vide', checkout: 'Passer à la caisse', farewell: 'À bientôt' };
 
-function context(mock: GiteaMock, overrides: { settings?: Record<string, unknown>; secrets?: Partial<GiteaSecrets>; maxRetries?: number } = {}): ConnectorContext<GiteaSettings, GiteaSecrets> {
-  const signal = AbortSignal.timeout(30_000);
-  return {
-    settings: giteaSettings.parse({ api_url: mock.apiUrl, repository: mock.repository, ...overrides.settings }),
-    secrets: { token: mock.token, ...overrides.secrets },
-    http: createConnectorHttp({ signal, maxRetries: overrides.maxRetries ?? 1, timeoutMs: 5_000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_gitea_test',
-  };
-}
-
-function writeBack(files: { locale: string; content: Uint8Array }[], extra: Partial<WriteBack> = {}): WriteBack {
-  return {
-    strings: [],
-    files: files.map((f) => ({ source: 'locales/en.json', locale: f.locale, path: `locales/${f.locale}.json`, content: f.content })),
-    batch: { id: 'bat_1', url: 'https://parlance.example.com/batches/bat_1', translated: 8, refused: 0, flagged: 0 },
-    problems: [],
-    ...extra,
-  };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
+/** A context on the mock; one retry, so that a 429 is waited out. */
+function context(mock: GiteaMock, overrides: { settings?: Record<string, unknown>; secrets?: Record<string, unknown>; maxRetries?: number } = {}) {
+  return connectorContext(gitea, { api_url: mock.apiUrl, repository: mock.repository, ...overrides.settings }, { token: mock.token, ...overrides.secrets }, { maxRetries: overrides.maxRetries ?? 1 });
 }
 
 const commitPosts = (mock: GiteaMock) => mock.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/repos/acme/shop/contents');
@@ -82,7 +52,7 @@ describe('Gitea connector', () => {
 
   it('writes the first batch as one commit creating parlance/main from main, opens the pull request and sets the status', async () => {
     const main = mock.store.head('main')!;
-    const result = await gitea.write!(context(mock), writeBack([{ locale: 'de', content: json(GERMAN) }, { locale: 'fr', content: json(FRENCH) }]));
+    const result = await gitea.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
     const head = mock.store.commit(mock.store.head('parlance/main')!)!;
     expect(head.parents).toEqual([main]);
     expect(head.message).toContain('Parlance-Batch: bat_1');
@@ -102,7 +72,7 @@ describe('Gitea connector', () => {
   it('writing the same files again commits nothing and keeps the one pull request', async () => {
     const before = mock.store.head('parlance/main');
     const posts = commitPosts(mock).length;
-    const result = await gitea.write!(context(mock), writeBack([{ locale: 'de', content: json(GERMAN) }, { locale: 'fr', content: json(FRENCH) }]));
+    const result = await gitea.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
     expect(result.written).toBe(0);
     expect(mock.store.head('parlance/main')).toBe(before);
     expect(commitPosts(mock)).toHaveLength(posts);
@@ -119,7 +89,7 @@ describe('Gitea connector', () => {
     const german = (listing.units[0] as FileUnit).targets.find((t) => t.locale === 'de')!;
     expect(JSON.parse(new TextDecoder().decode(german.content!))).toMatchObject({ checkout: 'Zur Kasse, bitte' });
 
-    await gitea.write!(context(mock), writeBack([{ locale: 'fr', content: json({ ...FRENCH, cart: 'Votre panier est encore vide' }) }]));
+    await gitea.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, cart: 'Votre panier est encore vide' } }));
     const head = mock.store.commit(mock.store.head('parlance/main')!)!;
     expect(head.parents).toEqual([human]);
     expect(await ops.translation('checkout', 'de')).toBe('Zur Kasse, bitte');
@@ -137,7 +107,7 @@ describe('Gitea connector', () => {
       (r) => r.method === 'GET' && r.path === '/api/v1/repos/acme/shop/branches/parlance/main',
       () => void ops.editTranslation('welcome', 'de', 'Herzlich willkommen'),
     );
-    const error = await failureOf(gitea.write!(context(mock), writeBack([{ locale: 'de', content: json({ ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Willkommen!' }) }])));
+    const error = await rejection(gitea.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Willkommen!' } })));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/Branch 'parlance\/main' of acme\/shop on 127\.0\.0\.1:\d+ moved from [0-9a-f]{12} to [0-9a-f]{12}/);
     expect(commitPosts(mock)).toHaveLength(posts);
@@ -150,7 +120,7 @@ describe('Gitea connector', () => {
       (r) => r.method === 'GET' && r.path === '/api/v1/repos/acme/shop/contents/locales/de.json',
       () => void ops.editTranslation('cart', 'de', 'Der Warenkorb ist leer'),
     );
-    const error = await failureOf(gitea.write!(context(mock), writeBack([{ locale: 'de', content: json({ ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', farewell: 'Auf bald' }) }])));
+    const error = await rejection(gitea.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', farewell: 'Auf bald' } })));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toContain('HTTP 422: sha does not match');
     expect(commitPosts(mock).at(-1)!.status).toBe(422);
@@ -160,7 +130,7 @@ describe('Gitea connector', () => {
 
   it('refused rows: the status is failure with the summary, and a pull request comment lists them with their lines', async () => {
     const problems = [{ path: 'locales/en.json', key: 'cart', locale: 'fr', line: 3, outcome: 'refused' as const, reason: 'placeholder {count} is missing' }];
-    await gitea.write!(context(mock), writeBack([{ locale: 'fr', content: json({ ...FRENCH, farewell: 'À très bientôt' }) }], { problems, batch: { id: 'bat_2', url: undefined, translated: 3, refused: 1, flagged: 0 } }));
+    await gitea.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, farewell: 'À très bientôt' } }, problems, { id: 'bat_2', url: undefined, translated: 3, refused: 1, flagged: 0 }));
     expect(mock.statuses.at(-1)).toMatchObject({ sha: mock.store.head('parlance/main'), state: 'failure', context: 'parlance', description: '1 translation(s) refused by the quality gates' });
     expect(mock.pulls[0]!.body).toContain('placeholder {count} is missing');
     expect(mock.pulls[0]!.comments.at(-1)).toContain('`cart` (locales/en.json:3, fr): placeholder {count} is missing');
@@ -180,13 +150,13 @@ describe('Gitea connector', () => {
   });
 
   it("a refused token is an 'auth' error quoting Gitea; an unknown repository is 'config'; a missing base branch is 'config'", async () => {
-    const auth = await failureOf(gitea.list(context(mock, { secrets: { token: 'wrong' } })));
+    const auth = await rejection(gitea.list(context(mock, { secrets: { token: 'wrong' } })));
     expect(auth.kind).toBe('auth');
     expect(auth.message).toContain('invalid username, password or token');
-    const repository = await failureOf(gitea.list(context(mock, { settings: { repository: 'acme/nope' } })));
+    const repository = await rejection(gitea.list(context(mock, { settings: { repository: 'acme/nope' } })));
     expect(repository.kind).toBe('config');
     expect(repository.message).toContain("there is no repository 'acme/nope'");
-    const branch = await failureOf(gitea.list(context(mock, { settings: { base_branch: 'develop' } })));
+    const branch = await rejection(gitea.list(context(mock, { settings: { base_branch: 'develop' } })));
     expect(branch.kind).toBe('config');
     expect(branch.message).toMatch(/^Branch 'develop' does not exist in acme\/shop on 127\.0\.0\.1:\d+\.$/);
   });
@@ -200,7 +170,7 @@ describe('Gitea connector', () => {
   it("Gitea down is 'unavailable'", async () => {
     await mock.stop();
     try {
-      const down = await failureOf(gitea.list(context(mock, { maxRetries: 0 })));
+      const down = await rejection(gitea.list(context(mock, { maxRetries: 0 })));
       expect(down.kind).toBe('unavailable');
     } finally {
       await mock.start();

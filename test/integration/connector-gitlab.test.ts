@@ -5,47 +5,18 @@
  * GitLab's errors mapped to ConnectorError kinds, a 429 waited out, and the webhook's secret token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type FileUnit, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { gitlab, gitlabSettings, type GitlabSecrets, type GitlabSettings } from '../../server/integrations/connectors/gitlab.js';
+import type { FileUnit } from '../../server/integrations/connector.js';
+import { gitlab, gitlabSettings } from '../../server/integrations/connectors/gitlab.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
-import { gitlabFixture, MARIA, repositoryOperations, startGitlabMock, type GitlabMock } from '../helpers/connector-mocks/gitlab.js';
+import { filesWriteBack, FRENCH, GERMAN, MARIA, repositoryOperations } from '../helpers/connector-mocks/git-store.js';
+import { gitlabFixture, startGitlabMock, type GitlabMock } from '../helpers/connector-mocks/gitlab.js';
+import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
 const encoder = new TextEncoder();
-const json = (value: Record<string, string>) => encoder.encode(`${JSON.stringify(value, null, 2)}\n`);
-const GERMAN = { welcome: 'Willkommen in unserem Laden', cart: 'Ihr Warenkorb ist leer', checkout: 'Zur Kasse', farewell: 'Bis bald' };
-const FRENCH = { welcome: 'Bienvenue dans notre boutique', cart: 'Votre panier est vide', checkout: 'Passer à la caisse', farewell: 'À bientôt' };
 
-function context(mock: GitlabMock, overrides: { settings?: Record<string, unknown>; secrets?: Partial<GitlabSecrets>; maxRetries?: number } = {}): ConnectorContext<GitlabSettings, GitlabSecrets> {
-  const signal = AbortSignal.timeout(30_000);
-  return {
-    settings: gitlabSettings.parse({ api_url: mock.apiUrl, project: mock.projectPath, ...overrides.settings }),
-    secrets: { token: mock.token, ...overrides.secrets },
-    http: createConnectorHttp({ signal, maxRetries: overrides.maxRetries ?? 1, timeoutMs: 5_000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_gitlab_test',
-  };
-}
-
-function writeBack(files: { locale: string; content: Uint8Array }[], extra: Partial<WriteBack> = {}): WriteBack {
-  return {
-    strings: [],
-    files: files.map((f) => ({ source: 'locales/en.json', locale: f.locale, path: `locales/${f.locale}.json`, content: f.content })),
-    batch: { id: 'bat_1', url: 'https://parlance.example.com/batches/bat_1', translated: 8, refused: 0, flagged: 0 },
-    problems: [],
-    ...extra,
-  };
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
+/** A context on the mock; one retry, so that a 429 is waited out. */
+function context(mock: GitlabMock, overrides: { settings?: Record<string, unknown>; secrets?: Record<string, unknown>; maxRetries?: number } = {}) {
+  return connectorContext(gitlab, { api_url: mock.apiUrl, project: mock.projectPath, ...overrides.settings }, { token: mock.token, ...overrides.secrets }, { maxRetries: overrides.maxRetries ?? 1 });
 }
 
 describe('GitLab connector', () => {
@@ -79,7 +50,7 @@ describe('GitLab connector', () => {
 
   it('writes the first batch as one commit creating parlance/main from main, opens the merge request and sets the status', async () => {
     const main = mock.store.head('main')!;
-    const result = await gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json(GERMAN) }, { locale: 'fr', content: json(FRENCH) }]));
+    const result = await gitlab.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
     const head = mock.store.commit(mock.store.head('parlance/main')!)!;
     expect(head.parents).toEqual([main]);
     expect(head.message).toContain('Parlance-Batch: bat_1');
@@ -101,7 +72,7 @@ describe('GitLab connector', () => {
   it('writing the same files again commits nothing and keeps the one merge request', async () => {
     const before = mock.store.head('parlance/main');
     const commits = mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits')).length;
-    const result = await gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json(GERMAN) }, { locale: 'fr', content: json(FRENCH) }]));
+    const result = await gitlab.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
     expect(result.written).toBe(0);
     expect(mock.store.head('parlance/main')).toBe(before);
     expect(mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits'))).toHaveLength(commits);
@@ -119,7 +90,7 @@ describe('GitLab connector', () => {
     expect(JSON.parse(new TextDecoder().decode(german.content!))).toMatchObject({ checkout: 'Zur Kasse, bitte' });
 
     // The engine imports the edit and sends only what changed since: French.
-    await gitlab.write!(context(mock), writeBack([{ locale: 'fr', content: json({ ...FRENCH, cart: 'Votre panier est encore vide' }) }]));
+    await gitlab.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, cart: 'Votre panier est encore vide' } }));
     const head = mock.store.commit(mock.store.head('parlance/main')!)!;
     expect(head.parents).toEqual([human]);
     expect(await ops.translation('checkout', 'de')).toBe('Zur Kasse, bitte');
@@ -138,7 +109,7 @@ describe('GitLab connector', () => {
       (r) => r.method === 'GET' && r.path.endsWith('/repository/branches/parlance%2Fmain'),
       () => void ops.editTranslation('welcome', 'de', 'Herzlich willkommen'),
     );
-    const error = await failureOf(gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json({ ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Willkommen!' }) }])));
+    const error = await rejection(gitlab.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Willkommen!' } })));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/Branch 'parlance\/main' of acme\/shop on GitLab moved from [0-9a-f]{12} to [0-9a-f]{12}/);
     expect(mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits'))).toHaveLength(commitsBefore);
@@ -151,7 +122,7 @@ describe('GitLab connector', () => {
       (r) => r.method === 'HEAD' && r.path.endsWith('/repository/files/locales%2Fde.json'),
       () => void ops.editTranslation('cart', 'de', 'Der Warenkorb ist leer'),
     );
-    const error = await failureOf(gitlab.write!(context(mock), writeBack([{ locale: 'de', content: json({ ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', farewell: 'Auf bald' }) }])));
+    const error = await rejection(gitlab.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', farewell: 'Auf bald' } })));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toContain('The file has changed since you started editing it: locales/de.json');
     const refused = mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits')).at(-1)!;
@@ -162,7 +133,7 @@ describe('GitLab connector', () => {
 
   it('refused rows: the status is failed with the summary, and a merge request note lists them with their lines', async () => {
     const problems = [{ path: 'locales/en.json', key: 'cart', locale: 'fr', line: 3, outcome: 'refused' as const, reason: 'placeholder {count} is missing' }];
-    await gitlab.write!(context(mock), writeBack([{ locale: 'fr', content: json({ ...FRENCH, farewell: 'À très bientôt' }) }], { problems, batch: { id: 'bat_2', url: undefined, translated: 3, refused: 1, flagged: 0 } }));
+    await gitlab.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, farewell: 'À très bientôt' } }, problems, { id: 'bat_2', url: undefined, translated: 3, refused: 1, flagged: 0 }));
     const status = mock.statuses.at(-1)!;
     expect(status).toMatchObject({ sha: mock.store.head('parlance/main'), state: 'failed', name: 'parlance', description: '1 translation(s) refused by the quality gates' });
     const mr = mock.mergeRequests[0]!;
@@ -185,14 +156,14 @@ describe('GitLab connector', () => {
   });
 
   it("a refused token is an 'auth' error quoting GitLab; an unknown project is 'config'; a missing base branch is 'config'", async () => {
-    const auth = await failureOf(gitlab.list(context(mock, { secrets: { token: 'glpat-wrong' } })));
+    const auth = await rejection(gitlab.list(context(mock, { secrets: { token: 'glpat-wrong' } })));
     expect(auth.kind).toBe('auth');
     expect(auth.message).toContain('401 Unauthorized');
     expect(auth.message).toMatch(/token/);
-    const project = await failureOf(gitlab.list(context(mock, { settings: { project: 'acme/nope' } })));
+    const project = await rejection(gitlab.list(context(mock, { settings: { project: 'acme/nope' } })));
     expect(project.kind).toBe('config');
     expect(project.message).toContain('404 Project Not Found');
-    const branch = await failureOf(gitlab.list(context(mock, { settings: { base_branch: 'develop' } })));
+    const branch = await rejection(gitlab.list(context(mock, { settings: { base_branch: 'develop' } })));
     expect(branch.kind).toBe('config');
     expect(branch.message).toBe("Branch 'develop' does not exist in acme/shop on GitLab.");
   });
@@ -206,7 +177,7 @@ describe('GitLab connector', () => {
   it("GitLab down is 'unavailable'", async () => {
     await mock.stop();
     try {
-      const down = await failureOf(gitlab.list(context(mock, { maxRetries: 0 })));
+      const down = await rejection(gitlab.list(context(mock, { maxRetries: 0 })));
       expect(down.kind).toBe('unavailable');
     } finally {
       await mock.start();

@@ -4,26 +4,15 @@
  * the connector framework's whole acceptance scenario through the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { ConnectorError, type ConnectorContext } from '../../server/integrations/connector.js';
+import type { ConnectorError } from '../../server/integrations/connector.js';
 import { http, signParlance, verifyParlanceSignature } from '../../server/integrations/connectors/http.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { connectorContext, rejection } from '../helpers/connector-unit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
 
 const SECRET = 'signing-secret-0123456789';
 
-function context(mock: HttpServiceMock, secrets: Record<string, string> = { signing_secret: SECRET }) {
-  const controller = new AbortController();
-  return {
-    settings: http.settings.parse(mock.settings),
-    secrets: http.secrets.parse(secrets),
-    http: createConnectorHttp({ signal: controller.signal, maxRetries: 0, timeoutMs: 2000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal: controller.signal,
-    connectionId: 'con_test',
-  } satisfies ConnectorContext<unknown, unknown> as ConnectorContext<ReturnType<typeof http.settings.parse>, ReturnType<typeof http.secrets.parse>>;
-}
+const context = (mock: HttpServiceMock, secrets: Record<string, string> = { signing_secret: SECRET }) => connectorContext(http, mock.settings, secrets, { timeoutMs: 2000, connectionId: 'con_test' });
 
 describe('the HTTP connector against a service', () => {
   let mock: HttpServiceMock;
@@ -55,10 +44,9 @@ describe('the HTTP connector against a service', () => {
   });
 
   it('a refused signature is an auth error quoting the service', async () => {
-    const error = await http.list(context(mock, { signing_secret: 'another-secret-entirely' })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConnectorError);
-    expect((error as ConnectorError).kind).toBe('auth');
-    expect((error as ConnectorError).message).toMatch(/refused the credentials \(HTTP 401: signature rejected/);
+    const error = await rejection(http.list(context(mock, { signing_secret: 'another-secret-entirely' })));
+    expect(error.kind).toBe('auth');
+    expect(error.message).toMatch(/refused the credentials \(HTTP 401: signature rejected/);
   });
 
   it('a service that is down is unavailable, and a page that is not a source document names the field', async () => {

@@ -1,40 +1,16 @@
 /** The Sanity connector against a local Sanity HTTP API (test/helpers/connector-mocks/sanity.ts). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit, type StringWrite, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { sanity, type SanitySecrets, type SanitySettings } from '../../server/integrations/connectors/sanity.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { sanity, type SanitySettings } from '../../server/integrations/connectors/sanity.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { sanityFixture, startSanityMock, type SanityMock } from '../helpers/connector-mocks/sanity.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 
-type Ctx = ConnectorContext<SanitySettings, SanitySecrets>;
+const context = (mock: SanityMock, overrides: { settings?: Partial<SanitySettings>; token?: string } = {}) =>
+  connectorContext(sanity, { project_id: mock.projectId, api_host: mock.url, document_types: ['article'], fields: ['title'], languages: ['en', 'de', 'fr'], ...overrides.settings }, { token: overrides.token ?? mock.token }, { maxRetries: 1 });
 
-function context(mock: SanityMock, overrides: { settings?: Partial<SanitySettings>; token?: string } = {}): Ctx {
-  const signal = new AbortController().signal;
-  return {
-    settings: sanity.settings.parse({ project_id: mock.projectId, api_host: mock.url, document_types: ['article'], fields: ['title'], languages: ['en', 'de', 'fr'], ...overrides.settings }),
-    secrets: { token: overrides.token ?? mock.token },
-    http: createConnectorHttp({ signal, maxRetries: 1, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_sanity_test',
-  };
-}
-
-const writeBack = (strings: StringWrite[]): WriteBack => ({ strings, files: [], batch: null, problems: [] });
-
-function writesFor(unit: StringUnit, locales: string[]): StringWrite[] {
-  return unit.strings.flatMap((s) => locales.map((locale) => ({ path: unit.path, key: s.key, locale, text: `${s.key} in ${locale}`, ...(s.ref !== undefined ? { ref: s.ref } : {}) })));
-}
-
-async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+/** A write per listed string and locale, with a recognisable text. */
+const writesFor = (unit: StringUnit, locales: string[]) => unit.strings.flatMap((s) => locales.map((locale) => ({ key: s.key, locale, text: `${s.key} in ${locale}` })));
 
 const title = (mock: SanityMock, id: string) => mock.documents.get(id)!.title as Record<string, unknown>;
 
@@ -82,13 +58,13 @@ describe('Sanity connector', () => {
   });
 
   it("refused credentials are an 'auth' error quoting Sanity", async () => {
-    const error = await caught(sanity.list(context(mock, { token: 'skRevoked' })));
+    const error = await rejection(sanity.list(context(mock, { token: 'skRevoked' })));
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/HTTP 401: Session not found/);
   });
 
   it("a dataset the project does not have is a 'config' error naming it", async () => {
-    const error = await caught(sanity.list(context(mock, { settings: { dataset: 'staging' } })));
+    const error = await rejection(sanity.list(context(mock, { settings: { dataset: 'staging' } })));
     expect(error.kind).toBe('config');
     expect(error.message).toMatch(/dataset 'staging'.*HTTP 404.*Dataset \\"staging\\" not found/);
   });
@@ -103,7 +79,7 @@ describe('Sanity connector', () => {
 
   it("the API down is 'unavailable' (retried by the framework)", async () => {
     await mock.stop();
-    const error = await caught(sanity.list(context(mock)));
+    const error = await rejection(sanity.list(context(mock)));
     expect(error.kind).toBe('unavailable');
   });
 
@@ -112,7 +88,7 @@ describe('Sanity connector', () => {
     const unit = (await sanity.list(ctx)).units[0] as StringUnit;
     const writes = writesFor(unit, ['de', 'fr']);
     const revBefore = mock.documents.get('welcome')!._rev;
-    const result = await sanity.write!(ctx, writeBack(writes));
+    const result = await sanity.write!(ctx, stringsWriteBack(unit, writes));
     expect(result).toEqual({ written: SEED.length * 2 });
     expect(title(mock, 'welcome')).toEqual({ _type: 'localeString', en: 'Welcome to our store', de: 'welcome.title in de', fr: 'welcome.title in fr' });
     const mutations = mock.requests.filter((r) => r.path.endsWith('/data/mutate/production'));
@@ -121,7 +97,7 @@ describe('Sanity connector', () => {
     expect(welcome).toEqual({ mutations: [{ patch: { id: 'welcome', ifRevisionID: revBefore, set: { 'title.de': 'welcome.title in de', 'title.fr': 'welcome.title in fr' } } }] });
 
     mock.requests.length = 0;
-    expect(await sanity.write!(ctx, writeBack(writes))).toEqual({ written: 0 });
+    expect(await sanity.write!(ctx, stringsWriteBack(unit, writes))).toEqual({ written: 0 });
     expect(mock.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
   });
 
@@ -129,7 +105,7 @@ describe('Sanity connector', () => {
     const ctx = context(mock);
     const unit = (await sanity.list(ctx)).units[0] as StringUnit;
     mock.edit('cart', 'de', 'Der Warenkorb ist leer (von Hand)');
-    const result = await sanity.write!(ctx, writeBack(writesFor(unit, ['de', 'fr'])));
+    const result = await sanity.write!(ctx, stringsWriteBack(unit, writesFor(unit, ['de', 'fr'])));
     expect(result.written).toBe(SEED.length * 2 - 1);
     expect(result.note).toMatch(/Not overwritten, changed in Sanity since the listing: cart\.title \(de\)/);
     expect(title(mock, 'cart')).toMatchObject({ de: 'Der Warenkorb ist leer (von Hand)', fr: 'cart.title in fr' });
@@ -140,7 +116,7 @@ describe('Sanity connector', () => {
     const unit = (await sanity.list(ctx)).units[0] as StringUnit;
     const welcomeOnly = writesFor(unit, ['de', 'fr']).filter((w) => w.key === 'welcome.title');
     mock.beforeNextMutation(() => mock.edit('welcome', 'de', 'Willkommen (von Hand)'));
-    const result = await sanity.write!(ctx, writeBack(welcomeOnly));
+    const result = await sanity.write!(ctx, stringsWriteBack(unit, welcomeOnly));
     const mutations = mock.requests.filter((r) => r.method === 'POST');
     expect(mutations.map((r) => r.status)).toEqual([409, 200]);
     expect((mutations[1]!.body as { mutations: { patch: { set: object } }[] }).mutations[0]!.patch.set).toEqual({ 'title.fr': 'welcome.title in fr' });

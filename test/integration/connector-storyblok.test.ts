@@ -1,40 +1,16 @@
 /** The Storyblok connector against a local Management API (test/helpers/connector-mocks/storyblok.ts). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit, type StringWrite, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { storyblok, type StoryblokSecrets, type StoryblokSettings } from '../../server/integrations/connectors/storyblok.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { storyblok, type StoryblokSettings } from '../../server/integrations/connectors/storyblok.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { startStoryblokMock, storyblokFixture, type StoryblokMock, type StoryblokMockOptions } from '../helpers/connector-mocks/storyblok.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 
-type Ctx = ConnectorContext<StoryblokSettings, StoryblokSecrets>;
+const context = (mock: StoryblokMock, overrides: { settings?: Partial<StoryblokSettings>; token?: string } = {}) =>
+  connectorContext(storyblok, { api_url: mock.url, space_id: String(mock.spaceId), ...overrides.settings }, { management_token: overrides.token ?? mock.token }, { maxRetries: 1 });
 
-function context(mock: StoryblokMock, overrides: { settings?: Partial<StoryblokSettings>; token?: string } = {}): Ctx {
-  const signal = new AbortController().signal;
-  return {
-    settings: storyblok.settings.parse({ api_url: mock.url, space_id: String(mock.spaceId), ...overrides.settings }),
-    secrets: { management_token: overrides.token ?? mock.token },
-    http: createConnectorHttp({ signal, maxRetries: 1, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_storyblok_test',
-  };
-}
-
-const writeBack = (strings: StringWrite[]): WriteBack => ({ strings, files: [], batch: null, problems: [] });
-
-function writesFor(unit: StringUnit, locales: string[]): StringWrite[] {
-  return unit.strings.flatMap((s) => locales.map((locale) => ({ path: unit.path, key: s.key, locale, text: `${s.key} in ${locale}`, ...(s.ref !== undefined ? { ref: s.ref } : {}) })));
-}
-
-async function caught(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+/** A write per listed string and locale, with a recognisable text. */
+const writesFor = (unit: StringUnit, locales: string[]) => unit.strings.flatMap((s) => locales.map((locale) => ({ key: s.key, locale, text: `${s.key} in ${locale}` })));
 
 describe('Storyblok connector', () => {
   let mock: StoryblokMock;
@@ -82,13 +58,13 @@ describe('Storyblok connector', () => {
   });
 
   it("refused credentials are an 'auth' error", async () => {
-    const error = await caught(storyblok.list(context(mock, { token: 'revoked' })));
+    const error = await rejection(storyblok.list(context(mock, { token: 'revoked' })));
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/Storyblok space 285013.*HTTP 401: Unauthorized/);
   });
 
   it("a space the token does not reach is a 'config' error naming it", async () => {
-    const error = await caught(storyblok.list(context(mock, { settings: { space_id: '999' } })));
+    const error = await rejection(storyblok.list(context(mock, { settings: { space_id: '999' } })));
     expect(error.kind).toBe('config');
     expect(error.message).toMatch(/Storyblok space 999.*HTTP 404/);
     expect(storyblok.settings.safeParse({ space_id: 'my-space' }).success).toBe(false);
@@ -96,7 +72,7 @@ describe('Storyblok connector', () => {
 
   it("the API down is 'unavailable' (retried by the framework)", async () => {
     await mock.stop();
-    const error = await caught(storyblok.list(context(mock)));
+    const error = await rejection(storyblok.list(context(mock)));
     expect(error.kind).toBe('unavailable');
   });
 
@@ -105,7 +81,7 @@ describe('Storyblok connector', () => {
     await start({ nested: true });
     const ctx = context(mock);
     const unit = (await storyblok.list(ctx)).units[0] as StringUnit;
-    const result = await storyblok.write!(ctx, writeBack(writesFor(unit, ['de', 'fr'])));
+    const result = await storyblok.write!(ctx, stringsWriteBack(unit, writesFor(unit, ['de', 'fr'])));
     expect(result).toEqual({ written: (SEED.length + 1) * 2 });
     const welcome = mock.stories.get(mock.storyId('welcome'))!.content;
     const id = mock.storyId('welcome');
@@ -116,7 +92,7 @@ describe('Storyblok connector', () => {
     expect(Object.keys(puts[0]!.body as object)).toEqual(['story']);
 
     mock.requests.length = 0;
-    expect(await storyblok.write!(ctx, writeBack(writesFor(unit, ['de', 'fr'])))).toEqual({ written: 0 });
+    expect(await storyblok.write!(ctx, stringsWriteBack(unit, writesFor(unit, ['de', 'fr'])))).toEqual({ written: 0 });
     expect(mock.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
   });
 
@@ -124,7 +100,7 @@ describe('Storyblok connector', () => {
     const ctx = context(mock);
     const unit = (await storyblok.list(ctx)).units[0] as StringUnit;
     mock.edit('cart', 'de', 'Der Warenkorb ist leer (von Hand)');
-    const result = await storyblok.write!(ctx, writeBack(writesFor(unit, ['de', 'fr'])));
+    const result = await storyblok.write!(ctx, stringsWriteBack(unit, writesFor(unit, ['de', 'fr'])));
     expect(result.written).toBe(SEED.length * 2 - 1);
     expect(result.note).toMatch(new RegExp(`Not overwritten, changed in Storyblok since the listing: ${mock.storyId('cart')}\\.title \\(de\\)`));
     expect(mock.stories.get(mock.storyId('cart'))!.content).toMatchObject({ title__i18n__de: 'Der Warenkorb ist leer (von Hand)', title__i18n__fr: `${mock.storyId('cart')}.title in fr` });

@@ -1,39 +1,15 @@
 /** The Strapi connector against a local Strapi 5: listing over pages, write-back, refusals, the down server, webhooks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { strapi, type StrapiSecrets, type StrapiSettings } from '../../server/integrations/connectors/strapi.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { strapi } from '../../server/integrations/connectors/strapi.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 import { startStrapiMock, strapiFixture, strapiWebhook, STRAPI_COLLECTION, type StrapiMock } from '../helpers/connector-mocks/strapi.js';
 
-function context(mock: StrapiMock, overrides: { token?: string; collection?: string; fields?: string[]; status?: string } = {}): ConnectorContext<StrapiSettings, StrapiSecrets> {
-  const signal = new AbortController().signal;
+function context(mock: StrapiMock, overrides: { token?: string; collection?: string; fields?: string[]; status?: string } = {}) {
   const collection = overrides.collection ?? STRAPI_COLLECTION;
-  return {
-    settings: strapi.settings.parse({ api_url: mock.url, collections: [collection], fields: { [collection]: overrides.fields ?? ['title'] }, ...(overrides.status ? { status: overrides.status } : {}) }),
-    secrets: { api_token: overrides.token ?? mock.token },
-    http: createConnectorHttp({ signal, maxRetries: 0, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_strapi_test',
-  };
-}
-
-const writeBack = (unit: StringUnit, rows: { key: string; locale: string; text: string }[]): WriteBack => ({
-  strings: rows.map((row) => ({ path: unit.path, key: row.key, locale: row.locale, text: row.text, ref: unit.strings.find((s) => s.key === row.key)!.ref! })),
-  files: [],
-  batch: null,
-  problems: [],
-});
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
+  const settings = { api_url: mock.url, collections: [collection], fields: { [collection]: overrides.fields ?? ['title'] }, ...(overrides.status ? { status: overrides.status } : {}) };
+  return connectorContext(strapi, settings, { api_token: overrides.token ?? mock.token });
 }
 
 describe('Strapi connector', () => {
@@ -67,14 +43,14 @@ describe('Strapi connector', () => {
       { key: welcome(), locale: 'de', text: 'Willkommen in unserem Laden' },
       { key: welcome(), locale: 'fr', text: 'Bienvenue dans notre boutique' },
     ];
-    const first = await strapi.write!(context(mock), writeBack(unit, rows));
+    const first = await strapi.write!(context(mock), stringsWriteBack(unit, rows));
     expect(first.written).toBe(2);
     expect(mock.title(mock.documents.get('welcome')!, 'de')).toBe('Willkommen in unserem Laden');
     const puts = mock.requests.filter((r) => r.method === 'PUT');
     expect(puts.at(-1)).toMatchObject({ body: { data: { title: 'Bienvenue dans notre boutique' } } });
     expect(puts.at(-1)!.query.get('locale')).toBe('fr');
     mock.requests.length = 0;
-    const again = await strapi.write!(context(mock), writeBack(unit, rows));
+    const again = await strapi.write!(context(mock), stringsWriteBack(unit, rows));
     expect(again.written).toBe(0);
     expect(mock.requests.filter((r) => r.method === 'PUT')).toHaveLength(0);
     const listed = ((await strapi.list(context(mock))).units[0] as StringUnit).strings.find((s) => s.key === welcome())!;
@@ -86,7 +62,7 @@ describe('Strapi connector', () => {
     mock.setTitle(documentId, 'de', 'Warenkorb leer');
     const unit = (await strapi.list(context(mock))).units[0] as StringUnit;
     mock.setTitle(documentId, 'de', 'Ihr Warenkorb ist leer (redigiert)');
-    const result = await strapi.write!(context(mock), writeBack(unit, [{ key: `${documentId}.title`, locale: 'de', text: 'Der Warenkorb ist leer' }]));
+    const result = await strapi.write!(context(mock), stringsWriteBack(unit, [{ key: `${documentId}.title`, locale: 'de', text: 'Der Warenkorb ist leer' }]));
     expect(result.written).toBe(0);
     expect(result.note).toMatch(new RegExp(`${documentId}\\.title \\(de\\)`));
     expect(mock.title(documentId, 'de')).toBe('Ihr Warenkorb ist leer (redigiert)');
@@ -96,7 +72,7 @@ describe('Strapi connector', () => {
     const unit = (await strapi.list(context(mock, { status: 'draft' }))).units[0] as StringUnit;
     const farewell = `${mock.documents.get('farewell')!}.title`;
     mock.requests.length = 0;
-    await strapi.write!(context(mock, { status: 'draft' }), writeBack(unit, [{ key: farewell, locale: 'de', text: 'Bis bald' }]));
+    await strapi.write!(context(mock, { status: 'draft' }), stringsWriteBack(unit, [{ key: farewell, locale: 'de', text: 'Bis bald' }]));
     expect(mock.requests.map((r) => `${r.method} ${r.query.get('status')}`)).toEqual(['GET null', 'GET draft', 'PUT draft']);
     mock.requests.length = 0;
     await strapi.list(context(mock));

@@ -1,39 +1,13 @@
 /** The Webflow connector against a local Webflow Data API v2: localized listing over pages, write-back, refusals, webhooks. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { webflow, type WebflowSecrets, type WebflowSettings } from '../../server/integrations/connectors/webflow.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { webflow } from '../../server/integrations/connectors/webflow.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { startWebflowMock, webflowFixture, type WebflowMock } from '../helpers/connector-mocks/webflow.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 
-function context(mock: WebflowMock, overrides: { token?: string; settings?: Record<string, unknown> } = {}): ConnectorContext<WebflowSettings, WebflowSecrets> {
-  const signal = new AbortController().signal;
-  return {
-    settings: webflow.settings.parse({ api_url: mock.url, site_id: mock.siteId, locales: { fr: 'fr-FR' }, ...overrides.settings }),
-    secrets: { token: overrides.token ?? mock.token },
-    http: createConnectorHttp({ signal, maxRetries: 0, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_webflow_test',
-  };
-}
-
-const writeBack = (unit: StringUnit, rows: { key: string; locale: string; text: string }[]): WriteBack => ({
-  strings: rows.map((row) => ({ path: unit.path, key: row.key, locale: row.locale, text: row.text, ref: unit.strings.find((s) => s.key === row.key)!.ref! })),
-  files: [],
-  batch: null,
-  problems: [],
-});
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
-}
+const context = (mock: WebflowMock, overrides: { token?: string; settings?: Record<string, unknown> } = {}) =>
+  connectorContext(webflow, { api_url: mock.url, site_id: mock.siteId, locales: { fr: 'fr-FR' }, ...overrides.settings }, { token: overrides.token ?? mock.token });
 
 const unitAt = (units: unknown[], path: string) => (units as StringUnit[]).find((u) => u.path === path)!;
 
@@ -144,7 +118,7 @@ describe('Webflow connector', () => {
       { key: storeKey(s.id), locale: 'fr', text: `FR ${s.source}` },
     ]);
     mock.requests.length = 0;
-    const result = await webflow.write!(ctx, writeBack(unit, rows));
+    const result = await webflow.write!(ctx, stringsWriteBack(unit, rows));
     // cart/de held a person's text at listing time and still does: it is written over only because nothing changed since.
     expect(result.written).toBe(rows.length);
     for (const s of SEED) {
@@ -162,7 +136,7 @@ describe('Webflow connector', () => {
     // The same write again: the re-read shows every value in place, so nothing is sent.
     const fresh = unitAt((await webflow.list(ctx)).units, 'store-messages');
     mock.requests.length = 0;
-    const again = await webflow.write!(ctx, writeBack(fresh, rows));
+    const again = await webflow.write!(ctx, stringsWriteBack(fresh, rows));
     expect(again.written).toBe(0);
     expect(again.note).toMatch(/8 already held the translation/);
     expect(mock.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0);
@@ -172,7 +146,7 @@ describe('Webflow connector', () => {
     const ctx = context(mock, { settings: { collections: [mock.storeId] } });
     const unit = unitAt((await webflow.list(ctx)).units, 'store-messages');
     mock.edit(mock.storeId, mock.seedItem('checkout'), 'de', 'name', 'Zur Kasse, bitte');
-    const result = await webflow.write!(ctx, writeBack(unit, [
+    const result = await webflow.write!(ctx, stringsWriteBack(unit, [
       { key: storeKey('checkout'), locale: 'de', text: 'Weiter zur Kasse' },
       { key: storeKey('farewell'), locale: 'de', text: 'Bis bald!' },
     ]));
@@ -187,7 +161,7 @@ describe('Webflow connector', () => {
     const unit = unitAt((await webflow.list(ctx)).units, 'blog-posts');
     const names = unit.strings.filter((s) => s.key.endsWith('.name'));
     mock.requests.length = 0;
-    const result = await webflow.write!(ctx, writeBack(unit, names.map((s) => ({ key: s.key, locale: 'de', text: `${s.source} (de)` }))));
+    const result = await webflow.write!(ctx, stringsWriteBack(unit, names.map((s) => ({ key: s.key, locale: 'de', text: `${s.source} (de)` }))));
     expect(result.written).toBe(249);
     const sizes = mock.requests.filter((r) => r.method === 'PATCH').map((r) => (r.body as { items: unknown[] }).items.length);
     expect(sizes).toEqual([100, 100, 49]);

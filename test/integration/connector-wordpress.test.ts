@@ -1,38 +1,14 @@
 /** The WordPress (Polylang) connector against a local WordPress: listing over pages, drafts and updates, refusals, the down server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectorError, type ConnectorContext, type StringUnit, type WriteBack } from '../../server/integrations/connector.js';
-import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { wordpress, type WordPressSecrets, type WordPressSettings } from '../../server/integrations/connectors/wordpress.js';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { wordpress } from '../../server/integrations/connectors/wordpress.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 import { startWordPressMock, wordpressFixture, type WordPressMock } from '../helpers/connector-mocks/wordpress.js';
 
-function context(mock: WordPressMock, overrides: { password?: string; postTypes?: string[]; includeContent?: boolean } = {}): ConnectorContext<WordPressSettings, WordPressSecrets> {
-  const signal = new AbortController().signal;
-  return {
-    settings: wordpress.settings.parse({ api_url: mock.url, ...(overrides.postTypes ? { post_types: overrides.postTypes } : {}), ...(overrides.includeContent ? { include_content: true } : {}) }),
-    secrets: { username: mock.username, application_password: overrides.password ?? mock.password },
-    http: createConnectorHttp({ signal, maxRetries: 0, timeoutMs: 5000 }),
-    sourceLocale: 'en',
-    targetLocales: ['de', 'fr', 'ja'],
-    signal,
-    connectionId: 'conn_wordpress_test',
-  };
-}
-
-const writeBack = (unit: StringUnit, rows: { key: string; locale: string; text: string }[]): WriteBack => ({
-  strings: rows.map((row) => ({ path: unit.path, key: row.key, locale: row.locale, text: row.text, ref: unit.strings.find((s) => s.key === row.key)!.ref! })),
-  files: [],
-  batch: null,
-  problems: [],
-});
-
-async function rejection(promise: Promise<unknown>): Promise<ConnectorError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return error as ConnectorError;
+function context(mock: WordPressMock, overrides: { password?: string; postTypes?: string[]; includeContent?: boolean } = {}) {
+  const settings = { api_url: mock.url, ...(overrides.postTypes ? { post_types: overrides.postTypes } : {}), ...(overrides.includeContent ? { include_content: true } : {}) };
+  return connectorContext(wordpress, settings, { username: mock.username, application_password: overrides.password ?? mock.password });
 }
 
 describe('WordPress (Polylang) connector', () => {
@@ -75,7 +51,7 @@ describe('WordPress (Polylang) connector', () => {
     const welcome = mock.posts.get('welcome')!;
     let unit = await posts();
     mock.requests.length = 0;
-    const first = await wordpress.write!(context(mock), writeBack(unit, [{ key: `${welcome}.title`, locale: 'de', text: 'Willkommen in unserem Laden' }]));
+    const first = await wordpress.write!(context(mock), stringsWriteBack(unit, [{ key: `${welcome}.title`, locale: 'de', text: 'Willkommen in unserem Laden' }]));
     expect(first.written).toBe(1);
     const created = mock.requests.find((r) => r.method === 'POST' && r.path === '/wp-json/wp/v2/posts');
     expect(created?.body).toMatchObject({ title: 'Willkommen in unserem Laden', status: 'draft', lang: 'de', translations: { en: welcome }, content: expect.stringContaining('Welcome to our store') });
@@ -84,14 +60,14 @@ describe('WordPress (Polylang) connector', () => {
     unit = await posts();
     expect(unit.strings.find((s) => s.key === `${welcome}.title`)?.translations).toEqual({ de: 'Willkommen in unserem Laden' });
     mock.requests.length = 0;
-    const second = await wordpress.write!(context(mock), writeBack(unit, [{ key: `${welcome}.title`, locale: 'de', text: 'Willkommen im Laden' }]));
+    const second = await wordpress.write!(context(mock), stringsWriteBack(unit, [{ key: `${welcome}.title`, locale: 'de', text: 'Willkommen im Laden' }]));
     expect(second.written).toBe(1);
     const germanId = mock.translation(welcome, 'de')!.id;
     expect(mock.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([`/wp-json/wp/v2/posts/${germanId}`]);
     expect(mock.translation(welcome, 'de')!.title).toBe('Willkommen im Laden');
     // The same write again: the translation already says so; nothing is posted, nothing duplicated.
     mock.requests.length = 0;
-    const again = await wordpress.write!(context(mock), writeBack(unit, [{ key: `${welcome}.title`, locale: 'de', text: 'Willkommen im Laden' }]));
+    const again = await wordpress.write!(context(mock), stringsWriteBack(unit, [{ key: `${welcome}.title`, locale: 'de', text: 'Willkommen im Laden' }]));
     expect(again.written).toBe(0);
     expect(mock.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
     expect(mock.count('de')).toBe(1);
@@ -101,8 +77,8 @@ describe('WordPress (Polylang) connector', () => {
     const cart = mock.posts.get('cart')!;
     const unit = await posts();
     const rows = [{ key: `${cart}.title`, locale: 'fr', text: 'Votre panier est vide' }];
-    expect((await wordpress.write!(context(mock), writeBack(unit, rows))).written).toBe(1);
-    expect((await wordpress.write!(context(mock), writeBack(unit, rows))).written).toBe(0);
+    expect((await wordpress.write!(context(mock), stringsWriteBack(unit, rows))).written).toBe(1);
+    expect((await wordpress.write!(context(mock), stringsWriteBack(unit, rows))).written).toBe(0);
     expect(mock.count('fr')).toBe(1);
   });
 
@@ -110,7 +86,7 @@ describe('WordPress (Polylang) connector', () => {
     const cart = mock.posts.get('cart')!;
     const unit = await posts();
     mock.setTitle(cart, 'fr', 'Panier vide (corrigé à la main)');
-    const result = await wordpress.write!(context(mock), writeBack(unit, [{ key: `${cart}.title`, locale: 'fr', text: 'Le panier est vide' }]));
+    const result = await wordpress.write!(context(mock), stringsWriteBack(unit, [{ key: `${cart}.title`, locale: 'fr', text: 'Le panier est vide' }]));
     expect(result.written).toBe(0);
     expect(result.note).toMatch(new RegExp(`posts ${cart} title \\(fr\\)`));
     expect(mock.translation(cart, 'fr')!.title).toBe('Panier vide (corrigé à la main)');

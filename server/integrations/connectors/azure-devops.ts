@@ -17,11 +17,11 @@
  * items/list, items/get, pushes/create with the "Update a file in a new branch" example, pull-requests/get-pull-requests,
  * create, update, statuses/create) and https://learn.microsoft.com/en-us/azure/devops/service-hooks/events#git.push.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { branchFor, codeHostSettings, createCodeHostConnector, type CodeHostSettings, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
+import { sameSecret } from '../same-secret.js';
 
 const settingsSchema = z
   .object({
@@ -245,12 +245,6 @@ const pushEvent = z.object({
     repository: z.object({ id: z.string().optional(), name: z.string().optional() }).optional(),
   }),
 });
-
-/** Compares digests of both, so neither the length nor the content of the secret leaks through timing. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
 
 /** The password of a `Basic` authorization header, or undefined when there is none or it is malformed. */
 function basicPassword(header: string | null): string | undefined {

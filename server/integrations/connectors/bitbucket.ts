@@ -13,11 +13,12 @@
  * api-group-refs (branches), api-group-pullrequests, api-group-reports (Code Insights), api-group-commit-statuses, and
  * https://support.atlassian.com/bitbucket-cloud/docs/manage-webhooks/ (secret and `X-Hub-Signature`).
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { codeHostSettings, createCodeHostConnector, type CodeHostSettings, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
+import { sameSecret } from '../same-secret.js';
 
 const settingsSchema = z
   .object({
@@ -237,18 +238,11 @@ const pushPayload = z.object({
   }),
 });
 
-/** Constant-time comparison of two hex digests, false when either is malformed. */
-function sameDigest(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 export function verifyBitbucketWebhook(request: WebhookRequest, webhookSecret: string, settings: BitbucketSettings): WebhookVerdict {
   const signature = request.headers.get('x-hub-signature');
   if (!signature) return { verified: false, sync: false, reason: 'No X-Hub-Signature header: set the webhook secret on the Bitbucket webhook to the connection’s webhook_secret.' };
   const expected = `sha256=${createHmac('sha256', webhookSecret).update(request.body).digest('hex')}`;
-  if (!sameDigest(signature.toLowerCase(), expected)) return { verified: false, sync: false, reason: 'X-Hub-Signature does not match the body signed with the connection’s webhook secret.' };
+  if (!sameSecret(signature.toLowerCase(), expected)) return { verified: false, sync: false, reason: 'X-Hub-Signature does not match the body signed with the connection’s webhook secret.' };
   const event = request.headers.get('x-event-key');
   if (event !== 'repo:push') return { verified: true, sync: false, reason: `Event '${event ?? '(none)'}' is not repo:push; nothing to sync.` };
   let parsed;

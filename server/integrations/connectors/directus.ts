@@ -19,6 +19,7 @@
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
+import { matchLocales, sameLocale } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -58,15 +59,9 @@ type Item = { id: number | string } & Record<string, unknown>;
 /** What `write` needs: the item, the field, and what each locale held when it was listed. */
 type DirectusRef = { id: number | string; field: string; seen: Record<string, string> };
 
-const normal = (code: string) => code.toLowerCase().replaceAll('_', '-');
 const base = (ctx: Ctx) => ctx.settings.api_url.replace(/\/+$/, '');
 const auth = (ctx: Ctx) => ({ authorization: `Bearer ${ctx.secrets.token}` });
 const junction = (ctx: Ctx) => ctx.settings.translations_collection ?? `${ctx.settings.collection}_translations`;
-
-function remoteCode(tag: string, codes: string[], overrides: Record<string, string>): string | undefined {
-  const wanted = normal(overrides[tag] ?? tag);
-  return codes.find((code) => normal(code) === wanted);
-}
 
 interface LocalePlan {
   source: string;
@@ -75,20 +70,15 @@ interface LocalePlan {
   skipped: string[];
 }
 
+/** Each Parlance locale's Directus language code: the `locales` setting first, else the same code up to case and `_`/`-`. */
 async function planLocales(ctx: Ctx): Promise<LocalePlan> {
   const collection = ctx.settings.languages_collection;
   const body = await readItems<{ code: string }>(ctx, `${base(ctx)}/items/${collection}?fields=code&limit=-1`, `Listing the Directus languages ('${collection}')`);
   const codes = body.data.map((l) => String(l.code));
-  const source = remoteCode(ctx.sourceLocale, codes, ctx.settings.locales);
+  const source = matchLocales([ctx.sourceLocale], codes, ctx.settings.locales).codes.get(ctx.sourceLocale);
   if (!source) throw new ConnectorError('config', `Directus has no language for the project's source locale '${ctx.sourceLocale}' in '${collection}' (it has ${codes.join(', ') || 'none'}). Add it, or map it in the \`locales\` setting.`);
-  const targets = new Map<string, string>();
-  const skipped: string[] = [];
-  for (const tag of ctx.targetLocales) {
-    const code = remoteCode(tag, codes, ctx.settings.locales);
-    if (code && code !== source) targets.set(tag, code);
-    else skipped.push(tag);
-  }
-  return { source, targets, skipped };
+  const targets = new Map([...matchLocales(ctx.targetLocales, codes, ctx.settings.locales).codes].filter(([, code]) => code !== source));
+  return { source, targets, skipped: ctx.targetLocales.filter((tag) => !targets.has(tag)) };
 }
 
 /** The `extensions.code` of Directus's first error, if the body is Directus's error envelope. */
@@ -158,7 +148,7 @@ function rowFor(ctx: Ctx, rows: Row[], code: string): Row | undefined {
   return rows.find((row) => {
     const language = row[ctx.settings.language_field];
     const value = typeof language === 'object' && language !== null ? (language as { code?: unknown }).code : language;
-    return typeof value === 'string' && normal(value) === normal(code);
+    return typeof value === 'string' && sameLocale(value, code);
   });
 }
 

@@ -5,9 +5,9 @@
  * limit. Figma's REST API cannot change a layer's text (only plugins can), so nothing is written back: translations
  * stay in Parlance and reach the design through a plugin or an export.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type Listing, type RemoteString, type StringUnit, type WebhookRequest, type WebhookVerdict } from '../connector.js';
+import { sameSecret } from '../same-secret.js';
 
 const settings = z
   .object({
@@ -183,9 +183,7 @@ function verifyWebhook(request: WebhookRequest, webhookSecret: string, current: 
     return { verified: false, sync: false, reason: 'the body is not JSON' };
   }
   if (typeof event !== 'object' || event === null || typeof event.passcode !== 'string') return { verified: false, sync: false, reason: 'no passcode in the body' };
-  const given = Buffer.from(event.passcode);
-  const expected = Buffer.from(webhookSecret);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { verified: false, sync: false, reason: 'the passcode does not match the webhook secret' };
+  if (!sameSecret(event.passcode, webhookSecret)) return { verified: false, sync: false, reason: 'the passcode does not match the webhook secret' };
   const type = String(event.event_type);
   if (!SOURCE_EVENTS.has(type)) return { verified: true, sync: false, reason: `event '${type}' does not change a file's text` };
   if (typeof event.file_key !== 'string' || !current.file_keys.includes(event.file_key)) {

@@ -13,12 +13,12 @@
  * repoCreatePullRequest, repoEditPullRequest, repoCreateStatus (CreateStatusOption), issueCreateComment; webhooks:
  * https://docs.gitea.com/usage/webhooks (X-Gitea-Event, X-Gitea-Signature) and Forgejo's webhook docs.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { codeHostSettings, createCodeHostConnector, type GitHost } from '../code-host.js';
+import { codeHostSettings, createCodeHostConnector, refusedNote, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
-import { refusedNote } from './gitlab.js';
+import { sameSecret } from '../same-secret.js';
 
 export const giteaSettings = z
   .object({
@@ -216,9 +216,8 @@ const PushEvent = z.object({ ref: z.string() });
 export function verifyGiteaWebhook(request: WebhookRequest, webhookSecret: string, settings: GiteaSettings): WebhookVerdict {
   const signature = request.headers.get('x-gitea-signature') ?? request.headers.get('x-forgejo-signature');
   if (signature === null) return { verified: false, sync: false, reason: "no X-Gitea-Signature or X-Forgejo-Signature header; set the webhook's secret to the connection's webhook_secret" };
-  const expected = createHmac('sha256', webhookSecret).update(request.body).digest();
-  const given = /^[0-9a-f]{64}$/i.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(0);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { verified: false, sync: false, reason: "the signature is not the HMAC-SHA256 of the body with the connection's webhook secret" };
+  const expected = createHmac('sha256', webhookSecret).update(request.body).digest('hex');
+  if (!sameSecret(signature.toLowerCase(), expected)) return { verified: false, sync: false, reason: "the signature is not the HMAC-SHA256 of the body with the connection's webhook secret" };
   const event = request.headers.get('x-gitea-event') ?? request.headers.get('x-forgejo-event');
   if (event !== 'push') return { verified: true, sync: false, reason: `event '${event ?? '(none)'}' is not a push; only pushes to '${settings.base_branch}' start a sync` };
   let parsed: z.infer<typeof PushEvent>;

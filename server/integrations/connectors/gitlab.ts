@@ -11,7 +11,7 @@
  * /api/notes/, /user/project/integrations/webhook_events/ (push events) and /webhooks/ (X-Gitlab-Token).
  */
 import { z } from '@hono/zod-openapi';
-import { codeHostSettings, createCodeHostConnector, type GitHost } from '../code-host.js';
+import { codeHostSettings, createCodeHostConnector, refusedNote, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
@@ -216,14 +216,6 @@ function openGitlab(ctx: ConnectorContext<GitlabSettings, GitlabSecrets>): GitHo
   }
 
   return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus };
-}
-
-/** The note listing refused rows with their source lines, as the GitHub App's check-run annotations would. */
-export function refusedNote(summary: string, rows: ReportRow[]): string {
-  const lines = [`**Parlance**: ${summary}.`, ''];
-  for (const row of rows.slice(0, 50)) lines.push(`- \`${row.key}\` (${row.path}${row.line ? `:${row.line}` : ''}, ${row.locale}): ${row.reason}`);
-  if (rows.length > 50) lines.push(`- … and ${rows.length - 50} more; see the batch.`);
-  return lines.join('\n');
 }
 
 const PushEvent = z.object({ object_kind: z.string(), ref: z.string() });

@@ -11,11 +11,13 @@
  * Delivery (POST delivery_url): `{"connection_id", "batch_id", "translations": [{"key", "locale", "text", "plurals"?}]}`
  * in requests of at most 500 translations; any 2xx answer accepts them.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { PLURAL_CATEGORIES, type PluralForms } from '../../../src/core/formats/codec.js';
 import { ConnectorError, type Connector, type RemoteString, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure } from '../connector-http.js';
+import { sameLocale } from '../remote-locales.js';
+import { sameSecret } from '../same-secret.js';
 
 const Settings = z
   .object({
@@ -71,9 +73,8 @@ export function verifyParlanceSignature(header: string | null, secret: string, b
   const v1 = parts.get('v1');
   if (!Number.isInteger(t) || !v1) return { ok: false, reason: "X-Parlance-Signature must read 't=<unix seconds>,v1=<hex HMAC-SHA256>'." };
   if (Math.abs(now - t) > TOLERANCE_SECONDS) return { ok: false, reason: `The signature's time (${t}) is more than ${TOLERANCE_SECONDS} s from now; send a fresh one.` };
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex'));
-  const given = Buffer.from(v1);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "The signature does not match the body and this connection's webhook secret." };
+  const expected = createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+  if (!sameSecret(v1, expected)) return { ok: false, reason: "The signature does not match the body and this connection's webhook secret." };
   return { ok: true };
 }
 
@@ -81,10 +82,9 @@ function headers(secrets: HttpSecrets, body: string): Record<string, string> {
   return { 'x-parlance-signature': signParlance(secrets.signing_secret, body), ...(secrets.authorization ? { authorization: secrets.authorization } : {}) };
 }
 
-/** The project's locale a service's tag names: exact, then case-insensitively with '_' read as '-'. */
+/** The project's locale a service's tag names, up to case and `_`/`-` (`sameLocale`; the service's order is kept, so not `matchLocales`). */
 function projectLocale(tag: string, targets: readonly string[]): string | undefined {
-  const norm = tag.replace(/_/g, '-').toLowerCase();
-  return targets.find((t) => t.toLowerCase() === norm);
+  return targets.find((t) => sameLocale(t, tag));
 }
 
 export const http: Connector<HttpSettings, HttpSecrets> = {

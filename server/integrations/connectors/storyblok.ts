@@ -14,11 +14,12 @@
  * Webhooks: Storyblok signs the raw body (`webhook-signature`, hex HMAC-SHA1 with the webhook secret) and sends no
  * time with it, so a replayed notification cannot be told from a fresh one; a replay only starts one more sync.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
 import { matchLocales } from '../remote-locales.js';
+import { sameSecret } from '../same-secret.js';
 
 const settings = z
   .object({
@@ -229,8 +230,8 @@ function verifyWebhook(request: WebhookRequest, secret: string, s: StoryblokSett
   const given = request.headers.get('webhook-signature');
   if (given === null) return { verified: false, sync: false, reason: "No webhook-signature header: set the Storyblok webhook's secret to the connection's webhook_secret." };
   const expected = createHmac('sha1', secret).update(request.body).digest('hex');
-  const digest = (value: string) => createHash('sha256').update(value.trim().toLowerCase(), 'utf8').digest();
-  if (!timingSafeEqual(digest(given), digest(expected))) return { verified: false, sync: false, reason: "The webhook-signature does not match the body signed with the connection's webhook secret." };
+  // The hex digest as Storyblok sends it, whatever its case or surrounding blanks.
+  if (!sameSecret(given.trim().toLowerCase(), expected)) return { verified: false, sync: false, reason: "The webhook-signature does not match the body signed with the connection's webhook secret." };
   let body: z.infer<typeof webhookBody> | undefined;
   try {
     const parsed = webhookBody.safeParse(JSON.parse(new TextDecoder().decode(request.body)));

@@ -16,6 +16,7 @@
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
+import { matchLocales } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';
 
 const API_ID = /^[a-z][a-z0-9-]*$/;
@@ -89,15 +90,8 @@ type StrapiRef = {
   seen: Record<string, string>;
 };
 
-const normal = (code: string) => code.toLowerCase().replaceAll('_', '-');
 const base = (ctx: Ctx) => `${ctx.settings.api_url.replace(/\/+$/, '')}/api`;
 const auth = (ctx: Ctx) => ({ authorization: `Bearer ${ctx.secrets.api_token}` });
-
-/** Each Parlance locale's Strapi code: the `locales` setting first, else the same code read loosely. */
-function remoteCode(tag: string, codes: string[], overrides: Record<string, string>): string | undefined {
-  const wanted = normal(overrides[tag] ?? tag);
-  return codes.find((code) => normal(code) === wanted);
-}
 
 async function readLocales(ctx: Ctx): Promise<StrapiLocale[]> {
   const locales = await ctx.http.json<StrapiLocale[]>(`${base(ctx)}/i18n/locales`, { what: 'Listing the Strapi locales', headers: auth(ctx) });
@@ -112,18 +106,13 @@ interface LocalePlan {
   skipped: string[];
 }
 
+/** Each Parlance locale's Strapi code: the `locales` setting first, else the same code up to case and `_`/`-`. */
 function planLocales(ctx: Ctx, locales: StrapiLocale[]): LocalePlan {
   const codes = locales.map((l) => l.code);
-  const source = remoteCode(ctx.sourceLocale, codes, ctx.settings.locales);
+  const source = matchLocales([ctx.sourceLocale], codes, ctx.settings.locales).codes.get(ctx.sourceLocale);
   if (!source) throw new ConnectorError('config', `Strapi has no locale for the project's source locale '${ctx.sourceLocale}' (it has ${codes.join(', ')}). Add it in Settings → Internationalization, or map it in the \`locales\` setting.`);
-  const targets = new Map<string, string>();
-  const skipped: string[] = [];
-  for (const tag of ctx.targetLocales) {
-    const code = remoteCode(tag, codes, ctx.settings.locales);
-    if (code && code !== source) targets.set(tag, code);
-    else skipped.push(tag);
-  }
-  return { source, targets, skipped };
+  const targets = new Map([...matchLocales(ctx.targetLocales, codes, ctx.settings.locales).codes].filter(([, code]) => code !== source));
+  return { source, targets, skipped: ctx.targetLocales.filter((tag) => !targets.has(tag)) };
 }
 
 /**

@@ -9,9 +9,11 @@
  * outside this connector). A secondary-locale item Webflow has not localized yet holds the primary's text: that
  * value counts as "nothing translated". Written translations are staged: they go live with the site's next publish.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type Listing, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
+import { matchLocales, sameLocale } from '../remote-locales.js';
+import { sameSecret } from '../same-secret.js';
 
 const settings = z
   .object({
@@ -91,9 +93,6 @@ interface WebflowRef {
   locales: Record<string, { cms: string; seen: string }>;
 }
 
-/** Locale codes compare case-insensitively with `_` read as `-` (pt_BR = pt-BR). */
-const sameLocale = (a: string, b: string) => a.replace(/_/g, '-').toLowerCase() === b.replace(/_/g, '-').toLowerCase();
-
 function authHeaders(ctx: Ctx): Record<string, string> {
   return { authorization: `Bearer ${ctx.secrets.token}`, accept: 'application/json' };
 }
@@ -119,17 +118,11 @@ interface LocaleMatch {
 }
 
 /** The project's target locales the site has as secondary locales, and the ones it has not (skipped, named in the note). */
-function matchLocales(ctx: Ctx, site: WebflowSite): { matched: LocaleMatch[]; skipped: string[] } {
-  const secondary = site.locales?.secondary ?? [];
-  const matched: LocaleMatch[] = [];
-  const skipped: string[] = [];
-  for (const locale of ctx.targetLocales) {
-    const wanted = ctx.settings.locales[locale] ?? locale;
-    const found = secondary.find((s) => s.tag !== undefined && s.cmsLocaleId !== undefined && sameLocale(s.tag, wanted));
-    if (found) matched.push({ locale, cmsLocaleId: found.cmsLocaleId!, tag: found.tag! });
-    else skipped.push(locale);
-  }
-  return { matched, skipped };
+function secondaryLocales(ctx: Ctx, site: WebflowSite): { matched: LocaleMatch[]; skipped: string[] } {
+  const secondary = (site.locales?.secondary ?? []).filter((s): s is WebflowLocale & { tag: string; cmsLocaleId: string } => s.tag !== undefined && s.cmsLocaleId !== undefined);
+  const { codes, missing } = matchLocales(ctx.targetLocales, secondary.map((s) => s.tag), ctx.settings.locales);
+  const matched = [...codes].map(([locale, tag]) => ({ locale, tag, cmsLocaleId: secondary.find((s) => s.tag === tag)!.cmsLocaleId }));
+  return { matched, skipped: missing };
 }
 
 async function readCollections(ctx: Ctx): Promise<WebflowCollection[]> {
@@ -232,7 +225,7 @@ async function list(ctx: Ctx): Promise<Listing> {
   const site = await readSite(ctx);
   checkPrimary(ctx, site);
   const primary = site.locales?.primary?.cmsLocaleId;
-  const { matched, skipped } = matchLocales(ctx, site);
+  const { matched, skipped } = secondaryLocales(ctx, site);
   const collections = await readCollections(ctx);
   const pages = { count: 0 };
   const units: StringUnit[] = [];
@@ -361,8 +354,7 @@ function verifyWebhook(request: WebhookRequest, webhookSecret: string, current: 
   const age = Date.now() - Number(timestamp);
   if (Math.abs(age) > WEBHOOK_TOLERANCE_MS) return { verified: false, sync: false, reason: `x-webflow-timestamp is ${Math.round(age / 1000)} s off the current time; notifications over 5 minutes old are refused as replays` };
   const expected = createHmac('sha256', webhookSecret).update(`${timestamp}:`).update(request.body).digest('hex');
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) return { verified: false, sync: false, reason: 'x-webflow-signature does not match the webhook secret' };
+  if (!sameSecret(signature, expected)) return { verified: false, sync: false, reason: 'x-webflow-signature does not match the webhook secret' };
   return { verified: true, ...syncVerdict(request.body, current) };
 }
 

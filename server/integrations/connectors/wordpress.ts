@@ -18,6 +18,7 @@
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WriteBack, type WriteResult } from '../connector.js';
 import { failure } from '../connector-http.js';
+import { sameLocale } from '../remote-locales.js';
 
 const PER_PAGE = 100;
 const REST_BASE = /^[a-z0-9][a-z0-9_-]*$/;
@@ -69,7 +70,6 @@ interface WpPost {
 /** What `write` needs: the source post, the field, and what each locale held when it was listed. */
 type WordPressRef = { type: string; id: number; field: Field; seen: Record<string, string> };
 
-const normal = (code: string) => code.toLowerCase().replaceAll('_', '-');
 const base = (ctx: Ctx) => ctx.settings.api_url.replace(/\/+$/, '');
 const auth = (ctx: Ctx) => ({ authorization: `Basic ${Buffer.from(`${ctx.secrets.username}:${ctx.secrets.application_password}`).toString('base64')}` });
 const fieldsOf = (ctx: Ctx): Field[] => (ctx.settings.include_content ? ['title', 'excerpt', 'content'] : ['title', 'excerpt']);
@@ -82,10 +82,14 @@ interface LocalePlan {
   skipped: string[];
 }
 
-/** The Polylang language of a Parlance locale: the `locales` setting first, else its slug, locale or W3C code read loosely. */
+/**
+ * The Polylang language of a Parlance locale: the `locales` setting first, else its slug, locale or W3C code by
+ * `sameLocale`. Not `matchLocales`, which matches one code per remote language: a Polylang language has three (slug
+ * `pt`, locale `pt_BR`, W3C `pt-BR`), any of them may be the project's tag, and the REST API takes the slug.
+ */
 function languageFor(tag: string, languages: PolylangLanguage[], overrides: Record<string, string>): string | undefined {
-  const wanted = normal(overrides[tag] ?? tag);
-  return languages.find((l) => [l.slug, l.locale, l.w3c ?? ''].some((code) => normal(code) === wanted))?.slug;
+  const wanted = overrides[tag] ?? tag;
+  return languages.find((l) => [l.slug, l.locale, l.w3c].some((code) => code !== undefined && sameLocale(code, wanted)))?.slug;
 }
 
 async function planLocales(ctx: Ctx): Promise<LocalePlan> {

@@ -1,6 +1,6 @@
 /**
- * A local Azure DevOps Git REST API 7.1 over an in-memory git repository (the Bitbucket mock's `MemoryGit`), for the
- * Azure DevOps Repos connector's tests.
+ * A local Azure DevOps Git REST API 7.1 over the code hosts' in-memory git repository (git-store.ts), for the Azure
+ * DevOps Repos connector's tests.
  *
  * Shapes taken from Microsoft's reference (https://learn.microsoft.com/en-us/rest/api/azure/devops/git/?view=azure-devops-rest-7.1):
  * refs/list (`filter` is a prefix of the name after `refs/`, `{ count, value: [{ name, objectId }] }`, the
@@ -19,7 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RemoteFixture } from '../connector-kit.js';
-import { MemoryGit, seedFiles, sourceCountIn, startLocalServer, translationIn } from './bitbucket.js';
+import { codeHostFixtureOps, GitStore, NO_COMMIT, PARLANCE_BOT, seedFiles } from './git-store.js';
+import { sendJson, serveOnLoopback } from './loopback.js';
 
 export interface AzureDevopsMockOptions {
   organization?: string;
@@ -47,7 +48,7 @@ export interface AzureDevopsMock {
   project: string;
   repository: string;
   token: string;
-  git: MemoryGit;
+  git: GitStore;
   /** `METHOD path?query` of every request, in order. */
   requests: string[];
   /** The bodies of every push, in order. */
@@ -63,14 +64,12 @@ export interface AzureDevopsMock {
   pushEvent(password: string, branch?: string): { headers: Record<string, string>; body: string };
   stop(): Promise<void>;
   start(): Promise<void>;
+  close(): Promise<void>;
 }
-
-const ZERO = '0000000000000000000000000000000000000000';
 
 function azureError(res: ServerResponse, status: number, message: string, typeKey: string, typeName = `Microsoft.TeamFoundation.Git.Server.${typeKey}, Microsoft.TeamFoundation.Git.Server`, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'activityid': randomUUID(), ...headers }).end(JSON.stringify({ $id: '1', innerException: null, message, typeName, typeKey, errorCode: 0, eventId: 3000 }));
+  sendJson(res, status, { $id: '1', innerException: null, message, typeName, typeKey, errorCode: 0, eventId: 3000 }, { activityid: randomUUID(), ...headers });
 }
-const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
 
 export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {}): Promise<AzureDevopsMock> {
   const organization = options.organization ?? 'fabrikam';
@@ -78,7 +77,7 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
   const repository = options.repository ?? 'storefront-web';
   const token = options.token ?? 'azdo-pat-5f3k2q7x9w1m4n8b';
   const repositoryId = '3411ebc1-d5aa-464f-9615-0b527bc66719';
-  const git = new MemoryGit(seedFiles());
+  const git = new GitStore(seedFiles({ 'README.md': '# Storefront\n', 'src/app/index.ts': 'export {};\n' }));
   const requests: string[] = [];
   const pushes: AzureDevopsMock['pushes'] = [];
   const pullRequests: AzureDevopsMock['pullRequests'] = [];
@@ -105,23 +104,24 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     const update = push.refUpdates[0]!;
     const branch = update.name.replace(/^refs\/heads\//, '');
     const head = git.branches.get(branch);
-    if (head ? head !== update.oldObjectId : update.oldObjectId !== ZERO && !git.commits.has(update.oldObjectId)) {
+    if (head ? head !== update.oldObjectId : update.oldObjectId !== NO_COMMIT && !git.commits.has(update.oldObjectId)) {
       return azureError(res, 409, `TF401028: The reference '${update.name}' has already been updated by another client, so you cannot update it. Please try again.`, 'GitReferenceStaleException');
     }
-    const parent = head ?? (update.oldObjectId === ZERO ? undefined : update.oldObjectId);
-    const tree = new Map(parent ? git.commits.get(parent)!.tree : []);
+    const parent = head ?? (update.oldObjectId === NO_COMMIT ? undefined : update.oldObjectId);
+    const tree = parent ? git.commits.get(parent)!.files : new Map<string, Uint8Array>();
+    const changes = new Map<string, Uint8Array>();
     for (const change of push.commits[0]!.changes as { changeType: string; item: { path: string }; newContent?: { content: string; contentType: string } }[]) {
       const path = change.item.path.replace(/^\//, '');
-      if (change.changeType === 'add' && tree.has(path)) return azureError(res, 400, `The path '${change.item.path}' already exists at the parent commit; change it with 'edit'.`, 'GitItemAlreadyExistsException');
-      if (change.changeType === 'edit' && !tree.has(path)) return azureError(res, 404, `TF401174: The item '${change.item.path}' could not be found in the repository '${repository}' at the version specified by '<Commit: ${parent?.slice(0, 8)}>'.`, 'GitItemNotFoundException');
+      const present = tree.has(path) || changes.has(path);
+      if (change.changeType === 'add' && present) return azureError(res, 400, `The path '${change.item.path}' already exists at the parent commit; change it with 'edit'.`, 'GitItemAlreadyExistsException');
+      if (change.changeType === 'edit' && !present) return azureError(res, 404, `TF401174: The item '${change.item.path}' could not be found in the repository '${repository}' at the version specified by '<Commit: ${parent?.slice(0, 8)}>'.`, 'GitItemNotFoundException');
       if (change.newContent?.contentType !== 'base64encoded') return azureError(res, 400, 'The contentType of newContent must be base64encoded in this mock.', 'ArgumentException', 'System.ArgumentException, mscorlib');
-      tree.set(path, new Uint8Array(Buffer.from(change.newContent.content, 'base64')));
+      changes.set(path, new Uint8Array(Buffer.from(change.newContent.content, 'base64')));
     }
-    const commit = git.makeCommit(parent ? [parent] : [], tree, push.commits[0]!.comment, 'Parlance <parlance@example.com>');
-    git.move(branch, commit.id, commit.author);
+    const commit = git.commitTo(branch, changes, push.commits[0]!.comment, PARLANCE_BOT, parent ?? null);
     return sendJson(res, 201, {
       commits: [{ commitId: commit.id, comment: commit.message, url: `${repoApi()}/commits/${commit.id}` }],
-      refUpdates: [{ repositoryId, name: update.name, oldObjectId: head ?? ZERO, newObjectId: commit.id }],
+      refUpdates: [{ repositoryId, name: update.name, oldObjectId: head ?? NO_COMMIT, newObjectId: commit.id }],
       repository: repoRecord(),
       pushedBy: { displayName: 'Parlance', uniqueName: 'parlance@fabrikam.example' },
       pushId: pushes.length,
@@ -136,22 +136,15 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     if (!commit) return azureError(res, 404, `TF401175: The version descriptor <Commit: ${version}> could not be resolved to a version in the repository '${repository}'.`, 'GitUnresolvableToCommitException');
     const path = url.searchParams.get('path');
     if (path !== null) {
-      const bytes = commit.tree.get(path.replace(/^\//, ''));
+      const bytes = commit.files.get(path.replace(/^\//, ''));
       if (!bytes) return azureError(res, 404, `TF401174: The item '${path}' could not be found in the repository '${repository}' at the version specified by '<Commit: ${commit.id.slice(0, 8)}>' (resolved to commit ${commit.id.slice(0, 8)}).`, 'GitItemNotFoundException');
       return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from(bytes));
     }
     if (url.searchParams.get('recursionLevel') !== 'Full') return azureError(res, 400, 'This mock lists with recursionLevel=Full only.', 'ArgumentException', 'System.ArgumentException, mscorlib');
-    const folders = new Set<string>(['/']);
-    const blobs: string[] = [];
-    for (const p of [...commit.tree.keys()].sort()) {
-      const parts = p.split('/');
-      for (let i = 1; i < parts.length; i++) folders.add(`/${parts.slice(0, i).join('/')}`);
-      blobs.push(`/${p}`);
-    }
-    const value = [
-      ...[...folders].sort().map((f) => ({ objectId: randomUUID().replace(/-/g, ''), gitObjectType: 'tree', commitId: commit.id, path: f, isFolder: true, url: `${repoApi()}/items?path=${encodeURIComponent(f)}` })),
-      ...blobs.map((b) => ({ objectId: randomUUID().replace(/-/g, ''), gitObjectType: 'blob', commitId: commit.id, path: b, url: `${repoApi()}/items?path=${encodeURIComponent(b)}` })),
-    ];
+    const entries = [{ path: '', type: 'tree', sha: randomUUID().replace(/-/g, '') }, ...git.treeEntries(commit.id)];
+    const item = (entry: (typeof entries)[number]) => ({ objectId: entry.sha, gitObjectType: entry.type, commitId: commit.id, path: `/${entry.path}`, ...(entry.type === 'tree' ? { isFolder: true } : {}), url: `${repoApi()}/items?path=${encodeURIComponent(`/${entry.path}`)}` });
+    // Folders first, then files, each in path order.
+    const value = [...entries.filter((e) => e.type === 'tree'), ...entries.filter((e) => e.type === 'blob')].map(item);
     return sendJson(res, 200, { count: value.length, value });
   }
 
@@ -256,7 +249,7 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     return azureError(res, 404, `No route for ${method} ${url.pathname} in this mock.`, 'NotFoundException');
   }
 
-  const server = await startLocalServer(handle);
+  const server = await serveOnLoopback(handle);
   base = server.url;
 
   return {
@@ -279,7 +272,7 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     },
     pushEvent(password, branch = 'main') {
       const move = git.moves.filter((m) => m.branch === branch).at(-1)!;
-      const commit = git.commits.get(move.to)!;
+      const commit = git.commits.get(move.after)!;
       const event = {
         subscriptionId: '00000000-0000-0000-0000-000000000000',
         notificationId: 3,
@@ -290,7 +283,7 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
         detailedMessage: { text: `Maria Example pushed a commit to ${repository}:${branch}.`, html: '', markdown: '' },
         resource: {
           commits: [{ commitId: commit.id, author: { name: 'Maria Example', email: 'maria@example.com', date: new Date().toISOString() }, comment: commit.message, url: `${repoApi()}/commits/${commit.id}` }],
-          refUpdates: [{ name: `refs/heads/${branch}`, oldObjectId: move.from ?? ZERO, newObjectId: move.to }],
+          refUpdates: [{ name: `refs/heads/${branch}`, oldObjectId: move.before ?? NO_COMMIT, newObjectId: move.after }],
           repository: repoRecord(),
           pushedBy: { displayName: 'Maria Example', uniqueName: 'maria@example.com' },
           pushId: 14,
@@ -308,34 +301,19 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     },
     stop: () => server.stop(),
     start: () => server.start(),
+    close: () => server.close(),
   };
 }
 
 /** The acceptance kit's fixture over the Azure DevOps mock. */
 export async function azureDevopsFixture(): Promise<RemoteFixture & { mock: AzureDevopsMock }> {
   const mock = await startAzureDevopsMock();
-  const { git } = mock;
   return {
     mock,
     connector: 'azure_devops',
     settings: { api_url: mock.url, organization: mock.organization, project: mock.project, repository: mock.repository },
     secrets: { token: mock.token },
     badSecrets: { token: 'azdo-pat-revoked' },
-    async setSource(id, text) {
-      git.editJson('main', 'locales/en.json', (data) => void (data[id] = text), `Copy: ${id}`);
-    },
-    async translation(id, locale) {
-      return translationIn(git, id, locale);
-    },
-    async editTranslation(id, locale, text) {
-      git.editJson('parlance/main', `locales/${locale}.json`, (data) => void (data[id] = text), `Fix the ${locale} wording of ${id}`);
-    },
-    async sourceCount() {
-      return sourceCountIn(git);
-    },
-    webhook: (secret) => mock.pushEvent(secret),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.stop(),
+    ...codeHostFixtureOps(mock.git, mock, (secret) => mock.pushEvent(secret)),
   };
 }

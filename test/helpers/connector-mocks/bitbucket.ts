@@ -1,6 +1,6 @@
 /**
- * A local Bitbucket Cloud REST API 2.0 over an in-memory git repository, for the Bitbucket connector's tests; it also
- * exports that in-memory repository (`MemoryGit`), which the Azure DevOps mock uses too.
+ * A local Bitbucket Cloud REST API 2.0 over the code hosts' in-memory git repository (git-store.ts), for the Bitbucket
+ * connector's tests.
  *
  * Shapes taken from Atlassian's reference (https://developer.atlassian.com/cloud/bitbucket/rest/): api-group-refs
  * (`GET /refs/branches/{name}`: `{ type: 'branch', name, target: { type: 'commit', hash } }`), api-group-source
@@ -15,137 +15,11 @@
  * event-payloads): `X-Event-Key: repo:push`, `X-Hub-Signature: sha256=<hex HMAC of the body>`, and the push payload's
  * `push.changes[].new/old`.
  */
-import { createHash, createHmac, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SEED, type RemoteFixture } from '../connector-kit.js';
-
-export interface GitCommit {
-  id: string;
-  parents: string[];
-  tree: Map<string, Uint8Array>;
-  message: string;
-  author: string;
-}
-
-/** A git repository in memory: commits with parents and whole trees, branches, and a log of every branch move. */
-export class MemoryGit {
-  readonly commits = new Map<string, GitCommit>();
-  readonly branches = new Map<string, string>();
-  /** Every branch move, in order; `rewrites()` finds the ones that were not fast-forwards. */
-  readonly moves: { branch: string; from: string | null; to: string; author: string }[] = [];
-  private counter = 0;
-
-  constructor(files: Record<string, string>, branch = 'main') {
-    const tree = new Map(Object.entries(files).map(([path, text]) => [path, new TextEncoder().encode(text)]));
-    const root = this.makeCommit([], tree, 'Initial commit', 'Maria Example <maria@example.com>');
-    this.move(branch, root.id, root.author);
-  }
-
-  makeCommit(parents: string[], tree: Map<string, Uint8Array>, message: string, author: string): GitCommit {
-    const id = createHash('sha1').update(`${++this.counter}\0${parents.join(',')}\0${message}`).digest('hex');
-    const commit = { id, parents, tree, message, author };
-    this.commits.set(id, commit);
-    return commit;
-  }
-
-  move(branch: string, to: string, author: string): void {
-    this.moves.push({ branch, from: this.branches.get(branch) ?? null, to, author });
-    this.branches.set(branch, to);
-  }
-
-  /** A branch name or a commit id (full or abbreviated) to a commit. */
-  resolve(ref: string): GitCommit | undefined {
-    const byBranch = this.branches.get(ref);
-    if (byBranch) return this.commits.get(byBranch);
-    if (ref.length >= 7) for (const [id, commit] of this.commits) if (id.startsWith(ref)) return commit;
-    return undefined;
-  }
-
-  isAncestor(ancestor: string, of: string): boolean {
-    const seen = new Set<string>();
-    const queue = [of];
-    while (queue.length > 0) {
-      const id = queue.pop()!;
-      if (id === ancestor) return true;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      queue.push(...(this.commits.get(id)?.parents ?? []));
-    }
-    return false;
-  }
-
-  /** Branch moves that dropped commits (a force push): none may ever happen. */
-  rewrites() {
-    return this.moves.filter((m) => m.from !== null && !this.isAncestor(m.from, m.to));
-  }
-
-  read(ref: string, path: string): string | undefined {
-    const bytes = this.resolve(ref)?.tree.get(path);
-    return bytes ? new TextDecoder().decode(bytes) : undefined;
-  }
-
-  /** A person's commit on `branch` changing one JSON file. */
-  editJson(branch: string, path: string, change: (data: Record<string, unknown>) => void, message: string): GitCommit {
-    const head = this.resolve(branch)!;
-    const data = JSON.parse(this.read(branch, path) ?? '{}') as Record<string, unknown>;
-    change(data);
-    const tree = new Map(head.tree);
-    tree.set(path, new TextEncoder().encode(`${JSON.stringify(data, null, 2)}\n`));
-    const commit = this.makeCommit([head.id], tree, message, 'Maria Example <maria@example.com>');
-    this.move(branch, commit.id, commit.author);
-    return commit;
-  }
-}
-
-/** The repository every code-host fixture starts from: parlance.yml naming locales/en.json, seeded with SEED. */
-export function seedFiles(): Record<string, string> {
-  return {
-    'parlance.yml': "files:\n  - source: 'locales/en.json'\n    translation: 'locales/{locale}.json'\nlocales: [de, fr]\n",
-    'locales/en.json': `${JSON.stringify(Object.fromEntries(SEED.map((s) => [s.id, s.source])), null, 2)}\n`,
-    'README.md': '# Storefront\n',
-    'src/app/index.ts': 'export {};\n',
-  };
-}
-
-/** A server on 127.0.0.1 that can be stopped and started again on the same port. */
-export interface LocalServer {
-  url: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-}
-
-export async function startLocalServer(handle: (req: IncomingMessage, body: Buffer, res: ServerResponse) => unknown): Promise<LocalServer> {
-  let server: Server | undefined;
-  let port = 0;
-  const listen = async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        Promise.resolve(handle(req, Buffer.concat(chunks), res)).catch((error: unknown) => {
-          res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
-        });
-      });
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server!.address() as AddressInfo).port;
-  };
-  await listen();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (!server) return;
-      const s = server;
-      server = undefined;
-      s.closeAllConnections();
-      await new Promise<void>((resolve) => s.close(() => resolve()));
-    },
-    async start() {
-      if (!server) await listen();
-    },
-  };
-}
+import { createHmac, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RemoteFixture } from '../connector-kit.js';
+import { codeHostFixtureOps, GitStore, PARLANCE_BOT, seedFiles, type StoredCommit } from './git-store.js';
+import { sendJson, serveOnLoopback } from './loopback.js';
 
 export interface BitbucketMockOptions {
   workspace?: string;
@@ -165,7 +39,7 @@ export interface BitbucketMock {
   workspace: string;
   repoSlug: string;
   token: string;
-  git: MemoryGit;
+  git: GitStore;
   /** `METHOD path?query` of every request, in order. */
   requests: string[];
   pullRequests: { id: number; title: string; description: string; source: string; destination: string; state: string }[];
@@ -180,17 +54,16 @@ export interface BitbucketMock {
   pushWebhook(secret: string, branch?: string): { headers: Record<string, string>; body: string };
   stop(): Promise<void>;
   start(): Promise<void>;
+  close(): Promise<void>;
 }
 
-const error = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ type: 'error', error: { message } }));
-const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+const error = (res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => sendJson(res, status, { type: 'error', error: { message } }, headers);
 
 export async function startBitbucketMock(options: BitbucketMockOptions = {}): Promise<BitbucketMock> {
   const workspace = options.workspace ?? 'acme';
   const repoSlug = options.repoSlug ?? 'storefront';
   const token = options.token ?? 'ATCTT3xFfGN0-bitbucket-test-token';
-  const git = new MemoryGit(seedFiles());
+  const git = new GitStore(seedFiles({ 'README.md': '# Storefront\n', 'src/app/index.ts': 'export {};\n' }));
   const requests: string[] = [];
   const pullRequests: BitbucketMock['pullRequests'] = [];
   const reports = new Map<string, Record<string, unknown>>();
@@ -221,19 +94,12 @@ export async function startBitbucketMock(options: BitbucketMockOptions = {}): Pr
   });
 
   /** Entries below `dir` at most `depth` levels down, directories included, sorted as Bitbucket lists them. */
-  function listing(commit: GitCommit, dir: string, depth: number) {
+  function listing(commit: StoredCommit, dir: string, depth: number) {
     const prefix = dir === '' ? '' : `${dir}/`;
-    const entries = new Map<string, Record<string, unknown>>();
-    for (const path of [...commit.tree.keys()].sort()) {
-      if (!path.startsWith(prefix)) continue;
-      const parts = path.slice(prefix.length).split('/');
-      for (let i = 1; i <= Math.min(parts.length, depth); i++) {
-        const at = prefix + parts.slice(0, i).join('/');
-        if (i === parts.length) entries.set(at, { path: at, type: 'commit_file', commit: commitRef(commit.id), attributes: [], escaped_path: at, size: commit.tree.get(path)!.length, mimetype: null });
-        else if (!entries.has(at)) entries.set(at, { path: at, type: 'commit_directory', commit: commitRef(commit.id) });
-      }
-    }
-    return [...entries.values()];
+    return git
+      .treeEntries(commit.id)
+      .filter((entry) => entry.path.startsWith(prefix) && entry.path.slice(prefix.length).split('/').length <= depth)
+      .map((entry) => (entry.type === 'blob' ? { path: entry.path, type: 'commit_file', commit: commitRef(commit.id), attributes: [], escaped_path: entry.path, size: entry.size, mimetype: null } : { path: entry.path, type: 'commit_directory', commit: commitRef(commit.id) }));
   }
 
   async function handleCommit(body: Buffer, contentType: string, res: ServerResponse) {
@@ -248,14 +114,13 @@ export async function startBitbucketMock(options: BitbucketMockOptions = {}): Pr
     const parentId = parents[0] ?? head ?? git.branches.get('main')!;
     const parent = git.commits.get(parentId);
     if (!parent) return error(res, 400, `Unknown parent commit: ${parentId}`);
-    const tree = new Map(parent.tree);
+    const changes = new Map<string, Uint8Array>();
     for (const [name, value] of form.entries()) {
       if (['message', 'branch', 'parents', 'author', 'files'].includes(name)) continue;
       const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : new Uint8Array(await value.arrayBuffer());
-      tree.set(name.replace(/^\/+/, ''), bytes);
+      changes.set(name.replace(/^\/+/, ''), bytes);
     }
-    const commit = git.makeCommit([parent.id], tree, message, 'Parlance <parlance@example.com>');
-    git.move(branch, commit.id, commit.author);
+    const commit = git.commitTo(branch, changes, message, PARLANCE_BOT, parent.id);
     res.writeHead(201, { location: `${repoLinks()}/commit/${commit.id}` }).end();
   }
 
@@ -292,7 +157,7 @@ export async function startBitbucketMock(options: BitbucketMockOptions = {}): Pr
       const commit = git.resolve(decodeURIComponent(src[1]!));
       if (!commit) return error(res, 404, `Commit not found: ${src[1]}`);
       const path = src[2]!.split('/').map(decodeURIComponent).join('/').replace(/\/+$/, '');
-      const file = commit.tree.get(path);
+      const file = commit.files.get(path);
       if (file) return res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.from(file));
       const values = listing(commit, path, Number(url.searchParams.get('max_depth') ?? '1'));
       if (path !== '' && values.length === 0) return error(res, 404, `No such file or directory: ${path}`);
@@ -363,7 +228,7 @@ export async function startBitbucketMock(options: BitbucketMockOptions = {}): Pr
     return error(res, 404, `No route for ${method} ${url.pathname}`);
   }
 
-  const server = await startLocalServer(handle);
+  const server = await serveOnLoopback(handle);
   base = `${server.url}/2.0`;
 
   return {
@@ -391,13 +256,13 @@ export async function startBitbucketMock(options: BitbucketMockOptions = {}): Pr
         push: {
           changes: [
             {
-              old: move.from ? { type: 'branch', name: branch, target: commitRef(move.from) } : null,
-              new: { type: 'branch', name: branch, target: { ...commitRef(move.to), message: git.commits.get(move.to)!.message } },
-              created: move.from === null,
+              old: move.before ? { type: 'branch', name: branch, target: commitRef(move.before) } : null,
+              new: { type: 'branch', name: branch, target: { ...commitRef(move.after), message: git.commits.get(move.after)!.message } },
+              created: move.before === null,
               forced: false,
               closed: false,
               truncated: false,
-              commits: [{ ...commitRef(move.to), message: git.commits.get(move.to)!.message }],
+              commits: [{ ...commitRef(move.after), message: git.commits.get(move.after)!.message }],
             },
           ],
         },
@@ -418,47 +283,19 @@ export async function startBitbucketMock(options: BitbucketMockOptions = {}): Pr
     },
     stop: () => server.stop(),
     start: () => server.start(),
+    close: () => server.close(),
   };
-}
-
-/** What a fixture reads of the translations: `parlance/main` once Parlance has written, else main. */
-export function translationIn(git: MemoryGit, id: string, locale: string): string | undefined {
-  const ref = git.branches.has('parlance/main') ? 'parlance/main' : 'main';
-  const text = git.read(ref, `locales/${locale}.json`);
-  if (text === undefined) return undefined;
-  const value = (JSON.parse(text) as Record<string, unknown>)[id];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-export function sourceCountIn(git: MemoryGit): number {
-  return Object.keys(JSON.parse(git.read('main', 'locales/en.json')!) as Record<string, unknown>).length;
 }
 
 /** The acceptance kit's fixture over the Bitbucket mock. */
 export async function bitbucketFixture(): Promise<RemoteFixture & { mock: BitbucketMock }> {
   const mock = await startBitbucketMock();
-  const { git } = mock;
   return {
     mock,
     connector: 'bitbucket',
     settings: { api_url: mock.url, workspace: mock.workspace, repo_slug: mock.repoSlug },
     secrets: { access_token: mock.token },
     badSecrets: { access_token: 'ATCTT3xFfGN0-revoked' },
-    async setSource(id, text) {
-      git.editJson('main', 'locales/en.json', (data) => void (data[id] = text), `Copy: ${id}`);
-    },
-    async translation(id, locale) {
-      return translationIn(git, id, locale);
-    },
-    async editTranslation(id, locale, text) {
-      git.editJson('parlance/main', `locales/${locale}.json`, (data) => void (data[id] = text), `Fix the ${locale} wording of ${id}`);
-    },
-    async sourceCount() {
-      return sourceCountIn(git);
-    },
-    webhook: (secret) => mock.pushWebhook(secret),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.stop(),
+    ...codeHostFixtureOps(mock.git, mock, (secret) => mock.pushWebhook(secret)),
   };
 }

@@ -11,18 +11,13 @@
  * from the "Webhooks" concept page. Custom headers on a webhook are Contentful's "Headers" option of a webhook.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { Armed, cmsFixture, serveRecording, type MockRequest, type RecordingServer } from './cms-mock.js';
+import { sendJson } from './loopback.js';
 
-export interface ContentfulRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
+export interface ContentfulRequest extends MockRequest {
   headers: Record<string, string | undefined>;
-  status: number;
-  body?: unknown;
-  at: number;
 }
 
 interface MockEntry {
@@ -40,13 +35,11 @@ export interface ContentfulMockOptions {
   locales?: string[];
 }
 
-export interface ContentfulMock {
-  url: string;
+export interface ContentfulMock extends RecordingServer<ContentfulRequest> {
   token: string;
   spaceId: string;
   environmentId: string;
   contentTypeId: string;
-  requests: ContentfulRequest[];
   entries: Map<string, MockEntry>;
   /** The next request answers 429 with `X-Contentful-RateLimit-Reset: <seconds>`. */
   rateLimitNext(seconds: number): void;
@@ -56,9 +49,6 @@ export interface ContentfulMock {
   edit(id: string, locale: string, text: string): void;
   /** The webhook Contentful sends after an entry is saved, with the secret header the user configured. */
   webhook(id: string, secret: string, topic?: string): { headers: Record<string, string>; body: string };
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 const TOKEN = 'CFPAT-3hQ9xkN1cW0aB5rT7yUe2mZpL4sV8dGfJ6nK';
@@ -66,13 +56,11 @@ const SPACE = 'yadj1kx9rmg0';
 const ENVIRONMENT = 'master';
 const CONTENT_TYPE = 'article';
 const STAMP = '2026-11-20T09:12:44.000Z';
+const MEDIA_TYPE = 'application/vnd.contentful.management.v1+json';
 
 const cfError = (id: string, message: string, details?: unknown) => ({ sys: { type: 'Error', id }, message, ...(details ? { details } : {}), requestId: randomUUID() });
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/vnd.contentful.management.v1+json', ...headers });
-  res.end(JSON.stringify(body));
-}
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => sendJson(res, status, body, { 'content-type': MEDIA_TYPE, ...headers });
 
 const link = (linkType: string, id: string) => ({ sys: { type: 'Link', linkType, id } });
 
@@ -82,9 +70,8 @@ export async function startContentfulMock(options: ContentfulMockOptions = {}): 
   const source = localeCodes[0]!;
   const entries = new Map<string, MockEntry>();
   for (const { id, source: text } of SEED) entries.set(id, { id, version: 1, fields: { title: { [source]: text }, slug: { [source]: id } }, createdAt: STAMP, updatedAt: STAMP });
-  const requests: ContentfulRequest[] = [];
-  let rateLimit: number | undefined;
-  let beforePut: (() => void) | undefined;
+  const rateLimit = new Armed<number>();
+  const beforePut = new Armed<() => void>();
 
   const entryJson = (e: MockEntry) => ({
     sys: { space: link('Space', SPACE), id: e.id, type: 'Entry', createdAt: e.createdAt, updatedAt: e.updatedAt, environment: link('Environment', ENVIRONMENT), version: e.version, contentType: link('ContentType', CONTENT_TYPE) },
@@ -103,17 +90,9 @@ export async function startContentfulMock(options: ContentfulMockOptions = {}): 
     ],
   };
 
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse, log: ContentfulRequest): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://mock');
-    if (rateLimit !== undefined) {
-      const seconds = rateLimit;
-      rateLimit = undefined;
+  function handle(req: IncomingMessage, res: ServerResponse, url: URL, sent: unknown): void {
+    const seconds = rateLimit.take();
+    if (seconds !== undefined) {
       return send(res, 429, cfError('RateLimitExceeded', 'You have exceeded the rate limit of the Organization this Space belongs to by making too many API requests within a short timespan. Please wait a moment before trying the request again.'), { 'x-contentful-ratelimit-reset': String(seconds), 'x-contentful-ratelimit-second-limit': '10', 'x-contentful-ratelimit-second-remaining': '0' });
     }
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(res, 401, cfError('AccessTokenInvalid', 'The access token you sent could not be found or is invalid.'));
@@ -138,11 +117,9 @@ export async function startContentfulMock(options: ContentfulMockOptions = {}): 
     if (!entry) return send(res, 404, cfError('NotFound', 'The resource could not be found.', { type: 'Entry', id }));
     if (req.method === 'GET') return send(res, 200, entryJson(entry));
     if (req.method !== 'PUT') return send(res, 405, cfError('BadRequest', `Method ${req.method} not allowed`));
-    if (req.headers['content-type'] !== 'application/vnd.contentful.management.v1+json') return send(res, 415, cfError('UnsupportedMediaType', 'Unsupported media type'));
-    const body = JSON.parse(await readBody(req)) as { fields?: MockEntry['fields'] };
-    log.body = body;
-    beforePut?.();
-    beforePut = undefined;
+    if (req.headers['content-type'] !== MEDIA_TYPE) return send(res, 415, cfError('UnsupportedMediaType', 'Unsupported media type'));
+    const body = sent as { fields?: MockEntry['fields'] };
+    beforePut.take()?.();
     if (Number(req.headers['x-contentful-version']) !== entry.version) return send(res, 409, cfError('VersionMismatch', 'Version mismatch'));
     if (!body.fields) return send(res, 422, cfError('ValidationFailed', 'Validation error', { errors: [{ name: 'required', path: ['fields'] }] }));
     entry.fields = body.fields;
@@ -151,31 +128,20 @@ export async function startContentfulMock(options: ContentfulMockOptions = {}): 
     return send(res, 200, entryJson(entry));
   }
 
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://mock');
-    const log: ContentfulRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: { 'x-contentful-version': req.headers['x-contentful-version'] as string | undefined, 'content-type': req.headers['content-type'] }, status: 0, at: Date.now() };
-    requests.push(log);
-    res.on('finish', () => (log.status = res.statusCode));
-    handle(req, res, log).catch((error: unknown) => send(res, 500, cfError('ServerError', String(error))));
+  const server = await serveRecording(handle, {
+    extra: (req) => ({ headers: { 'x-contentful-version': req.headers['x-contentful-version'] as string | undefined, 'content-type': req.headers['content-type'] } }),
+    internalError: (res, error) => send(res, 500, cfError('ServerError', String(error))),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  let running = true;
 
-  const mock: ContentfulMock = {
-    url: `http://127.0.0.1:${port}`,
+  return {
+    ...server,
     token: TOKEN,
     spaceId: SPACE,
     environmentId: ENVIRONMENT,
     contentTypeId: CONTENT_TYPE,
-    requests,
     entries,
-    rateLimitNext(seconds) {
-      rateLimit = seconds;
-    },
-    beforeNextPut(change) {
-      beforePut = change;
-    },
+    rateLimitNext: (seconds) => rateLimit.arm(seconds),
+    beforeNextPut: (change) => beforePut.arm(change),
     edit(id, locale, text) {
       const entry = entries.get(id);
       if (!entry) throw new Error(`no entry ${id}`);
@@ -187,54 +153,25 @@ export async function startContentfulMock(options: ContentfulMockOptions = {}): 
       const entry = entries.get(id);
       if (!entry) throw new Error(`no entry ${id}`);
       return {
-        headers: { 'content-type': 'application/vnd.contentful.management.v1+json', 'x-contentful-topic': topic, 'x-contentful-webhook-name': 'Parlance', 'x-parlance-webhook-secret': secret },
+        headers: { 'content-type': MEDIA_TYPE, 'x-contentful-topic': topic, 'x-contentful-webhook-name': 'Parlance', 'x-parlance-webhook-secret': secret },
         body: JSON.stringify(entryJson(entry)),
       };
     },
-    async stop() {
-      if (!running) return;
-      running = false;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    async start() {
-      if (running) return;
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-      running = true;
-    },
-    close() {
-      return mock.stop();
-    },
   };
-  return mock;
 }
 
 /** The acceptance kit's fixture: the SEED strings as `article` entries whose localized `title` holds them in `en`. */
 export async function contentfulFixture(): Promise<RemoteFixture> {
   const mock = await startContentfulMock();
-  let lastChanged = SEED[0]!.id;
-  return {
+  return cmsFixture({
     connector: 'contentful',
     settings: { api_url: mock.url, space_id: mock.spaceId, environment_id: mock.environmentId },
     secrets: { management_token: mock.token },
     badSecrets: { management_token: 'CFPAT-revoked0000000000000000000000000000' },
-    async setSource(id, text) {
-      mock.edit(id, 'en', text);
-      lastChanged = id;
-    },
-    async translation(id, locale) {
-      const value = mock.entries.get(id)?.fields.title?.[locale];
-      return typeof value === 'string' && value !== '' ? value : undefined;
-    },
-    async editTranslation(id, locale, text) {
-      mock.edit(id, locale, text);
-    },
-    async sourceCount() {
-      return [...mock.entries.values()].filter((e) => typeof e.fields.title?.en === 'string').length;
-    },
-    webhook: (secret) => mock.webhook(lastChanged, secret),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.close(),
-  };
+    edit: (id, locale, text) => mock.edit(id, locale, text),
+    held: (id, locale) => mock.entries.get(id)?.fields.title?.[locale],
+    sourceCount: () => [...mock.entries.values()].filter((e) => typeof e.fields.title?.en === 'string').length,
+    webhook: (id, secret) => mock.webhook(id, secret),
+    server: mock,
+  });
 }

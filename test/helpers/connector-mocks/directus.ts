@@ -14,9 +14,10 @@
  * root."). A Flow's Request URL operation sends the headers and body it is given: here `{{$trigger}}` of an Event Hook
  * (`{ event, payload, keys, collection }`) with X-Parlance-Webhook-Secret.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { sendJson } from './loopback.js';
+import { serveRestCms, type RestCmsCall, type RestCmsMock, type RestCmsRequest } from './rest-cms-mock.js';
 
 export const DIRECTUS_COLLECTION = 'articles';
 const JUNCTION = 'articles_translations';
@@ -33,56 +34,28 @@ export interface DirectusMockOptions {
   extraItems?: number;
 }
 
-export interface DirectusRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  authorization: string | undefined;
-  body: unknown;
-}
+export type DirectusRequest = RestCmsRequest;
 
 type TranslationRow = { id: number; articles_id: number; languages_code: string; title: string | null };
 
-export interface DirectusMock {
-  url: string;
+export interface DirectusMock extends RestCmsMock {
   token: string;
-  requests: DirectusRequest[];
   /** The item id of each seed id. */
   items: Map<string, number>;
-  rateLimitNext(count?: number, seconds?: number): void;
   title(itemId: number, code: string): string | undefined;
   setTitle(itemId: number, code: string, title: string): void;
   count(code: string): number;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
-};
-const directusError = (res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) => send(res, status, { errors: [{ message, extensions: { code } }] }, headers);
+const directusError = (res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) => sendJson(res, status, { errors: [{ message, extensions: { code } }] }, headers);
 const forbiddenCollection = (res: ServerResponse, collection: string) => directusError(res, 403, 'FORBIDDEN', `You don't have permission to access collection "${collection}" or it does not exist. Queried in root.`);
 
 export async function startDirectusMock(options: DirectusMockOptions = {}): Promise<DirectusMock> {
   const token = `directus-static-${Math.random().toString(36).slice(2, 14)}`;
-  const requests: DirectusRequest[] = [];
   const items = new Map<string, number>();
   const articles = new Map<number, { id: number; status: string }>();
   const rows = new Map<number, TranslationRow>();
   let nextRow = 1;
-  let rateLimited = 0;
-  let retryAfter = 1;
 
   const rowsOf = (itemId: number) => [...rows.values()].filter((r) => r.articles_id === itemId).sort((a, b) => a.id - b.id);
   const setTitle = (itemId: number, code: string, title: string) => {
@@ -128,23 +101,16 @@ export async function startDirectusMock(options: DirectusMockOptions = {}): Prom
     return undefined;
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const text = await readBody(req);
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, body: text ? (JSON.parse(text) as unknown) : undefined });
-    if (rateLimited > 0) {
-      rateLimited--;
-      return directusError(res, 429, 'REQUESTS_EXCEEDED', `Too many requests, retry after ${retryAfter}s.`, { 'retry-after': String(retryAfter) });
-    }
-    const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+  function handle({ method, url, text, authorization }: RestCmsCall, res: ServerResponse): void {
+    const bearer = authorization?.replace(/^Bearer /, '');
     // Directus verifies a JWT-shaped token as a session token (403 INVALID_TOKEN), any other as a static token (401).
     if (bearer !== token && bearer?.split('.').length === 3) return directusError(res, 403, 'INVALID_TOKEN', 'Invalid token.');
     if (bearer !== token) return directusError(res, 401, 'INVALID_CREDENTIALS', 'Invalid user credentials.');
     const [kind, collection, id] = url.pathname.split('/').filter(Boolean);
-    if (kind === 'fields' && req.method === 'GET') {
+    if (kind === 'fields' && method === 'GET') {
       if (collection !== JUNCTION) return forbiddenCollection(res, collection ?? '');
       const field = (name: string, type: string, schema: unknown) => ({ collection: JUNCTION, field: name, type, schema, meta: { collection: JUNCTION, field: name, interface: null, special: null } });
-      return send(res, 200, {
+      return sendJson(res, 200, {
         data: [
           field('id', 'integer', { name: 'id', table: JUNCTION, data_type: 'integer', max_length: null, is_primary_key: true }),
           field('articles_id', 'integer', { name: 'articles_id', table: JUNCTION, data_type: 'integer', max_length: null, is_primary_key: false }),
@@ -154,62 +120,41 @@ export async function startDirectusMock(options: DirectusMockOptions = {}): Prom
       });
     }
     if (kind !== 'items') return directusError(res, 404, 'ROUTE_NOT_FOUND', `Route ${url.pathname} doesn't exist.`);
-    if (collection === 'languages' && req.method === 'GET' && !id) return send(res, 200, { data: LANGUAGES });
+    if (collection === 'languages' && method === 'GET' && !id) return sendJson(res, 200, { data: LANGUAGES });
     if (collection !== DIRECTUS_COLLECTION) return forbiddenCollection(res, collection ?? '');
     const fields = url.searchParams.get('fields');
-    if (!id && req.method === 'GET') {
+    if (!id && method === 'GET') {
       const limit = Number(url.searchParams.get('limit') ?? 100);
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const ids = [...articles.keys()].sort((a, b) => a - b);
       const page = limit === -1 ? ids : ids.slice(offset, offset + limit);
       const meta = url.searchParams.get('meta') === 'total_count' ? { meta: { total_count: ids.length } } : {};
-      return send(res, 200, { data: page.map((n) => itemView(n, fields)), ...meta });
+      return sendJson(res, 200, { data: page.map((n) => itemView(n, fields)), ...meta });
     }
     const itemId = Number(id);
     if (!articles.has(itemId)) return directusError(res, 403, 'FORBIDDEN', "You don't have permission to access this.");
-    if (req.method === 'GET') return send(res, 200, { data: itemView(itemId, fields) });
-    if (req.method === 'PATCH') {
+    if (method === 'GET') return sendJson(res, 200, { data: itemView(itemId, fields) });
+    if (method === 'PATCH') {
       const body = JSON.parse(text || '{}') as Record<string, unknown>;
       const problem = 'translations' in body ? applyTranslations(itemId, body.translations) : undefined;
       if (problem) return directusError(res, 400, 'INVALID_PAYLOAD', problem);
-      return send(res, 200, { data: itemView(itemId, fields) });
+      return sendJson(res, 200, { data: itemView(itemId, fields) });
     }
-    return directusError(res, 405, 'METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed.`);
+    return directusError(res, 405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed.`);
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => directusError(res, 500, 'INTERNAL_SERVER_ERROR', String(error)));
+  const server = await serveRestCms({
+    tooManyRequests: (res, headers, seconds) => directusError(res, 429, 'REQUESTS_EXCEEDED', `Too many requests, retry after ${seconds}s.`, headers),
+    internalError: (res, error) => directusError(res, 500, 'INTERNAL_SERVER_ERROR', String(error)),
+    handle,
   });
-  let port = 0;
-  const start = () =>
-    new Promise<void>((resolve) => {
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as AddressInfo).port;
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  await start();
-
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...server,
     token,
-    requests,
     items,
-    rateLimitNext(count = 1, seconds = 1) {
-      rateLimited = count;
-      retryAfter = seconds;
-    },
     title: (itemId, code) => rowsOf(itemId).find((r) => r.languages_code === code)?.title ?? undefined,
     setTitle,
     count: (code) => [...articles.keys()].filter((itemId) => rowsOf(itemId).some((r) => r.languages_code === code)).length,
-    stop,
-    start,
-    close: stop,
   };
 }
 

@@ -11,17 +11,14 @@
  * X-Figma-Plan-Tier, X-Figma-Rate-Limit-Type). "Invalid token" is the text Figma answers a bad token with.
  * Figma's REST API has no endpoint that changes a text layer, so this mock has none either.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { Armed, cmsFixture, serveRecording, type MockRequest, type RecordingServer } from './cms-mock.js';
+import { sendJson } from './loopback.js';
 
-export interface FigmaRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
+export interface FigmaRequest extends MockRequest {
   token: string | undefined;
   authorization: string | undefined;
-  status: number;
 }
 
 interface Box {
@@ -54,13 +51,11 @@ export interface FigmaMockOptions {
   secondFile?: boolean;
 }
 
-export interface FigmaMock {
-  url: string;
+export interface FigmaMock extends RecordingServer<FigmaRequest> {
   token: string;
   oauthToken: string;
   fileKey: string;
   secondKey: string;
-  requests: FigmaRequest[];
   /** The next `count` requests answer 429 as Figma's rate limit does. */
   rateLimitNext(count?: number): void;
   /** The TEXT node holding a SEED string. */
@@ -71,9 +66,6 @@ export interface FigmaMock {
   file(key: string): { version: string; lastModified: string };
   /** The FILE_UPDATE Figma posts after a change, with `passcode` as the webhook was created with. */
   notification(passcode: string, key: string, eventType?: string, at?: Date): { headers: Record<string, string>; body: string };
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 const TOKEN = 'figd_Qm3x7Kc2pT9vLw4nR8sY1bZ6hJ0fD5gA';
@@ -191,24 +183,19 @@ function cut(node: FigmaNode, depth: number): FigmaNode {
   return { ...node, children: node.children.map((c) => cut(c, depth - 1)) };
 }
 
+/** The two ways Figma takes a token: a personal access token in X-Figma-Token, an OAuth token as Bearer. */
+const credentials = (req: IncomingMessage) => ({ token: req.headers['x-figma-token'] as string | undefined, authorization: req.headers.authorization });
+
 export async function startFigmaMock(options: FigmaMockOptions = {}): Promise<FigmaMock> {
   const files = new Map<string, FigmaFile>([[FILE_KEY, seedFile()]]);
   if (options.secondFile) files.set(SECOND_KEY, secondFile());
-  const requests: FigmaRequest[] = [];
-  let rateLimited = 0;
+  const rateLimited = new Armed<true>();
 
-  function handle(req: IncomingMessage, res: ServerResponse): void {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const token = req.headers['x-figma-token'] as string | undefined;
-    const authorization = req.headers.authorization;
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), token, authorization, status });
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-      res.end(JSON.stringify(body));
-    };
+  function handle(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    const { token, authorization } = credentials(req);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => sendJson(res, status, body, headers);
     if (!(token === TOKEN || (token === undefined && authorization === `Bearer ${OAUTH_TOKEN}`))) return send(403, { status: 403, err: 'Invalid token' });
-    if (rateLimited > 0) {
-      rateLimited--;
+    if (rateLimited.take()) {
       return send(429, { status: 429, err: 'Rate limit exceeded' }, { 'retry-after': '1', 'x-figma-plan-tier': 'pro', 'x-figma-rate-limit-type': 'high', 'x-figma-upgrade-link': 'https://www.figma.com/pricing' });
     }
     const m = url.pathname.match(/^\/v1\/files\/([^/]+)(\/nodes)?$/);
@@ -227,25 +214,20 @@ export async function startFigmaMock(options: FigmaMockOptions = {}): Promise<Fi
     send(200, { ...meta, document, components: {}, componentSets: {}, schemaVersion: 0, styles: {} });
   }
 
-  let server: Server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const server = await serveRecording(handle, { extra: credentials });
   const fileOf = (key: string) => {
     const found = files.get(key);
     if (!found) throw new Error(`Figma mock: no file '${key}'`);
     return found;
   };
 
-  const mock: FigmaMock = {
-    url: `http://127.0.0.1:${port}`,
+  return {
+    ...server,
     token: TOKEN,
     oauthToken: OAUTH_TOKEN,
     fileKey: FILE_KEY,
     secondKey: SECOND_KEY,
-    requests,
-    rateLimitNext(count = 1) {
-      rateLimited = count;
-    },
+    rateLimitNext: (count = 1) => rateLimited.arm(true, count),
     seedNode(id) {
       const index = SEED.findIndex((s) => s.id === id);
       if (index < 0) throw new Error(`Figma mock: no seed string '${id}'`);
@@ -265,43 +247,24 @@ export async function startFigmaMock(options: FigmaMockOptions = {}): Promise<Fi
       const body = JSON.stringify({ event_type: eventType, file_key: key, file_name: files.get(key)?.name ?? 'Untitled', passcode, timestamp: at.toISOString().replace(/\.\d+Z$/, 'Z'), webhook_id: '884211' });
       return { headers: { 'content-type': 'application/json' }, body };
     },
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-    async start() {
-      server = createServer(handle);
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    },
-    async close() {
-      if (server.listening) await mock.stop();
-    },
   };
-  return mock;
 }
 
 /** The acceptance scenario's view of the mock. Figma holds no translations and cannot be written: import only. */
 export async function figmaFixture(): Promise<RemoteFixture> {
   const mock = await startFigmaMock();
   const visibleText = (node: FigmaNode): number => (node.visible === false ? 0 : node.type === 'TEXT' ? ((node.characters ?? '').trim() === '' ? 0 : 1) : (node.children ?? []).reduce((n, c) => n + visibleText(c), 0));
-  return {
+  return cmsFixture({
     connector: 'figma',
     settings: { api_url: mock.url, file_keys: [mock.fileKey] },
     secrets: { token: mock.token },
     badSecrets: { token: 'figd_revoked_000000000000000000000000' },
-    async setSource(id, characters) {
-      mock.setText(mock.fileKey, mock.seedNode(id).id, characters);
-    },
-    translation: async () => undefined,
-    async sourceCount() {
+    edit: (id, _locale, characters) => mock.setText(mock.fileKey, mock.seedNode(id).id, characters),
+    sourceCount() {
       const root = mock.node(mock.fileKey, '0:0');
       return root ? visibleText(root) : 0;
     },
-    webhook: (secret) => mock.notification(secret, mock.fileKey),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.close(),
-  };
+    webhook: (_id, secret) => mock.notification(secret, mock.fileKey),
+    server: mock,
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * A local Gitea API v1 (Forgejo keeps the same API) over the in-memory repository of the GitLab mock, answering in
- * Gitea's own shapes, for the Gitea/Forgejo connector's tests.
+ * A local Gitea API v1 (Forgejo keeps the same API) over the code hosts' in-memory git repository (git-store.ts),
+ * answering in Gitea's own shapes, for the Gitea/Forgejo connector's tests.
  *
  * Shapes taken from Gitea's source and swagger (go-gitea/gitea modules/structs: repo_branch.go `Branch` with
  * `commit: PayloadCommit`, repo_tree.go `GitTreeResponse {sha, url, tree[], truncated, page, total_count}`,
@@ -17,7 +17,8 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { RemoteFixture } from '../connector-kit.js';
-import { blobSha, GitStore, PARLANCE_BOT, repositoryOperations, seedFiles, segments, serveOnLoopback, type Answer, type Handler, type LoopbackServer, type RecordedRequest, type StoredCommit } from './gitlab.js';
+import { serveAnswers, segments, type Answer, type AnswerHandler, type AnsweringServer } from './answering.js';
+import { blobSha, codeHostFixtureOps, fillerFiles, GitStore, NO_COMMIT, PARLANCE_BOT, seedFiles, type StoredCommit } from './git-store.js';
 
 export interface GiteaMockOptions {
   token?: string;
@@ -44,16 +45,13 @@ export interface GiteaPull {
   comments: string[];
 }
 
-export interface GiteaMock extends LoopbackServer {
+export interface GiteaMock extends AnsweringServer {
   apiUrl: string;
   token: string;
   repository: string;
   store: GitStore;
-  requests: RecordedRequest[];
   pulls: GiteaPull[];
   statuses: { sha: string; state: string; context: string; description: string; target_url: string }[];
-  failNext429(count?: number, retryAfter?: number): void;
-  after(match: (request: RecordedRequest) => boolean, action: () => void): void;
   pushEvent(secret: string, branch?: string): { headers: Record<string, string>; body: string };
 }
 
@@ -61,14 +59,10 @@ export async function startGiteaMock(options: GiteaMockOptions = {}): Promise<Gi
   const token = options.token ?? 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
   const owner = options.owner ?? 'acme';
   const name = options.name ?? 'shop';
-  const store = new GitStore(seedFiles(options.extraFiles ?? 0));
-  const requests: RecordedRequest[] = [];
+  const store = new GitStore(seedFiles({ 'README.md': '# Shop\n', ...fillerFiles(options.extraFiles ?? 0) }));
   const pulls: GiteaPull[] = [];
   const statuses: GiteaMock['statuses'] = [];
-  const hooks: { match: (r: RecordedRequest) => boolean; action: () => void }[] = [];
   const treePageMax = options.treePageMax ?? 1000;
-  let throttled = 0;
-  let retryAfter = 1;
   let origin = '';
 
   const htmlUrl = () => `${origin}/${owner}/${name}`;
@@ -124,11 +118,7 @@ export async function startGiteaMock(options: GiteaMockOptions = {}): Promise<Gi
 
   const parseBody = (body: string) => (body === '' ? {} : (JSON.parse(body) as Record<string, unknown>));
 
-  const handle: Handler = (request): Answer => {
-    if (throttled > 0) {
-      throttled--;
-      return { status: 429, headers: { 'Retry-After': String(retryAfter) }, body: '429 Too Many Requests\n' };
-    }
+  const handle: AnswerHandler = (request): Answer => {
     const auth = request.headers.authorization ?? '';
     if (auth !== `token ${token}` && auth !== `Bearer ${token}`) return apiError(401, 'invalid username, password or token');
     const parts = segments(request.path);
@@ -259,11 +249,8 @@ export async function startGiteaMock(options: GiteaMockOptions = {}): Promise<Gi
     };
   }
 
-  const server = await serveOnLoopback(handle, (request) => {
-    requests.push(request);
-    const due = hooks.findIndex((hook) => hook.match(request));
-    if (due >= 0) hooks.splice(due, 1)[0]!.action();
-  });
+  // Gitea has no rate limit of its own; this is a reverse proxy's.
+  const server = await serveAnswers(handle, (retryAfter) => ({ status: 429, headers: { 'Retry-After': String(retryAfter) }, body: '429 Too Many Requests\n' }));
   origin = server.url;
 
   return {
@@ -272,25 +259,15 @@ export async function startGiteaMock(options: GiteaMockOptions = {}): Promise<Gi
     token,
     repository: `${owner}/${name}`,
     store,
-    requests,
     pulls,
     statuses,
-    failNext429(count = 1, wait = 1) {
-      throttled = count;
-      retryAfter = wait;
-    },
-    after(match, action) {
-      hooks.push({ match, action });
-    },
     pushEvent(secret, branch = 'main') {
       const head = store.commit(store.head(branch)!)!;
       const parent = head.parents[0] ? store.commits.get(head.parents[0]) : undefined;
-      const modified = [...head.files.keys()].filter((p) => parent?.files.has(p) && parent.files.get(p) !== head.files.get(p));
-      const added = [...head.files.keys()].filter((p) => !parent?.files.has(p));
-      const commit = { ...payloadCommit(head), added, removed: [], modified };
+      const commit = { ...payloadCommit(head), ...store.changedPaths(head.id), removed: [] };
       const body = JSON.stringify({
         ref: `refs/heads/${branch}`,
-        before: parent?.id ?? '0000000000000000000000000000000000000000',
+        before: parent?.id ?? NO_COMMIT,
         after: head.id,
         compare_url: parent ? `${htmlUrl()}/compare/${parent.id}...${head.id}` : '',
         commits: [commit],
@@ -334,10 +311,6 @@ export async function giteaFixture(): Promise<RemoteFixture & { mock: GiteaMock 
     settings: { api_url: mock.apiUrl, repository: mock.repository },
     secrets: { token: mock.token },
     badSecrets: { token: '0000000000000000000000000000000000000000' },
-    ...repositoryOperations(mock.store),
-    webhook: (secret: string) => mock.pushEvent(secret),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.close(),
+    ...codeHostFixtureOps(mock.store, mock, (secret) => mock.pushEvent(secret)),
   };
 }

@@ -1,7 +1,6 @@
 /**
- * A local GitLab REST API v4 over an in-memory git repository (branches → commits with parents → trees of files),
- * answering in GitLab's own shapes, for the GitLab connector's tests; plus the repository model, the loopback server
- * and the kit fixture operations that the Gitea mock reuses.
+ * A local GitLab REST API v4 over the code hosts' in-memory git repository (git-store.ts), answering in GitLab's own
+ * shapes, for the GitLab connector's tests.
  *
  * Shapes taken from GitLab's API reference (gitlabhq/gitlabhq doc/api): branches.md (GET …/repository/branches/:branch,
  * `{"message":"404 Branch Not Found"}`), repositories.md (GET …/repository/tree with `recursive`, `ref`, `per_page`,
@@ -19,264 +18,9 @@
  * event payload, `X-Gitlab-Event: Push Hook`) with webhooks.md (`X-Gitlab-Token` carries the secret token as is).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SEED, type RemoteFixture } from '../connector-kit.js';
-
-// ---------------------------------------------------------------------------------------------------------------
-// The repository model, shared by the code-host mocks.
-
-export interface Person {
-  name: string;
-  email: string;
-  username: string;
-}
-
-export const PARLANCE_BOT: Person = { name: 'Parlance', email: 'parlance@example.com', username: 'parlance-bot' };
-export const MARIA: Person = { name: 'Maria Example', email: 'maria@example.com', username: 'maria' };
-
-export interface StoredCommit {
-  id: string;
-  parents: string[];
-  files: Map<string, Uint8Array>;
-  message: string;
-  author: Person;
-  timestamp: string;
-}
-
-/** A branch moving from one commit to another (`before` null when the branch was created). */
-export interface BranchMove {
-  branch: string;
-  before: string | null;
-  after: string;
-}
-
-/** Git's blob id: SHA-1 of `blob <size>\0<bytes>`, so the mocks' blob shas are the ones git computes. */
-export function blobSha(content: Uint8Array): string {
-  return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
-}
-
-export class GitStore {
-  readonly commits = new Map<string, StoredCommit>();
-  readonly branches = new Map<string, string>();
-  readonly moves: BranchMove[] = [];
-  private clock = Date.parse('2026-03-02T09:00:00Z');
-
-  constructor(files: Record<string, string>, base = 'main') {
-    const tree = new Map(Object.entries(files).map(([path, text]) => [path, new TextEncoder().encode(text)]));
-    const root = this.store([], tree, 'Initial commit', MARIA);
-    this.setBranch(base, root);
-  }
-
-  head(branch: string): string | undefined {
-    return this.branches.get(branch);
-  }
-
-  commit(id: string): StoredCommit | undefined {
-    return this.commits.get(id) ?? [...this.commits.values()].find((c) => id.length >= 7 && c.id.startsWith(id));
-  }
-
-  /** A commit id or a branch name, as GitLab's and Gitea's `ref` parameters take either. */
-  resolve(ref: string): StoredCommit | undefined {
-    const branch = this.branches.get(ref);
-    return branch ? this.commits.get(branch) : this.commit(ref);
-  }
-
-  file(ref: string, path: string): Uint8Array | undefined {
-    return this.resolve(ref)?.files.get(path);
-  }
-
-  /**
-   * A new commit whose parent is `from` (default: the branch's head), and the branch moved to it. `changes` maps a
-   * path to its new bytes.
-   */
-  commitTo(branch: string, changes: Map<string, Uint8Array>, message: string, author: Person, from?: string): StoredCommit {
-    const parentId = from ?? this.branches.get(branch);
-    if (!parentId) throw new Error(`GitStore: no branch '${branch}' and no start commit`);
-    const parent = this.commits.get(parentId)!;
-    const files = new Map(parent.files);
-    for (const [path, content] of changes) files.set(path, content);
-    const created = this.store([parentId], files, message, author);
-    this.setBranch(branch, created);
-    return created;
-  }
-
-  /** The commit that last changed `path` as of `ref`, following first parents (GitLab's `last_commit_id`). */
-  lastChange(ref: string, path: string): string | undefined {
-    const start = this.resolve(ref);
-    if (!start?.files.has(path)) return undefined;
-    let commit: StoredCommit = start;
-    for (;;) {
-      const parent: StoredCommit | undefined = commit.parents[0] ? this.commits.get(commit.parents[0]) : undefined;
-      const before = parent?.files.get(path);
-      if (!parent || !before || !Buffer.from(before).equals(Buffer.from(commit.files.get(path)!))) return commit.id;
-      commit = parent;
-    }
-  }
-
-  /** Every branch move whose new head does not have the old head as its parent: a rewritten (force-pushed) branch. */
-  rewrites(): BranchMove[] {
-    return this.moves.filter((move) => move.before !== null && !this.commits.get(move.after)!.parents.includes(move.before));
-  }
-
-  /** The files under `prefix` a tree listing shows, directories included, sorted as git sorts paths. */
-  treeEntries(ref: string): { path: string; type: 'blob' | 'tree'; sha: string; size: number }[] {
-    const commit = this.resolve(ref);
-    if (!commit) return [];
-    const entries = new Map<string, { path: string; type: 'blob' | 'tree'; sha: string; size: number }>();
-    for (const [path, content] of commit.files) {
-      const parts = path.split('/');
-      for (let i = 1; i < parts.length; i++) {
-        const dir = parts.slice(0, i).join('/');
-        if (!entries.has(dir)) entries.set(dir, { path: dir, type: 'tree', sha: createHash('sha1').update(`tree ${dir}`).digest('hex'), size: 0 });
-      }
-      entries.set(path, { path, type: 'blob', sha: blobSha(content), size: content.byteLength });
-    }
-    return [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  }
-
-  private store(parents: string[], files: Map<string, Uint8Array>, message: string, author: Person): StoredCommit {
-    this.clock += 60_000;
-    const timestamp = new Date(this.clock).toISOString().replace('.000Z', 'Z');
-    const hash = createHash('sha1').update(`${parents.join(',')}\n${message}\n${timestamp}\n${this.commits.size}`);
-    for (const [path, content] of [...files].sort()) hash.update(`${path}\0${blobSha(content)}\n`);
-    const commit: StoredCommit = { id: hash.digest('hex'), parents, files, message, author, timestamp };
-    this.commits.set(commit.id, commit);
-    return commit;
-  }
-
-  private setBranch(branch: string, commit: StoredCommit): void {
-    this.moves.push({ branch, before: this.branches.get(branch) ?? null, after: commit.id });
-    this.branches.set(branch, commit.id);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The kit's repository: parlance.yml, the English source file with SEED, and the operations RemoteFixture asks for.
-
-export const SOURCE_PATH = 'locales/en.json';
-export const PARLANCE_YML = "files:\n  - source: 'locales/en.json'\n    translation: 'locales/{locale}.json'\nlocales: [de, fr]\n";
-
-/** The kit's repository files, plus `extra` files (to make tree listings span pages). */
-export function seedFiles(extra = 0): Record<string, string> {
-  const files: Record<string, string> = {
-    'parlance.yml': PARLANCE_YML,
-    [SOURCE_PATH]: `${JSON.stringify(Object.fromEntries(SEED.map((s) => [s.id, s.source])), null, 2)}\n`,
-    'README.md': '# Shop\n',
-  };
-  for (let i = 0; i < extra; i++) files[`src/components/c${String(i).padStart(3, '0')}.ts`] = `export const c${i} = ${i};\n`;
-  return files;
-}
-
-function readJson(bytes: Uint8Array | undefined): Record<string, string> | undefined {
-  if (!bytes) return undefined;
-  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, string>;
-}
-
-function writeJson(value: Record<string, string>): Uint8Array {
-  return new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`);
-}
-
-/** setSource, translation, editTranslation and sourceCount over a GitStore, as a person using git would. */
-export function repositoryOperations(store: GitStore, base = 'main') {
-  const branch = `parlance/${base}`;
-  return {
-    async setSource(id: string, text: string) {
-      const source = readJson(store.file(base, SOURCE_PATH)) ?? {};
-      source[id] = text;
-      store.commitTo(base, new Map([[SOURCE_PATH, writeJson(source)]]), `Reword '${id}'`, MARIA);
-    },
-    async translation(id: string, locale: string) {
-      const ref = store.head(branch) ? branch : base;
-      return readJson(store.file(ref, `locales/${locale}.json`))?.[id];
-    },
-    async editTranslation(id: string, locale: string, text: string) {
-      const path = `locales/${locale}.json`;
-      if (!store.head(branch)) throw new Error(`editTranslation: no branch '${branch}' yet; Parlance has not written anything`);
-      const file = readJson(store.file(branch, path)) ?? {};
-      file[id] = text;
-      store.commitTo(branch, new Map([[path, writeJson(file)]]), `Better ${locale} wording for '${id}'`, MARIA);
-    },
-    async sourceCount() {
-      return Object.keys(readJson(store.file(base, SOURCE_PATH)) ?? {}).length;
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// A loopback HTTP server that can stop and come back on the same port.
-
-export interface RecordedRequest {
-  method: string;
-  /** The path as sent (percent-encoding kept), without the query. */
-  path: string;
-  query: URLSearchParams;
-  headers: IncomingMessage['headers'];
-  body: string;
-  status: number;
-}
-
-export interface LoopbackServer {
-  url: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** A mock's answer: a string or bytes are sent as text, anything else as JSON. */
-export interface Answer {
-  status: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-
-export type Handler = (request: Omit<RecordedRequest, 'status'>) => Answer;
-
-export async function serveOnLoopback(handle: Handler, record: (request: RecordedRequest) => void): Promise<LoopbackServer> {
-  let server: Server | undefined;
-  let port = 0;
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const request = { method: req.method ?? 'GET', path: raw.pathname, query: raw.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      let answer: ReturnType<Handler>;
-      try {
-        answer = handle(request);
-      } catch (error) {
-        answer = { status: 500, body: { message: `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}` } };
-      }
-      record({ ...request, status: answer.status });
-      const bytes = answer.body === undefined ? undefined : typeof answer.body === 'string' || answer.body instanceof Uint8Array ? answer.body : JSON.stringify(answer.body);
-      const type = answer.body === undefined || typeof answer.body === 'string' || answer.body instanceof Uint8Array ? 'text/plain; charset=utf-8' : 'application/json';
-      res.writeHead(answer.status, { 'Content-Type': type, ...answer.headers });
-      res.end(bytes);
-    });
-  };
-  async function start() {
-    server = createServer(listener);
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  }
-  async function stop() {
-    if (!server) return;
-    const closing = server;
-    server = undefined;
-    closing.closeAllConnections();
-    await new Promise<void>((resolve) => closing.close(() => resolve()));
-  }
-  await start();
-  return { url: `http://127.0.0.1:${port}`, start, stop, close: stop };
-}
-
-/** Splits a raw path into decoded segments, so `locales%2Fen.json` stays one segment as GitLab's router reads it. */
-export function segments(path: string): string[] {
-  return path.split('/').filter((s) => s !== '').map(decodeURIComponent);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// GitLab.
+import type { RemoteFixture } from '../connector-kit.js';
+import { serveAnswers, segments, type Answer, type AnswerHandler, type AnsweringServer } from './answering.js';
+import { blobSha, codeHostFixtureOps, fillerFiles, GitStore, NO_COMMIT, PARLANCE_BOT, seedFiles, type StoredCommit } from './git-store.js';
 
 export interface GitlabMockOptions {
   token?: string;
@@ -286,20 +30,15 @@ export interface GitlabMockOptions {
   extraFiles?: number;
 }
 
-export interface GitlabMock extends LoopbackServer {
+export interface GitlabMock extends AnsweringServer {
   /** The API root, as the connector's `api_url` takes it. */
   apiUrl: string;
   token: string;
   projectId: number;
   projectPath: string;
   store: GitStore;
-  requests: RecordedRequest[];
   mergeRequests: { iid: number; source_branch: string; target_branch: string; title: string; description: string; state: 'opened' | 'merged' | 'closed'; notes: string[] }[];
   statuses: { sha: string; state: string; name: string; description: string | null; target_url: string | null }[];
-  /** The next `count` API requests answer 429 as GitLab's rate limiter does, asking to wait `retryAfter` seconds. */
-  failNext429(count?: number, retryAfter?: number): void;
-  /** Runs `action` once, right after the first answered request that `match` picks (a person pushing mid-sync). */
-  after(match: (request: RecordedRequest) => boolean, action: () => void): void;
   /** The push event GitLab sends for the last commit on `branch`, with the given secret token. */
   pushEvent(secret: string, branch?: string): { headers: Record<string, string>; body: string };
 }
@@ -310,13 +49,9 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
   const token = options.token ?? 'glpat-kit-0123456789abcdefghij';
   const projectId = options.projectId ?? 4815;
   const projectPath = options.projectPath ?? 'acme/shop';
-  const store = new GitStore(seedFiles(options.extraFiles ?? 0));
-  const requests: RecordedRequest[] = [];
+  const store = new GitStore(seedFiles({ 'README.md': '# Shop\n', ...fillerFiles(options.extraFiles ?? 0) }));
   const mergeRequests: GitlabMock['mergeRequests'] = [];
   const statuses: GitlabMock['statuses'] = [];
-  const hooks: { match: (r: RecordedRequest) => boolean; action: () => void }[] = [];
-  let throttled = 0;
-  let retryAfter = 1;
   let origin = '';
 
   const webUrl = () => `${origin}/${projectPath}`;
@@ -364,16 +99,7 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
     return body === '' ? {} : (JSON.parse(body) as Record<string, unknown>);
   }
 
-  const handle: Handler = (request): Answer => {
-    if (throttled > 0) {
-      throttled--;
-      const reset = Math.ceil(Date.now() / 1000) + retryAfter;
-      return {
-        status: 429,
-        headers: { 'RateLimit-Limit': '2000', 'RateLimit-Observed': '2001', 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(reset), 'RateLimit-ResetTime': new Date(reset * 1000).toUTCString(), 'Retry-After': String(retryAfter) },
-        body: 'Retry later\n',
-      };
-    }
+  const handle: AnswerHandler = (request): Answer => {
     if (request.headers['private-token'] !== token) return { status: 401, body: { message: '401 Unauthorized' } };
     const parts = segments(request.path);
     if (parts[0] !== 'api' || parts[1] !== 'v4' || parts[2] !== 'projects') return { status: 404, body: { error: '404 Not Found' } };
@@ -497,11 +223,16 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
     return { status: 201, body: { ...commitJson(created), stats: { additions: changes.size, deletions: 0, total: changes.size }, status: null, project_id: projectId, last_pipeline: null } };
   }
 
-  const server = await serveOnLoopback(handle, (request) => {
-    requests.push(request);
-    const due = hooks.findIndex((hook) => hook.match(request));
-    if (due >= 0) hooks.splice(due, 1)[0]!.action();
-  });
+  // GitLab's rate limiter.
+  const tooManyRequests = (retryAfter: number): Answer => {
+    const reset = Math.ceil(Date.now() / 1000) + retryAfter;
+    return {
+      status: 429,
+      headers: { 'RateLimit-Limit': '2000', 'RateLimit-Observed': '2001', 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(reset), 'RateLimit-ResetTime': new Date(reset * 1000).toUTCString(), 'Retry-After': String(retryAfter) },
+      body: 'Retry later\n',
+    };
+  };
+  const server = await serveAnswers(handle, tooManyRequests);
   origin = server.url;
 
   return {
@@ -511,24 +242,15 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
     projectId,
     projectPath,
     store,
-    requests,
     mergeRequests,
     statuses,
-    failNext429(count = 1, wait = 1) {
-      throttled = count;
-      retryAfter = wait;
-    },
-    after(match, action) {
-      hooks.push({ match, action });
-    },
     pushEvent(secret, branch = 'main') {
       const head = store.commit(store.head(branch)!)!;
-      const changed = head.parents[0] ? [...head.files.keys()].filter((p) => store.commits.get(head.parents[0]!)!.files.get(p) !== head.files.get(p)) : [...head.files.keys()];
       const project = { id: projectId, name: projectPath.split('/').pop(), description: '', web_url: webUrl(), avatar_url: null, git_ssh_url: `git@127.0.0.1:${projectPath}.git`, git_http_url: `${webUrl()}.git`, namespace: projectPath.split('/')[0], visibility_level: 0, path_with_namespace: projectPath, default_branch: 'main', homepage: webUrl(), url: `git@127.0.0.1:${projectPath}.git`, ssh_url: `git@127.0.0.1:${projectPath}.git`, http_url: `${webUrl()}.git` };
       const payload = {
         object_kind: 'push',
         event_name: 'push',
-        before: head.parents[0] ?? '0000000000000000000000000000000000000000',
+        before: head.parents[0] ?? NO_COMMIT,
         after: head.id,
         ref: `refs/heads/${branch}`,
         ref_protected: branch === 'main',
@@ -540,7 +262,7 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
         user_avatar: null,
         project_id: projectId,
         project,
-        commits: [{ id: head.id, message: head.message, title: head.message.split('\n')[0], timestamp: head.timestamp, url: `${webUrl()}/-/commit/${head.id}`, author: { name: head.author.name, email: head.author.email }, added: [], modified: changed, removed: [] }],
+        commits: [{ id: head.id, message: head.message, title: head.message.split('\n')[0], timestamp: head.timestamp, url: `${webUrl()}/-/commit/${head.id}`, author: { name: head.author.name, email: head.author.email }, ...store.changedPaths(head.id), removed: [] }],
         total_commits_count: 1,
         push_options: {},
         repository: { name: project.name, url: project.url, description: '', homepage: webUrl(), git_http_url: project.git_http_url, git_ssh_url: project.git_ssh_url, visibility_level: 0 },
@@ -562,10 +284,6 @@ export async function gitlabFixture(): Promise<RemoteFixture & { mock: GitlabMoc
     settings: { api_url: mock.apiUrl, project: mock.projectPath },
     secrets: { token: mock.token },
     badSecrets: { token: 'glpat-revoked-000000000000' },
-    ...repositoryOperations(mock.store),
-    webhook: (secret: string) => mock.pushEvent(secret),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.close(),
+    ...codeHostFixtureOps(mock.store, mock, (secret) => mock.pushEvent(secret)),
   };
 }

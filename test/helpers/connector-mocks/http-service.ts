@@ -3,10 +3,10 @@
  * strings as the connector's source document (two strings per page, to follow `next`), takes translations at its
  * delivery URL, and checks the X-Parlance-Signature of both with the signing secret.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifyParlanceSignature, signParlance } from '../../../server/integrations/connectors/http.js';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { sendJson, serveOnLoopback } from './loopback.js';
 
 export interface HttpServiceMock extends RemoteFixture {
   url: string;
@@ -17,28 +17,15 @@ export interface HttpServiceMock extends RemoteFixture {
 
 const PAGE = 2;
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 export async function startHttpServiceMock(options: { signingSecret: string; locales?: string[] }): Promise<HttpServiceMock> {
   const sources = new Map(SEED.map((s) => [s.id, s.source]));
   const translations = new Map<string, string>();
   const locales = options.locales ?? ['de', 'fr'];
-  let server: Server | undefined;
-  let port = 0;
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const body = await readBody(req);
+  function handle(req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', server.url);
     const checked = verifyParlanceSignature(req.headers['x-parlance-signature'] as string | undefined ?? null, options.signingSecret, body);
     mock.requests.push({ method: req.method ?? 'GET', path: url.pathname, signed: checked.ok });
-    const send = (status: number, value: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(value));
-    };
+    const send = (status: number, value: unknown) => sendJson(res, status, value);
     if (!checked.ok) return send(401, { error: `signature rejected: ${checked.reason}` });
     if (req.method === 'GET' && url.pathname === '/source') {
       const offset = Number(url.searchParams.get('offset') ?? '0');
@@ -49,7 +36,7 @@ export async function startHttpServiceMock(options: { signingSecret: string; loc
         notes: `Shown on the ${id} screen`,
         translations: Object.fromEntries(locales.flatMap((l) => (translations.has(`${id}/${l}`) ? [[l, translations.get(`${id}/${l}`)!]] : []))),
       }));
-      const next = offset + PAGE < ids.length ? `http://127.0.0.1:${port}/source?offset=${offset + PAGE}` : null;
+      const next = offset + PAGE < ids.length ? `${server.url}/source?offset=${offset + PAGE}` : null;
       return send(200, { strings: page, locales, next });
     }
     if (req.method === 'POST' && url.pathname === '/deliver') {
@@ -66,13 +53,8 @@ export async function startHttpServiceMock(options: { signingSecret: string; loc
     return send(404, { error: 'not found' });
   }
 
-  async function listen(): Promise<void> {
-    server = createServer((req, res) => void handle(req, res).catch(() => res.writeHead(500).end()));
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
-  }
-  await listen();
-  const base = `http://127.0.0.1:${port}`;
+  const server = await serveOnLoopback(handle);
+  const base = server.url;
 
   const mock: HttpServiceMock = {
     url: base,
@@ -98,16 +80,9 @@ export async function startHttpServiceMock(options: { signingSecret: string; loc
       const body = JSON.stringify({ event: 'strings.changed' });
       return { headers: { 'content-type': 'application/json', 'x-parlance-signature': signParlance(secret, body) }, body };
     },
-    async stop() {
-      server?.closeAllConnections();
-      await new Promise<void>((resolve) => server!.close(() => resolve()));
-    },
-    async start() {
-      await listen();
-    },
-    async close() {
-      if (server?.listening) await mock.stop();
-    },
+    stop: server.stop,
+    start: server.start,
+    close: server.close,
   };
   return mock;
 }

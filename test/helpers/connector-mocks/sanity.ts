@@ -19,18 +19,12 @@
  * for a dataset larger than one page.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { Armed, cmsFixture, serveRecording, type MockRequest, type RecordingServer } from './cms-mock.js';
+import { sendJson as send } from './loopback.js';
 
-export interface SanityRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  status: number;
-  body?: unknown;
-  at: number;
-}
+export type SanityRequest = MockRequest;
 
 type Doc = { _id: string; _rev: string; _type: string; _createdAt: string; _updatedAt: string } & Record<string, unknown>;
 
@@ -38,12 +32,10 @@ export interface SanityMockOptions {
   maxResults?: number;
 }
 
-export interface SanityMock {
-  url: string;
+export interface SanityMock extends RecordingServer<SanityRequest> {
   token: string;
   projectId: string;
   dataset: string;
-  requests: SanityRequest[];
   documents: Map<string, Doc>;
   /** The next request answers 429 with `retry-after: <seconds>`. */
   rateLimitNext(seconds: number): void;
@@ -53,9 +45,6 @@ export interface SanityMock {
   edit(id: string, language: string, text: string): void;
   /** The GROQ-powered webhook Sanity sends for the document (no projection: the whole document), signed with `secret`. */
   webhook(id: string, secret: string, signedAt?: number): { headers: Record<string, string>; body: string };
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 const TOKEN = 'skQ3v8x2mpEditorTokenForParlanceTests0123456789abcdef';
@@ -71,11 +60,6 @@ const LIST_QUERY = '*[_type in $types && !(_id in path("drafts.**")) && _id > $a
 const sign = (payload: string, timestamp: number, secret: string) => `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('base64url')}`;
 
 const newRev = () => randomBytes(16).toString('base64url').slice(0, 22);
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
-}
 
 /** Sets a dotted path (`title.de`) in a document, creating objects on the way, as a Sanity `set` patch does. */
 function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
@@ -96,15 +80,8 @@ export async function startSanityMock(options: SanityMockOptions = {}): Promise<
   // A draft and a document of another type: neither is listed.
   documents.set('drafts.welcome', { ...documents.get('welcome')!, _id: 'drafts.welcome', title: { _type: 'localeString', en: 'Welcome (draft)' } });
   documents.set('settings', { _id: 'settings', _rev: newRev(), _type: 'siteSettings', _createdAt: STAMP, _updatedAt: STAMP, title: { _type: 'localeString', en: 'Store settings' } });
-  const requests: SanityRequest[] = [];
-  let rateLimit: number | undefined;
-  let beforeMutation: (() => void) | undefined;
-
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
+  const rateLimit = new Armed<number>();
+  const beforeMutation = new Armed<() => void>();
 
   function query(url: URL, res: ServerResponse): void {
     const text = url.searchParams.get('query') ?? '';
@@ -120,11 +97,9 @@ export async function startSanityMock(options: SanityMockOptions = {}): Promise<
     send(res, 200, { query: text, result, syncTags: [`s1:${randomBytes(4).toString('base64url')}`], ms: 3 });
   }
 
-  async function mutate(req: IncomingMessage, res: ServerResponse, log: SanityRequest): Promise<void> {
-    const body = JSON.parse(await readBody(req)) as { mutations: { patch?: { id: string; ifRevisionID?: string; set?: Record<string, unknown> } }[] };
-    log.body = body;
-    beforeMutation?.();
-    beforeMutation = undefined;
+  function mutate(sent: unknown, res: ServerResponse): void {
+    const body = sent as { mutations: { patch?: { id: string; ifRevisionID?: string; set?: Record<string, unknown> } }[] };
+    beforeMutation.take()?.();
     const results: { id: string; operation: string }[] = [];
     // A transaction is all or nothing: check every patch before applying any.
     for (const [index, { patch }] of body.mutations.entries()) {
@@ -147,11 +122,9 @@ export async function startSanityMock(options: SanityMockOptions = {}): Promise<
     send(res, 200, { transactionId, results });
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, log: SanityRequest): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://mock');
-    if (rateLimit !== undefined) {
-      const seconds = rateLimit;
-      rateLimit = undefined;
+  function handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void {
+    const seconds = rateLimit.take();
+    if (seconds !== undefined) {
       return send(res, 429, { statusCode: 429, error: 'Too Many Requests', message: 'API rate limit exceeded' }, { 'retry-after': String(seconds), 'x-ratelimit-limit-second': '25', 'x-ratelimit-remaining-second': '0' });
     }
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(res, 401, { statusCode: 401, error: 'Unauthorized', message: 'Session not found. Error code: SIO-401-ANF' });
@@ -164,34 +137,20 @@ export async function startSanityMock(options: SanityMockOptions = {}): Promise<
       const wanted = decodeURIComponent(ids ?? '').split(',');
       return send(res, 200, { documents: wanted.flatMap((id) => (documents.has(id) ? [documents.get(id)!] : [])), omitted: wanted.filter((id) => !documents.has(id)).map((id) => ({ id, reason: 'existence' })) });
     }
-    if (endpoint === 'mutate' && req.method === 'POST') return mutate(req, res, log);
+    if (endpoint === 'mutate' && req.method === 'POST') return mutate(body, res);
     return send(res, 405, { statusCode: 405, error: 'Method Not Allowed', message: `${req.method} not allowed` });
   }
 
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://mock');
-    const log: SanityRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), status: 0, at: Date.now() };
-    requests.push(log);
-    res.on('finish', () => (log.status = res.statusCode));
-    handle(req, res, log).catch((error: unknown) => send(res, 500, { statusCode: 500, error: 'Internal Server Error', message: String(error) }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  let running = true;
+  const server = await serveRecording(handle, { internalError: (res, error) => send(res, 500, { statusCode: 500, error: 'Internal Server Error', message: String(error) }) });
 
-  const mock: SanityMock = {
-    url: `http://127.0.0.1:${port}`,
+  return {
+    ...server,
     token: TOKEN,
     projectId: PROJECT,
     dataset: DATASET,
-    requests,
     documents,
-    rateLimitNext(seconds) {
-      rateLimit = seconds;
-    },
-    beforeNextMutation(change) {
-      beforeMutation = change;
-    },
+    rateLimitNext: (seconds) => rateLimit.arm(seconds),
+    beforeNextMutation: (change) => beforeMutation.arm(change),
     edit(id, language, text) {
       const doc = documents.get(id);
       if (!doc) throw new Error(`no document ${id}`);
@@ -219,51 +178,22 @@ export async function startSanityMock(options: SanityMockOptions = {}): Promise<
         body,
       };
     },
-    async stop() {
-      if (!running) return;
-      running = false;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    async start() {
-      if (running) return;
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-      running = true;
-    },
-    close() {
-      return mock.stop();
-    },
   };
-  return mock;
 }
 
 /** The acceptance kit's fixture: the SEED strings as `article` documents whose `title` localeString holds them in `en`. */
 export async function sanityFixture(): Promise<RemoteFixture> {
   const mock = await startSanityMock();
-  let lastChanged = SEED[0]!.id;
   const title = (id: string) => mock.documents.get(id)?.title as Record<string, unknown> | undefined;
-  return {
+  return cmsFixture({
     connector: 'sanity',
     settings: { project_id: mock.projectId, dataset: mock.dataset, api_host: mock.url, document_types: ['article'], fields: ['title'], languages: ['en', 'de', 'fr'] },
     secrets: { token: mock.token },
     badSecrets: { token: 'skRevokedToken000000000000000000000000' },
-    async setSource(id, text) {
-      mock.edit(id, 'en', text);
-      lastChanged = id;
-    },
-    async translation(id, locale) {
-      const value = title(id)?.[locale];
-      return typeof value === 'string' && value !== '' ? value : undefined;
-    },
-    async editTranslation(id, locale, text) {
-      mock.edit(id, locale, text);
-    },
-    async sourceCount() {
-      return SEED.filter(({ id }) => typeof title(id)?.en === 'string').length;
-    },
-    webhook: (secret) => mock.webhook(lastChanged, secret),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.close(),
-  };
+    edit: (id, locale, text) => mock.edit(id, locale, text),
+    held: (id, locale) => title(id)?.[locale],
+    sourceCount: () => SEED.filter(({ id }) => typeof title(id)?.en === 'string').length,
+    webhook: (id, secret) => mock.webhook(id, secret),
+    server: mock,
+  });
 }

@@ -14,18 +14,12 @@
  * clients report, not from Storyblok's reference, which documents only the status codes.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { Armed, cmsFixture, serveRecording, type MockRequest, type RecordingServer } from './cms-mock.js';
+import { sendJson as send } from './loopback.js';
 
-export interface StoryblokRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  status: number;
-  body?: unknown;
-  at: number;
-}
+export type StoryblokRequest = MockRequest;
 
 type Blok = { _uid: string; component: string } & Record<string, unknown>;
 interface MockStory {
@@ -45,11 +39,9 @@ export interface StoryblokMockOptions {
   languages?: string[];
 }
 
-export interface StoryblokMock {
-  url: string;
+export interface StoryblokMock extends RecordingServer<StoryblokRequest> {
   token: string;
   spaceId: number;
-  requests: StoryblokRequest[];
   stories: Map<number, MockStory>;
   /** The story id of a SEED string. */
   storyId(seedId: string): number;
@@ -58,19 +50,11 @@ export interface StoryblokMock {
   edit(seedId: string, language: string, text: string): void;
   /** The webhook Storyblok sends when the story is published, signed with `secret`. */
   webhook(seedId: string, secret: string, action?: string): { headers: Record<string, string>; body: string };
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 const TOKEN = 'xT7Bq2LmNp9vR4sKdWz8Yg-285013-Hq3mZbVx0kPfA';
 const SPACE = 285013;
 const STAMP = '2026-11-20T09:12:44.000Z';
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
-}
 
 const COMPONENTS = [
   {
@@ -103,23 +87,14 @@ export async function startStoryblokMock(options: StoryblokMockOptions = {}): Pr
     stories.set(storyId, { id: storyId, name: source, slug: id, content, updated_at: STAMP });
   });
   const folder = { id: 48_210_299, name: 'Shop', slug: 'shop', full_slug: 'shop', is_folder: true, content_type: '', published: false };
-  const requests: StoryblokRequest[] = [];
-  let rateLimit: number | undefined;
+  const rateLimit = new Armed<number>();
 
   const summary = (s: MockStory) => ({ id: s.id, name: s.name, slug: s.slug, full_slug: s.slug, is_folder: false, content_type: s.content.component, published: true, unpublished_changes: false, created_at: STAMP, updated_at: s.updated_at, parent_id: 0 });
   const full = (s: MockStory) => ({ story: { ...summary(s), content: s.content, lang: 'default', default_root: null, disable_fe_editor: false, path: null } });
 
-  async function readBody(req: IncomingMessage): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse, log: StoryblokRequest): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://mock');
-    if (rateLimit !== undefined) {
-      const seconds = rateLimit;
-      rateLimit = undefined;
+  function handle(req: IncomingMessage, res: ServerResponse, url: URL, sent: unknown): void {
+    const seconds = rateLimit.take();
+    if (seconds !== undefined) {
       return send(res, 429, { error: 'Too Many Requests' }, { 'retry-after': String(seconds) });
     }
     if (req.headers.authorization !== TOKEN) return send(res, 401, { error: 'Unauthorized' });
@@ -140,40 +115,28 @@ export async function startStoryblokMock(options: StoryblokMockOptions = {}): Pr
     if (!story) return send(res, 404, { error: 'Not Found' });
     if (req.method === 'GET') return send(res, 200, full(story));
     if (req.method !== 'PUT') return send(res, 405, { error: 'Method Not Allowed' });
-    const body = JSON.parse(await readBody(req)) as { story?: { content?: Blok } };
-    log.body = body;
+    const body = sent as { story?: { content?: Blok } };
     if (!body.story?.content?.component) return send(res, 422, { error: 'Content is missing its component' });
     story.content = body.story.content;
     story.updated_at = new Date().toISOString();
     return send(res, 200, full(story));
   }
 
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://mock');
-    const log: StoryblokRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), status: 0, at: Date.now() };
-    requests.push(log);
-    res.on('finish', () => (log.status = res.statusCode));
-    handle(req, res, log).catch((error: unknown) => send(res, 500, { error: String(error) }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  let running = true;
+  const server = await serveRecording(handle, { internalError: (res, error) => send(res, 500, { error: String(error) }) });
   const storyOf = (seedId: string) => {
     const story = stories.get(ids.get(seedId) ?? -1);
     if (!story) throw new Error(`no story for ${seedId}`);
     return story;
   };
 
-  const mock: StoryblokMock = {
-    url: `http://127.0.0.1:${port}/v1`,
+  return {
+    ...server,
+    url: `${server.url}/v1`,
     token: TOKEN,
     spaceId: SPACE,
-    requests,
     stories,
     storyId: (seedId) => storyOf(seedId).id,
-    rateLimitNext(seconds) {
-      rateLimit = seconds;
-    },
+    rateLimitNext: (seconds) => rateLimit.arm(seconds),
     edit(seedId, language, text) {
       const story = storyOf(seedId);
       story.content = { ...story.content, [language ? `title__i18n__${language}` : 'title']: text };
@@ -184,50 +147,22 @@ export async function startStoryblokMock(options: StoryblokMockOptions = {}): Pr
       const body = JSON.stringify({ text: `The user editor@example.com ${action} the Story ${story.name} (${story.slug})\nhttps://app.storyblok.com/#/me/spaces/${SPACE}/stories/0/0/${story.id}`, action, space_id: SPACE, story_id: story.id, full_slug: story.slug });
       return { headers: { 'content-type': 'application/json', 'webhook-signature': createHmac('sha1', secret).update(body).digest('hex') }, body };
     },
-    async stop() {
-      if (!running) return;
-      running = false;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-    async start() {
-      if (running) return;
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-      running = true;
-    },
-    close() {
-      return mock.stop();
-    },
   };
-  return mock;
 }
 
 /** The acceptance kit's fixture: the SEED strings as `article` stories whose translatable `title` holds them. */
 export async function storyblokFixture(): Promise<RemoteFixture> {
   const mock = await startStoryblokMock();
-  let lastChanged = SEED[0]!.id;
-  return {
+  return cmsFixture({
     connector: 'storyblok',
     settings: { api_url: mock.url, space_id: String(mock.spaceId) },
     secrets: { management_token: mock.token },
     badSecrets: { management_token: 'revoked-token-000000-000000' },
-    async setSource(id, text) {
-      mock.edit(id, '', text);
-      lastChanged = id;
-    },
-    async translation(id, locale) {
-      const value = mock.stories.get(mock.storyId(id))?.content[`title__i18n__${locale}`];
-      return typeof value === 'string' && value !== '' ? value : undefined;
-    },
-    async editTranslation(id, locale, text) {
-      mock.edit(id, locale, text);
-    },
-    async sourceCount() {
-      return [...mock.stories.values()].filter((s) => typeof s.content.title === 'string').length;
-    },
-    webhook: (secret) => mock.webhook(lastChanged, secret),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.close(),
-  };
+    sourceLocale: '',
+    edit: (id, locale, text) => mock.edit(id, locale, text),
+    held: (id, locale) => mock.stories.get(mock.storyId(id))?.content[`title__i18n__${locale}`],
+    sourceCount: () => [...mock.stories.values()].filter((s) => typeof s.content.title === 'string').length,
+    webhook: (id, secret) => mock.webhook(id, secret),
+    server: mock,
+  });
 }

@@ -11,9 +11,10 @@
  * configured headers, `X-Strapi-Event`), and strapi/strapi content-type-builder `routes/content-api.ts` with
  * `controllers/content-types.ts` (`GET /api/content-type-builder/content-types` → `{ data: [{ uid, apiID, schema }] }`).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { sendJson } from './loopback.js';
+import { serveRestCms, type RestCmsCall, type RestCmsMock, type RestCmsRequest } from './rest-cms-mock.js';
 
 export const STRAPI_COLLECTION = 'articles';
 const LOCALES = [
@@ -28,60 +29,31 @@ export interface StrapiMockOptions {
   extraEntries?: number;
 }
 
-export interface StrapiRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  authorization: string | undefined;
-  body: unknown;
-}
+export type StrapiRequest = RestCmsRequest;
 
 type Entry = { id: number; documentId: string; title: string; locale: string; createdAt: string; updatedAt: string; publishedAt: string };
 
-export interface StrapiMock {
-  url: string;
+export interface StrapiMock extends RestCmsMock {
   token: string;
-  requests: StrapiRequest[];
   /** The documentId of each seed id's entry. */
   documents: Map<string, string>;
-  /** The next `count` requests answer 429 with `Retry-After: seconds`. */
-  rateLimitNext(count?: number, seconds?: number): void;
   /** The title a document holds in a locale now, or undefined when it has no such locale version. */
   title(documentId: string, locale: string): string | undefined;
   setTitle(documentId: string, locale: string, title: string): void;
   count(locale: string): number;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 const documentIdFor = (n: number) => `d${String(n).padStart(4, '0')}${'x'.repeat(19)}`.slice(0, 24);
 const stamp = () => new Date().toISOString();
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
-  res.end(JSON.stringify(body));
-};
-const strapiError = (res: ServerResponse, status: number, name: string, message: string, headers: Record<string, string> = {}) => send(res, status, { data: null, error: { status, name, message, details: {} } }, headers);
+const strapiError = (res: ServerResponse, status: number, name: string, message: string, headers: Record<string, string> = {}) => sendJson(res, status, { data: null, error: { status, name, message, details: {} } }, headers);
 
 export async function startStrapiMock(options: StrapiMockOptions = {}): Promise<StrapiMock> {
   const token = `strapi-token-${Math.random().toString(36).slice(2, 12)}`;
-  const requests: StrapiRequest[] = [];
   const documents = new Map<string, string>();
   /** documentId → locale → entry. */
   const store = new Map<string, Map<string, Entry>>();
   let nextId = 1;
-  let rateLimited = 0;
-  let retryAfter = 1;
 
   const put = (documentId: string, locale: string, title: string) => {
     const versions = store.get(documentId) ?? new Map<string, Entry>();
@@ -118,39 +90,32 @@ export async function startStrapiMock(options: StrapiMockOptions = {}): Promise<
     },
   };
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const text = await readBody(req);
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, body: text ? (JSON.parse(text) as unknown) : undefined });
-    if (rateLimited > 0) {
-      rateLimited--;
-      return strapiError(res, 429, 'RateLimitError', 'Too many requests, please try again later.', { 'retry-after': String(retryAfter) });
-    }
-    if (req.headers.authorization !== `Bearer ${token}`) return strapiError(res, 401, 'UnauthorizedError', 'Missing or invalid credentials');
+  function handle({ method, url, text, authorization }: RestCmsCall, res: ServerResponse): void {
+    if (authorization !== `Bearer ${token}`) return strapiError(res, 401, 'UnauthorizedError', 'Missing or invalid credentials');
     const parts = url.pathname.split('/').filter(Boolean);
     if (parts[0] !== 'api') return strapiError(res, 404, 'NotFoundError', 'Not Found');
-    if (req.method === 'GET' && url.pathname === '/api/i18n/locales') return send(res, 200, LOCALES.map((l) => ({ ...l, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', publishedAt: '2026-01-01T00:00:00.000Z' })));
-    if (req.method === 'GET' && url.pathname === '/api/content-type-builder/content-types') return send(res, 200, { data: [contentType] });
+    if (method === 'GET' && url.pathname === '/api/i18n/locales') return sendJson(res, 200, LOCALES.map((l) => ({ ...l, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', publishedAt: '2026-01-01T00:00:00.000Z' })));
+    if (method === 'GET' && url.pathname === '/api/content-type-builder/content-types') return sendJson(res, 200, { data: [contentType] });
     if (parts[1] !== STRAPI_COLLECTION) return strapiError(res, 404, 'NotFoundError', 'Not Found');
     const status = url.searchParams.get('status');
     if (status !== null && status !== 'draft' && status !== 'published') return strapiError(res, 400, 'ValidationError', `Invalid status '${status}'`);
     const locale = url.searchParams.get('locale') ?? 'en';
     if (!LOCALES.some((l) => l.code === locale)) return strapiError(res, 400, 'ValidationError', `This locale doesn't exist`);
-    if (parts.length === 2 && req.method === 'GET') {
+    if (parts.length === 2 && method === 'GET') {
       const page = Math.max(1, Number(url.searchParams.get('pagination[page]') ?? 1));
       const pageSize = Math.min(100, Math.max(1, Number(url.searchParams.get('pagination[pageSize]') ?? 25)));
       const all = [...store.values()].flatMap((versions) => (versions.has(locale) ? [versions.get(locale)!] : [])).sort((a, b) => a.id - b.id);
       const pageCount = Math.ceil(all.length / pageSize);
-      return send(res, 200, { data: all.slice((page - 1) * pageSize, page * pageSize), meta: { pagination: { page, pageSize, pageCount, total: all.length } } });
+      return sendJson(res, 200, { data: all.slice((page - 1) * pageSize, page * pageSize), meta: { pagination: { page, pageSize, pageCount, total: all.length } } });
     }
     if (parts.length === 3) {
       const versions = store.get(parts[2]!);
       if (!versions) return strapiError(res, 404, 'NotFoundError', 'Not Found');
-      if (req.method === 'GET') {
+      if (method === 'GET') {
         const entry = versions.get(locale);
-        return entry ? send(res, 200, { data: entry, meta: {} }) : strapiError(res, 404, 'NotFoundError', 'Not Found');
+        return entry ? sendJson(res, 200, { data: entry, meta: {} }) : strapiError(res, 404, 'NotFoundError', 'Not Found');
       }
-      if (req.method === 'PUT') {
+      if (method === 'PUT') {
         const data = (JSON.parse(text || '{}') as { data?: Record<string, unknown> }).data;
         if (!data || typeof data !== 'object') return strapiError(res, 400, 'ValidationError', 'Missing "data" payload in the request body');
         const unknown = Object.keys(data).filter((k) => k !== 'title');
@@ -158,45 +123,24 @@ export async function startStrapiMock(options: StrapiMockOptions = {}): Promise<
         const title = data.title ?? versions.get(locale)?.title;
         if (typeof title !== 'string') return strapiError(res, 400, 'ValidationError', 'title must be a `string` type');
         if (title.length > TITLE_MAX) return strapiError(res, 400, 'ValidationError', `title must be at most ${TITLE_MAX} characters`);
-        return send(res, 200, { data: put(parts[2]!, locale, title), meta: {} });
+        return sendJson(res, 200, { data: put(parts[2]!, locale, title), meta: {} });
       }
     }
     return strapiError(res, 405, 'MethodNotAllowedError', 'Method Not Allowed');
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => strapiError(res, 500, 'InternalServerError', String(error)));
+  const server = await serveRestCms({
+    tooManyRequests: (res, headers) => strapiError(res, 429, 'RateLimitError', 'Too many requests, please try again later.', headers),
+    internalError: (res, error) => strapiError(res, 500, 'InternalServerError', String(error)),
+    handle,
   });
-  let port = 0;
-  const start = () =>
-    new Promise<void>((resolve) => {
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as AddressInfo).port;
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  await start();
-
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...server,
     token,
-    requests,
     documents,
-    rateLimitNext(count = 1, seconds = 1) {
-      rateLimited = count;
-      retryAfter = seconds;
-    },
     title: (documentId, locale) => store.get(documentId)?.get(locale)?.title,
     setTitle: (documentId, locale, title) => void put(documentId, locale, title),
     count: (locale) => [...store.values()].filter((versions) => versions.has(locale)).length,
-    stop,
-    start,
-    close: stop,
   };
 }
 

@@ -15,17 +15,13 @@
  * Retry-After is 1 s here (Webflow's is typically 60) so that the test waits it out quickly.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { Armed, cmsFixture, serveRecording, type MockRequest, type RecordingServer } from './cms-mock.js';
+import { sendJson } from './loopback.js';
 
-export interface WebflowRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
+export interface WebflowRequest extends MockRequest {
   authorization: string | undefined;
-  status: number;
-  body?: unknown;
 }
 
 interface Field {
@@ -65,8 +61,7 @@ export interface WebflowMockOptions {
   blogPosts?: number;
 }
 
-export interface WebflowMock {
-  url: string;
+export interface WebflowMock extends RecordingServer<WebflowRequest> {
   token: string;
   siteId: string;
   /** The seed collection ("Store messages") and the blog collection, when there is one. */
@@ -74,7 +69,6 @@ export interface WebflowMock {
   blogId: string;
   workspaceId: string;
   locales: { primary: string; de: string; fr: string };
-  requests: WebflowRequest[];
   /** The next `count` requests answer 429 as Webflow's rate limit does. */
   rateLimitNext(count?: number): void;
   /** A field value of an item in a locale ('en', 'de', 'fr'). */
@@ -85,9 +79,6 @@ export interface WebflowMock {
   seedItem(id: string): string;
   /** The notification Webflow sends after an item change, signed with `secret`, timestamped `at` (epoch ms). */
   notification(secret: string, itemId: string, options?: { at?: number; triggerType?: string; collectionId?: string }): { headers: Record<string, string>; body: string };
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 const TOKEN = 'a6f39e1c0b7d4e2f98c5d1a3b7e6f0c2d4a8b9e1f3c5d7a9b0c2e4f6a8d0b2c4';
@@ -153,19 +144,12 @@ function seedCollections(options: WebflowMockOptions, stamp: string): Collection
   return collections;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startWebflowMock(options: WebflowMockOptions = {}): Promise<WebflowMock> {
   const perPage = Math.min(options.itemsPerPage ?? 100, 100);
   let clock = Date.parse('2026-11-02T09:00:00.000Z');
   const tick = () => new Date((clock += 1000)).toISOString();
   const collections = seedCollections(options, tick());
-  const requests: WebflowRequest[] = [];
-  let rateLimited = 0;
+  const rateLimited = new Armed<true>();
 
   const site = {
     id: SITE_ID,
@@ -191,19 +175,10 @@ export async function startWebflowMock(options: WebflowMockOptions = {}): Promis
 
   const collectionSummary = (c: Collection) => ({ id: c.id, displayName: c.displayName, singularName: c.singularName, slug: c.slug, createdOn: '2024-02-21T10:00:00.000Z', lastUpdated: '2026-10-30T12:00:00.000Z' });
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const authorization = req.headers.authorization;
-    const text = req.method === 'PATCH' ? await readBody(req) : '';
-    const body = text ? (JSON.parse(text) as unknown) : undefined;
-    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization, status, ...(body !== undefined ? { body } : {}) });
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': status === 429 ? '0' : '59', ...headers });
-      res.end(JSON.stringify(payload));
-    };
-    if (authorization !== `Bearer ${TOKEN}`) return send(401, error('Request not authorized', 'not_authorized'));
-    if (rateLimited > 0) {
-      rateLimited--;
+  function handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void {
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => sendJson(res, status, payload, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': status === 429 ? '0' : '59', ...headers });
+    if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, error('Request not authorized', 'not_authorized'));
+    if (rateLimited.take()) {
       return send(429, error('Too Many Requests', 'too_many_requests'), { 'retry-after': '1' });
     }
     const path = url.pathname.replace(/^\/v2/, '');
@@ -250,9 +225,7 @@ export async function startWebflowMock(options: WebflowMockOptions = {}): Promis
     send(200, { items: updated });
   }
 
-  let server: Server = createServer((req, res) => void handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const server = await serveRecording(handle, { extra: (req) => ({ authorization: req.headers.authorization }) });
   const store = collections[0]!;
   const variant = (collectionId: string, itemId: string, locale: 'en' | 'de' | 'fr') => {
     const found = collections.find((c) => c.id === collectionId)?.items.get(itemId)?.get(CMS[locale]);
@@ -260,18 +233,16 @@ export async function startWebflowMock(options: WebflowMockOptions = {}): Promis
     return found;
   };
 
-  const mock: WebflowMock = {
-    url: `http://127.0.0.1:${port}/v2`,
+  return {
+    ...server,
+    url: `${server.url}/v2`,
     token: TOKEN,
     siteId: SITE_ID,
     storeId: store.id,
     blogId: collections[1]?.id ?? '',
     workspaceId: WORKSPACE_ID,
     locales: { primary: CMS.en, de: CMS.de, fr: CMS.fr },
-    requests,
-    rateLimitNext(count = 1) {
-      rateLimited = count;
-    },
+    rateLimitNext: (count = 1) => rateLimited.arm(true, count),
     value: (collectionId, itemId, locale, field) => variant(collectionId, itemId, locale).fieldData[field],
     edit(collectionId, itemId, locale, field, text) {
       const v = variant(collectionId, itemId, locale);
@@ -292,56 +263,29 @@ export async function startWebflowMock(options: WebflowMockOptions = {}): Promis
       const signature = createHmac('sha256', secret).update(`${timestamp}:${body}`).digest('hex');
       return { headers: { 'content-type': 'application/json', 'x-webflow-timestamp': timestamp, 'x-webflow-signature': signature }, body };
     },
-    async stop() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-    async start() {
-      server = createServer((req, res) => void handle(req, res));
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-    },
-    async close() {
-      if (server.listening) await mock.stop();
-    },
   };
-  return mock;
+}
+
+/** Webflow's locale of a Parlance locale in the seed site: en (primary), de and fr (fr-FR, by the `locales` setting). */
+function siteLocale(locale: string): 'en' | 'de' | 'fr' {
+  if (locale !== 'en' && locale !== 'de' && locale !== 'fr') throw new Error(`Webflow mock: the site has no locale '${locale}'`);
+  return locale;
 }
 
 /** The acceptance scenario's view of the mock: SEED strings are the `name` field of the "Store messages" items. */
 export async function webflowFixture(): Promise<RemoteFixture> {
   const mock = await startWebflowMock();
-  let lastChanged = mock.seedItem(SEED[0]!.id);
-  const tagOf = (locale: string) => {
-    if (locale !== 'de' && locale !== 'fr') throw new Error(`Webflow mock: the site has no locale '${locale}'`);
-    return locale;
-  };
-  return {
+  const name = (id: string, locale: 'en' | 'de' | 'fr') => mock.value(mock.storeId, mock.seedItem(id), locale, 'name');
+  return cmsFixture({
     connector: 'webflow',
     settings: { api_url: mock.url, site_id: mock.siteId, locales: { fr: 'fr-FR' } },
     secrets: { token: mock.token },
     badSecrets: { token: 'revoked-0000000000000000000000000000000000000000000000000000000000' },
-    async setSource(id, text) {
-      lastChanged = mock.seedItem(id);
-      mock.edit(mock.storeId, lastChanged, 'en', 'name', text);
-    },
-    async translation(id, locale) {
-      if (locale !== 'de' && locale !== 'fr') return undefined;
-      const item = mock.seedItem(id);
-      const value = mock.value(mock.storeId, item, locale, 'name');
-      // Not localized yet: the variant still holds the primary's text.
-      return typeof value === 'string' && value !== '' && value !== mock.value(mock.storeId, item, 'en', 'name') ? value : undefined;
-    },
-    async editTranslation(id, locale, text) {
-      mock.edit(mock.storeId, mock.seedItem(id), tagOf(locale), 'name', text);
-    },
-    async sourceCount() {
-      return SEED.filter((s) => typeof mock.value(mock.storeId, mock.seedItem(s.id), 'en', 'name') === 'string').length;
-    },
-    webhook: (secret) => mock.notification(secret, lastChanged),
-    stop: () => mock.stop(),
-    start: () => mock.start(),
-    close: () => mock.close(),
-  };
+    edit: (id, locale, text) => mock.edit(mock.storeId, mock.seedItem(id), siteLocale(locale), 'name', text),
+    // Not localized yet: the variant still holds the primary's text.
+    held: (id, locale) => (locale === 'de' || locale === 'fr') && name(id, locale) !== name(id, 'en') ? name(id, locale) : undefined,
+    sourceCount: () => SEED.filter((s) => typeof name(s.id, 'en') === 'string').length,
+    webhook: (id, secret) => mock.notification(secret, mock.seedItem(id)),
+    server: mock,
+  });
 }

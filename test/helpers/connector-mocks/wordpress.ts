@@ -12,9 +12,10 @@
  * itself; both assignable on POST) and polylang/polylang's REST Languages controller (`GET /pll/v1/languages`).
  * WordPress core has no rate limit; hosts and WAFs in front of it answer 429 with Retry-After, as here.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
+import { sendJson } from './loopback.js';
+import { serveRestCms, type RestCmsCall, type RestCmsMock, type RestCmsRequest } from './rest-cms-mock.js';
 
 const LANGUAGES = [
   { term_id: 2, name: 'English', slug: 'en', locale: 'en_US', w3c: 'en-US', is_rtl: false, term_group: 0, is_default: true, active: true },
@@ -28,13 +29,7 @@ export interface WordPressMockOptions {
   extraPosts?: number;
 }
 
-export interface WordPressRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  authorization: string | undefined;
-  body: unknown;
-}
+export type WordPressRequest = RestCmsRequest;
 
 interface Post {
   id: number;
@@ -48,50 +43,31 @@ interface Post {
   modified: number;
 }
 
-export interface WordPressMock {
+export interface WordPressMock extends RestCmsMock {
   /** The REST root, `…/wp-json`. */
   url: string;
   username: string;
   password: string;
-  requests: WordPressRequest[];
   /** The post id of each seed id. */
   posts: Map<string, number>;
-  rateLimitNext(count?: number, seconds?: number): void;
   /** A source post's translation in a language, or undefined. */
   translation(sourceId: number, lang: string): { id: number; title: string; excerpt: string; content: string; status: string } | undefined;
   setTitle(sourceId: number, lang: string, title: string): void;
   count(lang: string): number;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
-  res.end(JSON.stringify(body));
-};
+/** WordPress spells its JSON charset in capitals. */
+const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => sendJson(res, status, body, { 'content-type': 'application/json; charset=UTF-8', ...headers });
 const wpError = (res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}) => send(res, status, { code, message, data: { status } }, headers);
 const gmt = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 export async function startWordPressMock(options: WordPressMockOptions = {}): Promise<WordPressMock> {
   const username = 'parlance-bot';
   const password = `abcd EFGH ${Math.random().toString(36).slice(2, 6)} ijkl MNOP qrst`;
-  const requests: WordPressRequest[] = [];
   const seeded = new Map<string, number>();
   const store = new Map<number, Post>();
   let nextId = 100;
   let clock = Date.parse('2026-11-01T00:00:00Z');
-  let rateLimited = 0;
-  let retryAfter = 1;
 
   const add = (fields: Omit<Post, 'id' | 'group' | 'modified'> & { group?: number }) => {
     const id = nextId++;
@@ -142,23 +118,16 @@ export async function startWordPressMock(options: WordPressMockOptions = {}): Pr
     return undefined;
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const text = await readBody(req);
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, body: text ? (JSON.parse(text) as unknown) : undefined });
-    if (rateLimited > 0) {
-      rateLimited--;
-      return wpError(res, 429, 'too_many_requests', 'Too many requests. Please slow down.', { 'retry-after': String(retryAfter) });
-    }
-    const problem = authProblem(req.headers.authorization);
+  function handle({ method, url, text, authorization }: RestCmsCall, res: ServerResponse): void {
+    const problem = authProblem(authorization);
     if (problem) return wpError(res, 401, ...problem);
     const route = url.pathname.replace(/^\/wp-json/, '');
-    if (route === '/pll/v1/languages' && req.method === 'GET') return send(res, 200, LANGUAGES);
+    if (route === '/pll/v1/languages' && method === 'GET') return send(res, 200, LANGUAGES);
     const match = /^\/wp\/v2\/([a-z0-9_-]+)(?:\/(\d+))?$/.exec(route);
     if (!match || !(match[1]! in TYPES)) return wpError(res, 404, 'rest_no_route', 'No route was found matching the URL and request method.');
     const type = match[1] as RestBase;
     const edit = url.searchParams.get('context') === 'edit';
-    if (!match[2] && req.method === 'GET') {
+    if (!match[2] && method === 'GET') {
       const lang = url.searchParams.get('lang');
       const statuses = url.searchParams.get('status') === 'any' ? null : (url.searchParams.get('status') ?? 'publish').split(',');
       const perPage = Number(url.searchParams.get('per_page') ?? 10);
@@ -170,7 +139,7 @@ export async function startWordPressMock(options: WordPressMockOptions = {}): Pr
       return send(res, 200, all.slice((page - 1) * perPage, page * perPage).map((p) => view(p, edit)), { 'x-wp-total': String(all.length), 'x-wp-totalpages': String(totalPages) });
     }
     const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-    if (!match[2] && req.method === 'POST') {
+    if (!match[2] && method === 'POST') {
       const lang = typeof body.lang === 'string' ? body.lang : 'en';
       if (!LANGUAGES.some((l) => l.slug === lang)) return wpError(res, 400, 'rest_invalid_param', 'Invalid parameter(s): lang');
       const linked = (body.translations ?? {}) as Record<string, number>;
@@ -183,8 +152,8 @@ export async function startWordPressMock(options: WordPressMockOptions = {}): Pr
     }
     const post = store.get(Number(match[2]));
     if (!post || post.type !== type) return wpError(res, 404, 'rest_post_invalid_id', 'Invalid post ID.');
-    if (req.method === 'GET') return send(res, 200, view(post, edit));
-    if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
+    if (method === 'GET') return send(res, 200, view(post, edit));
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
       const invalid = update(post, body);
       if (invalid) return wpError(res, 400, 'rest_invalid_param', `Invalid parameter(s): ${invalid}`);
       return send(res, 200, view(post, true));
@@ -192,38 +161,22 @@ export async function startWordPressMock(options: WordPressMockOptions = {}): Pr
     return wpError(res, 404, 'rest_no_route', 'No route was found matching the URL and request method.');
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => wpError(res, 500, 'internal_server_error', String(error)));
+  const server = await serveRestCms({
+    tooManyRequests: (res, headers) => wpError(res, 429, 'too_many_requests', 'Too many requests. Please slow down.', headers),
+    internalError: (res, error) => wpError(res, 500, 'internal_server_error', String(error)),
+    handle,
   });
-  let port = 0;
-  const start = () =>
-    new Promise<void>((resolve) => {
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as AddressInfo).port;
-        resolve();
-      });
-    });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  await start();
 
   const translationPost = (sourceId: number, lang: string) => {
     const source = store.get(sourceId)!;
     return [...store.values()].find((p) => p.group === source.group && p.lang === lang);
   };
   return {
-    url: `http://127.0.0.1:${port}/wp-json`,
+    ...server,
+    url: `${server.url}/wp-json`,
     username,
     password,
-    requests,
     posts: seeded,
-    rateLimitNext(count = 1, seconds = 1) {
-      rateLimited = count;
-      retryAfter = seconds;
-    },
     translation(sourceId, lang) {
       const post = translationPost(sourceId, lang);
       return post && { id: post.id, title: post.title, excerpt: post.excerpt, content: post.content, status: post.status };
@@ -234,9 +187,6 @@ export async function startWordPressMock(options: WordPressMockOptions = {}): Pr
       else add({ type: store.get(sourceId)!.type, status: 'publish', title, excerpt: '', content: '', lang, group: store.get(sourceId)!.group });
     },
     count: (lang) => [...store.values()].filter((p) => p.type === 'posts' && p.lang === lang).length,
-    stop,
-    start,
-    close: stop,
   };
 }
 
