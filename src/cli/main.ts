@@ -8,6 +8,7 @@ import { githubCommand } from './commands/github.js';
 import { glossaryCommand } from './commands/glossary.js';
 import { importCommand } from './commands/import.js';
 import { initCommand } from './commands/init.js';
+import { integrationsCommand } from './commands/integrations.js';
 import { languagesCommand } from './commands/languages.js';
 import { mcpCommand } from './commands/mcp.js';
 import { pullCommand } from './commands/pull.js';
@@ -21,7 +22,7 @@ import { syncCommand } from './commands/sync.js';
 import { tokensCommand } from './commands/tokens.js';
 import { createOutput, type CliIo } from './output.js';
 
-const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, mcpCommand];
+const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand];
 
 const GLOBAL_HELP = `Options for every command:
   --token <token>     project token (default: $PARLANCE_TOKEN); never printed

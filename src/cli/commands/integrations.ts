@@ -1,0 +1,347 @@
+/** `parlance integrations`: the connector catalog, and the project's connections to remote systems: connect, list, sync (and follow a sync), syncs, disconnect. */
+import { z } from 'zod';
+import type { ParlanceClient } from '../../client/client.js';
+import type { CatalogConnector, ConnectInput, IntegrationConnection, IntegrationSync } from '../../client/types.js';
+import { formatSeconds } from '../output.js';
+import { about, CliError, noMorePositionals, parseFlags, positional, type Command, type CommandContext } from './command.js';
+
+const USAGE = `parlance integrations catalog
+       parlance integrations list <connector>
+       parlance integrations connect <connector> --set key=value ... [--name <name>] [--schedule <minutes>] [--no-sync]
+       parlance integrations sync <connector> <connection id> [--wait] [--timeout <seconds>]
+       parlance integrations syncs <connector> <connection id>
+       parlance integrations disconnect <connector> <connection id>`;
+
+/** Credentials are read from `PARLANCE_SECRET_<FIELD>`: a command line ends up in the shell's history. */
+export const SECRET_PREFIX = 'PARLANCE_SECRET_';
+
+/** How long `sync --wait` follows a sync by default: long enough for a large batch, retries included. */
+const DEFAULT_TIMEOUT_S = 30 * 60;
+/** Polls start quick, for the sync of a few seconds, then slow down to stay far below the rate limit. */
+const POLL_FIRST_MS = 250;
+const POLL_MAX_MS = 3_000;
+/** The log lines `sync --wait` prints under a failed sync: its end is what explains the failure. */
+const LOG_TAIL = 10;
+
+const FINAL: ReadonlySet<IntegrationSync['status']> = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** A whole number in a range, quoted back when it is not one. */
+function wholeNumber(flag: string, min: number, max: number, expected: string) {
+  return z.string().transform((value, ctx) => {
+    const number = Number(value);
+    if (/^[0-9]+$/.test(value) && Number.isSafeInteger(number) && number >= min && number <= max) return number;
+    ctx.addIssue({ code: 'custom', message: `Invalid ${flag} '${value}'. Expected ${expected}.` });
+    return z.NEVER;
+  });
+}
+
+const Flags = z.object({
+  set: z.array(z.string()).optional(),
+  name: z.string().min(1, { message: 'expected a name such as "Marketing site"' }).optional(),
+  schedule: wholeNumber('--schedule', 5, 10_080, 'the minutes between scheduled syncs, from 5 to 10080 (a week)').optional(),
+  'no-sync': z.boolean().default(false),
+  wait: z.boolean().default(false),
+  timeout: wholeNumber('--timeout', 1, 7 * 24 * 3600, 'the seconds to wait, such as 600').optional(),
+});
+type Flags = z.infer<typeof Flags>;
+
+/** The actions after `catalog`: each names a connector. */
+const CONNECTION_ACTIONS: readonly string[] = ['list', 'connect', 'sync', 'syncs', 'disconnect'];
+
+/** Which flags belong to which action, so a flag given to another action is a usage error rather than ignored. */
+const ACTION_FLAGS: Record<string, readonly (keyof Flags)[]> = {
+  connect: ['set', 'name', 'schedule', 'no-sync'],
+  sync: ['wait', 'timeout'],
+};
+
+export const integrationsCommand: Command = {
+  name: 'integrations',
+  summary: 'catalog | list | connect | sync [--wait] | syncs | disconnect   (connectors; needs manage)',
+  help: `Usage: ${USAGE}
+
+Connectors bring source strings in from code hosts, content systems, design and automation tools and, for
+two-way connectors, write the translations back. catalog lists them (their ids are the <connector> of the other
+actions); list shows a connector's connections with their status, last sync and last error.
+
+connect validates the settings and credentials, stores the credentials encrypted and starts the first sync:
+  --set key=value   one setting (repeat it); a value that parses as JSON is taken as JSON (--set 'types=["post"]'),
+                    except for fields that are strings, else as text
+  --name            the connection's name (default: the connector's)
+  --schedule        also sync every <minutes> (5 to 10080; default: on demand and on change notifications)
+  --no-sync         connect without starting the first sync
+Credentials are never taken on the command line: each field of the connector's secrets is read from
+$${SECRET_PREFIX}<FIELD> (the field's name in capitals: ${SECRET_PREFIX}MANAGEMENT_TOKEN for management_token).
+connect prints the webhook URL and its secret once (even with --quiet): set them up in the remote system then.
+
+sync queues a sync now; syncs shows a connection's recent syncs with their counts.
+  --wait            follow the sync to its end, then print its counts; exit 3 when it failed, with its error and the
+                    end of its log
+  --timeout         how long --wait follows the sync, in seconds (default ${DEFAULT_TIMEOUT_S})
+disconnect removes the connection, its credentials and its sync history; the project's keys and translations
+stay, and nothing changes in the remote system. The GitHub App has its own command: parlance github.
+Every action but catalog needs a token with 'manage'.`,
+  options: {
+    set: { type: 'string', multiple: true },
+    name: { type: 'string' },
+    schedule: { type: 'string' },
+    'no-sync': { type: 'boolean' },
+    wait: { type: 'boolean' },
+    timeout: { type: 'string' },
+  },
+  async run(context, { values, positionals }) {
+    const flags = parseFlags(Flags, values);
+    const { out } = context;
+    const action = positional(positionals, 0, `Missing the integrations action. Usage: ${USAGE}`);
+    checkFlagsBelong(action, values);
+    if (action === 'catalog') {
+      noMorePositionals(positionals, 1, 'parlance integrations catalog');
+      const connectors = await about('the connector catalog', () => context.client().integrationsCatalog());
+      out.document(connectors);
+      for (const line of catalogTable(connectors)) out.line(line);
+      return 0;
+    }
+    if (!CONNECTION_ACTIONS.includes(action)) throw new CliError(`Unknown integrations action '${action}'. Usage: ${USAGE}`);
+    const connector = positional(positionals, 1, `Missing the connector. Usage: parlance integrations ${action} <connector>${action === 'list' || action === 'connect' ? '' : ' <connection id>'} (connectors: parlance integrations catalog)`);
+    // The GitHub App's links live at /v1/integrations/github too, but in another shape and with other rules.
+    if (connector === 'github') throw new CliError("The GitHub App is linked with its own command: 'parlance github link|list|unlink'.");
+    const client = context.client();
+
+    switch (action) {
+      case 'list': {
+        noMorePositionals(positionals, 2, 'parlance integrations list <connector>');
+        const connections = await about(`connector '${connector}'`, () => client.connections(connector));
+        out.document(connections);
+        if (connections.length === 0) out.line(`(no ${connector} connections: parlance integrations connect ${connector} --set key=value ...)`);
+        for (const connection of connections) for (const line of connectionLines(connection)) out.line(line);
+        return 0;
+      }
+      case 'connect': {
+        noMorePositionals(positionals, 2, `parlance integrations connect ${connector} --set key=value ...`);
+        return connect(context, client, connector, flags);
+      }
+      case 'sync': {
+        const id = connectionId(positionals, action, connector);
+        const subject = `${connector} connection ${id}`;
+        const queued = await about(subject, () => client.syncConnection(connector, id));
+        if (!flags.wait) {
+          out.document(queued);
+          out.line(`Queued ${queued.id} for ${subject} (${queued.status}). Follow it with 'parlance integrations syncs ${connector} ${id}'.`);
+          return 0;
+        }
+        out.note(`Queued ${queued.id} for ${subject}; waiting for it to end`);
+        const timeoutS = flags.timeout ?? DEFAULT_TIMEOUT_S;
+        const sync = await about(subject, () => followSync(context, client, connector, id, queued, timeoutS * 1000));
+        out.document(sync);
+        out.line(syncSummary(sync, subject));
+        if (sync.status === 'succeeded') return 0;
+        const tail = sync.log.slice(-LOG_TAIL);
+        if (tail.length < sync.log.length) out.problem(`  (the last ${tail.length} of ${sync.log.length} log lines)`);
+        for (const line of tail) out.problem(`  ${line.at}  ${line.message}`);
+        out.problem(`parlance integrations: ${subject}: sync ${sync.id} ${sync.status}: ${sync.error ?? 'no error recorded'}`);
+        return 3;
+      }
+      case 'syncs': {
+        const id = connectionId(positionals, action, connector);
+        const page = await about(`${connector} connection ${id}`, () => client.connectionSyncs(connector, id));
+        out.document(page);
+        if (page.items.length === 0) out.line(`(no syncs yet: parlance integrations sync ${connector} ${id})`);
+        for (const sync of page.items) {
+          out.line(syncLine(sync));
+          if (sync.error) out.line(`    ${sync.error}`);
+        }
+        return 0;
+      }
+      case 'disconnect': {
+        const id = connectionId(positionals, action, connector);
+        const gone = await about(`${connector} connection ${id}`, () => client.disconnect(connector, id));
+        out.document(gone);
+        out.line(`Disconnected ${gone.id} (${gone.name}): its credentials and sync history are removed and its webhook URL no longer answers.`);
+        out.line(`The project's keys and translations stay, and nothing changed in the remote system (remove its webhook there, if you set one up).`);
+        return 0;
+      }
+      default:
+        throw new CliError(`Unknown integrations action '${action}'. Usage: ${USAGE}`);
+    }
+  },
+};
+
+function connectionId(positionals: string[], action: string, connector: string): string {
+  const id = positional(positionals, 2, `Missing the connection id. Usage: parlance integrations ${action} ${connector} <connection id> (ids: parlance integrations list ${connector})`);
+  noMorePositionals(positionals, 3, `parlance integrations ${action} <connector> <connection id>`);
+  return id;
+}
+
+function checkFlagsBelong(action: string, values: Record<string, unknown>): void {
+  for (const [owner, names] of Object.entries(ACTION_FLAGS)) {
+    if (owner === action) continue;
+    const given = names.find((name) => values[name] !== undefined);
+    if (given) throw new CliError(`--${given} is an option of 'parlance integrations ${owner}', not of '${action}'.`);
+  }
+}
+
+async function connect(context: CommandContext, client: ParlanceClient, connector: string, flags: Flags): Promise<number> {
+  const { out } = context;
+  const catalog = await about('the connector catalog', () => client.integrationsCatalog());
+  const entry = catalog.find((candidate) => candidate.id === connector);
+  if (!entry) throw new CliError(`Unknown connector '${connector}'. Expected one of: ${catalog.map((c) => c.id).join(', ')}.`);
+  const secretFields = schemaFields(entry.secrets_schema);
+  const settings = parseSettings(flags.set ?? [], entry, secretFields);
+  const secrets = secretsFromEnv(entry, context.io.env);
+  const input: ConnectInput = {
+    settings,
+    secrets,
+    sync: !flags['no-sync'],
+    ...(flags.name !== undefined ? { name: flags.name } : {}),
+    ...(flags.schedule !== undefined ? { schedule_minutes: flags.schedule } : {}),
+  };
+  const connection = await about(`connecting ${connector}`, () => client.connect(connector, input));
+  out.document(connection);
+  out.line(`Connected ${entry.name} as ${connection.id} (${connection.name}).`);
+  // Without the head line (said above) and the webhook line (said below, with its secret).
+  for (const line of connectionLines(connection).slice(1, -1)) out.line(line);
+  if (connection.last_sync) out.line(`Follow the first sync with 'parlance integrations sync ${connector} ${connection.id} --wait' or 'parlance integrations syncs ${connector} ${connection.id}'.`);
+  if (!out.json) {
+    // Written even with --quiet: the secret cannot be read again, only replaced.
+    const webhooks = entry.webhooks ? `verified with ${entry.webhooks}` : `${entry.name} sends none; syncs run on demand and on the schedule`;
+    context.io.stdout.write(
+      `\nChange notifications (${webhooks}):\n  webhook URL     ${connection.webhook_url}\n  webhook secret  ${connection.webhook_secret ?? '(not returned)'}\n` +
+        'The webhook secret is shown only this once and is not shown again: set it up in the remote system now (a new one: PATCH webhook_secret).\n',
+    );
+  }
+  return 0;
+}
+
+/** The fields of an object JSON Schema, its alternatives' (anyOf/oneOf) included. */
+export function schemaFields(schema: Record<string, unknown> | null): Set<string> {
+  const fields = new Set<string>();
+  for (const part of alternatives(schema)) for (const name of Object.keys(part.properties ?? {})) fields.add(name);
+  return fields;
+}
+
+interface ObjectSchema {
+  properties?: Record<string, { type?: unknown }>;
+  required?: string[];
+}
+
+/** A schema's alternatives: the branches of anyOf/oneOf, else the schema itself. */
+function alternatives(schema: Record<string, unknown> | null): ObjectSchema[] {
+  if (!schema) return [];
+  const branches = (schema.anyOf ?? schema.oneOf) as ObjectSchema[] | undefined;
+  return Array.isArray(branches) ? branches : [schema as ObjectSchema];
+}
+
+/**
+ * `--set key=value` into settings. A value is JSON when it parses as JSON, so lists and numbers need no other syntax,
+ * except where the schema says the field is a string: `--set project=123` stays '123'.
+ */
+export function parseSettings(sets: readonly string[], entry: Pick<CatalogConnector, 'id' | 'settings_schema'>, secretFields: ReadonlySet<string>): Record<string, unknown> {
+  const properties = (entry.settings_schema?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const settings: Record<string, unknown> = {};
+  for (const set of sets) {
+    const at = set.indexOf('=');
+    const key = at > 0 ? set.slice(0, at).trim() : '';
+    if (key === '') throw new CliError(`Invalid --set '${set}'. Expected key=value, such as --set space_id=abc123.`);
+    if (secretFields.has(key)) throw new CliError(`'${key}' is a credential of ${entry.id}: set $${secretVariable(key)} instead (credentials are never taken on the command line).`);
+    const raw = set.slice(at + 1);
+    settings[key] = properties[key]?.type === 'string' ? raw : parseValue(raw);
+  }
+  return settings;
+}
+
+function parseValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+export function secretVariable(field: string): string {
+  return `${SECRET_PREFIX}${field.toUpperCase()}`;
+}
+
+/** The connector's credentials from the environment; a usage error naming the variables when a required one is unset. */
+export function secretsFromEnv(entry: Pick<CatalogConnector, 'id' | 'name' | 'secrets_schema'>, env: NodeJS.ProcessEnv): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const field of schemaFields(entry.secrets_schema)) {
+    const value = env[secretVariable(field)];
+    if (value !== undefined && value !== '') secrets[field] = value;
+  }
+  const options = alternatives(entry.secrets_schema).map((part) => (part.required ?? []).filter((field) => secrets[field] === undefined));
+  if (options.length === 0 || options.some((missing) => missing.length === 0)) return secrets;
+  const names = (fields: string[]) => fields.map((field) => `$${secretVariable(field)}`).join(' and ');
+  const missing = options.length === 1 ? names(options[0]!) : options.map(names).join(', or ');
+  throw new CliError(`Missing credentials for ${entry.id}: set ${missing} (credentials are read from the environment so that they stay out of your shell's history).`);
+}
+
+/** `id  name  category  direction`, aligned, under a header. */
+export function catalogTable(connectors: readonly CatalogConnector[]): string[] {
+  const rows = [['ID', 'NAME', 'CATEGORY', 'DIRECTION'], ...connectors.map((c) => [c.id, c.name, c.category, c.direction])];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+}
+
+/** A connection's head line, then its schedule, last sync and last error. */
+export function connectionLines(connection: IntegrationConnection): string[] {
+  const state = `${connection.status}${connection.enabled ? '' : ' (disabled)'}`;
+  const schedule = connection.schedule_minutes === null ? 'on demand and on change notifications' : `every ${connection.schedule_minutes} min${connection.next_scheduled_at ? `, next ${connection.next_scheduled_at}` : ''}`;
+  const last = connection.last_sync;
+  return [
+    `${connection.id}  ${connection.name}  ${state}`,
+    `  schedule    ${schedule}`,
+    `  last sync   ${last ? `${last.id}  ${last.status}  ${syncTime(last)}  ${countsText(last)}` : 'none yet'}`,
+    ...(connection.last_error ? [`  last error  ${connection.last_error}`] : []),
+    `  webhook     ${connection.webhook_url}`,
+  ];
+}
+
+/** `4 strings: 4 added, 0 changed, 0 removed, 1 human edit, 8 written`, and what was kept or refused when there was some. */
+export function countsText(sync: IntegrationSync): string {
+  const c = sync.counts;
+  const extra = [c.refused_edits > 0 ? `${c.refused_edits} refused edits` : '', c.kept_remote > 0 ? `${c.kept_remote} kept remote` : ''].filter(Boolean);
+  return `${c.strings} strings: ${c.added} added, ${c.changed} changed, ${c.removed} removed, ${c.human_edits} human edits, ${c.written} written${extra.length > 0 ? `, ${extra.join(', ')}` : ''}`;
+}
+
+function syncTime(sync: IntegrationSync): string {
+  return sync.status === 'retrying' && sync.next_attempt_at ? `next attempt ${sync.next_attempt_at}` : (sync.finished_at ?? sync.started_at ?? sync.created_at);
+}
+
+/** `syn_…  succeeded      api      2026-…Z  4 strings: 4 added, …`. */
+export function syncLine(sync: IntegrationSync): string {
+  return `${sync.id}  ${sync.status.padEnd(13)}  ${sync.trigger.padEnd(8)}  ${syncTime(sync)}  ${countsText(sync)}`;
+}
+
+function syncSummary(sync: IntegrationSync, subject: string): string {
+  const attempts = `${sync.attempts} attempt${sync.attempts === 1 ? '' : 's'}`;
+  return `Sync ${sync.id} of ${subject} ${sync.status} after ${attempts}: ${countsText(sync)}${sync.batch_id ? ` (batch ${sync.batch_id})` : ''}`;
+}
+
+/** Polls the sync until it is final; each change of status on the way is a note on stderr. */
+async function followSync(context: CommandContext, client: ParlanceClient, connector: string, id: string, queued: IntegrationSync, timeoutMs: number): Promise<IntegrationSync> {
+  const deadline = Date.now() + timeoutMs;
+  let sync = queued;
+  let seen = `${sync.status}/${sync.attempts}`;
+  let pollMs = POLL_FIRST_MS;
+  while (!FINAL.has(sync.status)) {
+    if (Date.now() >= deadline) {
+      throw new CliError(
+        `${sync.id} is still ${sync.status} after ${formatSeconds(timeoutMs)}${sync.error ? ` (last error: ${sync.error})` : ''}; it goes on in the service: follow it with 'parlance integrations syncs ${connector} ${id}'.`,
+        3,
+      );
+    }
+    await sleep(Math.min(pollMs, Math.max(0, deadline - Date.now())));
+    pollMs = Math.min(POLL_MAX_MS, pollMs * 2);
+    sync = await client.connectionSync(connector, id, sync.id);
+    const now = `${sync.status}/${sync.attempts}`;
+    // The end itself is not a note: the summary follows it.
+    if (now !== seen && !FINAL.has(sync.status)) {
+      seen = now;
+      context.out.note(sync.status === 'retrying' && sync.error ? `${sync.id} attempt ${sync.attempts} failed: ${sync.error}; retrying at ${sync.next_attempt_at ?? 'once a worker is free'}` : `${sync.id} ${sync.status}${sync.attempts > 0 ? ` (attempt ${sync.attempts})` : ''}`);
+    }
+  }
+  return sync;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
