@@ -116,7 +116,8 @@ export function CopyButton(props: { text: string; label: string }) {
     }
   };
   return (
-    <button type="button" class="secondary" onClick={() => void copy()} aria-label={props.label}>
+    // The accessible name keeps the visible word (axe: label-content-name-mismatch), before and after the copy.
+    <button type="button" class="secondary" onClick={() => void copy()} aria-label={copied ? `${props.label}: copied` : props.label}>
       {copied ? 'Copied' : 'Copy'}
     </button>
   );

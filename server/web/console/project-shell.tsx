@@ -12,6 +12,7 @@ import { DeliveryPage } from './pages/delivery.js';
 import { GithubPage } from './pages/github.js';
 import { GlossaryPage } from './pages/glossary.js';
 import { ImportsPage } from './pages/imports.js';
+import { IntegrationsPage } from './pages/integrations.js';
 import { InvitationsPage } from './pages/invitations.js';
 import { KeysPage } from './pages/keys.js';
 import { LanguagesPage } from './pages/languages.js';
@@ -45,6 +46,7 @@ export const NAV: { group: string; entries: NavEntry[] }[] = [
     entries: [
       { page: 'upload', label: 'Upload', ability: 'push' },
       { page: 'imports', label: 'Import', ability: 'manage' },
+      { page: 'integrations', label: 'Integrations', ability: 'read' },
       { page: 'batches', label: 'Batches', ability: 'read' },
       { page: 'delivery', label: 'Delivery', ability: 'read' },
       { page: 'languages', label: 'Languages', ability: 'read' },
@@ -199,5 +201,7 @@ function ProjectPageView(props: { route: Extract<Route, { name: 'project' }> }) 
       return <WebhooksPage webhookId={id} />;
     case 'github':
       return <GithubPage />;
+    case 'integrations':
+      return <IntegrationsPage connectorId={id} />;
   }
 }
