@@ -24,7 +24,7 @@ import { releasesRoutes } from '../routes/v1/releases.js';
 import { storageTargetsRoutes } from '../routes/v1/storage-targets.js';
 import { importsRoutes } from '../routes/v1/imports.js';
 import { connectorsRoutes } from '../routes/v1/connectors.js';
-import { hookRoutes } from '../integrations/hook-routes.js';
+import { HOOK_BODY_BYTES, hookRoutes } from '../integrations/hook-routes.js';
 import { cdnRoutes } from '../delivery/cdn-routes.js';
 import type { CdnStore } from '../delivery/cdn-store.js';
 import type { AppDeps, AppEnv } from './context.js';
@@ -106,6 +106,7 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   // Public and unauthenticated, outside /v1: the address's bundle id is the only key (server/delivery/cdn-routes.ts).
   app.route('/cdn', cdnRoutes({ store: deps.cdn }));
   // Public: remote systems' change notifications, each verified by its connector (server/integrations/hook-routes.ts).
+  app.use('/hooks/*', bodyLimit({ maxSize: HOOK_BODY_BYTES, onError: () => { throw new ApiError(413, 'payload_too_large', `Notifications are limited to ${HOOK_BODY_BYTES} bytes.`); } }));
   app.route('/hooks', hookRoutes({ connections: deps.connections, log: deps.log }));
   app.route('/', consoleRoutes());
   app.get('/healthz', (c) => c.json({ ok: true }));

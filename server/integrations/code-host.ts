@@ -119,7 +119,7 @@ export function pullRequestBody(writeBack: WriteBack, files: number): string {
     for (const row of writeBack.problems.slice(0, 50)) lines.push(`| \`${row.key}\` (${row.path}${row.line ? `:${row.line}` : ''}) | ${row.locale} | ${row.outcome} | ${row.reason.replace(/\|/g, '\\|')} |`);
     if (writeBack.problems.length > 50) lines.push('', `… and ${writeBack.problems.length - 50} more; see the batch.`);
   }
-  lines.push('', 'Edit a translation on this branch and Parlance keeps your edit: it is imported as a human translation and never overwritten.');
+  lines.push('', 'Edit a translation on this branch and Parlance imports your edit as a human translation, which machine passes never overwrite; an edit the quality gates refuse is replaced by the next commit and named in the sync log.');
   return lines.join('\n');
 }
 

@@ -85,6 +85,23 @@ export interface OpenedConnection {
   webhookSecret: string;
 }
 
+/** Settings whose value is an http(s) address and whose origin differs between `before` and `after`. */
+export function movedAddresses(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const origin = (value: unknown) => {
+    if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) return undefined;
+    try {
+      return new URL(value).origin;
+    } catch {
+      return undefined;
+    }
+  };
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...names].filter((name) => {
+    const [a, b] = [origin(before[name]), origin(after[name])];
+    return (a !== undefined || b !== undefined) && a !== b;
+  });
+}
+
 /** The zod issues of a connector's settings or credentials as one 422 naming each field. */
 function invalid(what: 'settings' | 'secrets', connector: AnyConnector, error: z.ZodError): ApiError {
   const problems = error.issues.map((issue) => `${[what, ...issue.path].join('.')}: ${issue.message}`);
@@ -190,7 +207,17 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
     const set: Record<string, unknown> = { updated_at: sql`now()` };
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.enabled !== undefined) set.enabled = patch.enabled;
-    if (patch.settings !== undefined) set.settings = JSON.stringify(parse('settings', connector, connector.settings, { ...found.settings, ...patch.settings }));
+    if (patch.settings !== undefined) {
+      // Merged into the stored settings; a null removes a setting (back to its default).
+      const merged: Record<string, unknown> = { ...found.settings, ...patch.settings };
+      for (const [name, value] of Object.entries(patch.settings)) if (value === null) delete merged[name];
+      const settings = parse('settings', connector, connector.settings, merged) as Record<string, unknown>;
+      const moved = movedAddresses(found.settings, settings);
+      if (moved.length > 0 && patch.secrets === undefined) {
+        throw new ApiError(422, 'secrets_required', `Changing ${moved.map((m) => `settings.${m}`).join(', ')} sends requests to another host: send the credentials for it in "secrets" in the same PATCH (the stored ones are never sent to a new host).`, { settings: moved });
+      }
+      set.settings = JSON.stringify(settings);
+    }
     if (patch.secrets !== undefined) set.secrets_ciphertext = sealSecret(key(), JSON.stringify(parse('secrets', connector, connector.secrets, patch.secrets)), `integration:${id}`);
     if (patch.webhook_secret !== undefined) set.webhook_secret_ciphertext = sealSecret(key(), patch.webhook_secret, `integration-webhook:${id}`);
     if (patch.schedule_minutes !== undefined) {
@@ -206,11 +233,25 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
     return describe(await row(projectId, connectorId, id));
   }
 
-  /** Disconnects: the connection, its syncs and its record of remote values go; the project's keys and translations stay. */
+  /**
+   * Disconnects: the connection, its syncs and its record of remote values go, and the keys of its string places are
+   * removed (as a push removes a file's missing keys: their translations stay in the memory). A code host's files keep
+   * their keys, which a CLI push or the GitHub App may share.
+   */
   async function remove(projectId: string, connectorId: string, id: string): Promise<PublicConnection> {
     connectorOf(connectorId);
     const found = await describe(await row(projectId, connectorId, id));
-    await db.deleteFrom('integration_connections').where('id', '=', id).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('integration_connections').where('id', '=', id).execute();
+      const prefix = `integrations/${id}/`.replace(/[\\%_]/g, '\\$&');
+      await trx
+        .updateTable('keys')
+        .set({ state: 'removed', removed_at: sql`now()` })
+        .where('project_id', '=', projectId)
+        .where('path', 'like', `${prefix}%`)
+        .where('state', '=', 'active')
+        .execute();
+    });
     return found;
   }
 

@@ -9,7 +9,8 @@ import type { Logger } from '../logger.js';
 import type { ConnectionsService } from './connections-service.js';
 
 /** Notifications are small (a push event, an entry id); a larger body is refused before it is read whole. */
-const MAX_BODY_BYTES = 1024 * 1024;
+export const HOOK_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = HOOK_BODY_BYTES;
 
 export function hookRoutes(deps: { connections: ConnectionsService; log: Logger }) {
   const app = new Hono();

@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { IntegrationSyncCounts, IntegrationSyncLogLine } from '../db/schema.js';
 import { ApiError } from '../errors.js';
+import { SecretDecryptionError } from '../github-app/crypto.js';
 import { createLeasePoller } from '../jobs/lease-poller.js';
 import type { Logger } from '../logger.js';
 import type { PullService } from '../services/pull-service.js';
@@ -80,6 +81,9 @@ interface PlannedUnit {
   /** File units: each locale's translation file, as listed. */
   targets: { locale: string; path: string; content: Uint8Array | null }[];
 }
+
+/** The connection was removed or disabled while its sync ran: the sync ends as cancelled, nothing more is pushed or written. */
+class SyncStopped extends Error {}
 
 const placeKey = (path: string, key: string, locale: string) => `${path}\u0000${key}\u0000${locale}`;
 
@@ -187,14 +191,21 @@ export function createSyncEngine(deps: SyncEngineDeps) {
    */
   async function importEdits(opened: OpenedConnection, units: readonly PlannedUnit[], counts: IntegrationSyncCounts, note: (m: string) => void): Promise<void> {
     const stored = await storedValues(opened.row.id);
-    const sources = new Map(units.flatMap((u) => u.entries.map((e) => [`${u.path}\u0000${e.key}`, e.source] as const)));
+    const sources = new Map(units.flatMap((u) => u.entries.map((e) => [`${u.path}\u0000${e.key}`, e] as const)));
     const imported: { path: string; key: string; locale: string; hash: string }[] = [];
     for (const unit of units) {
       for (const value of unit.remote) {
         const hash = valueHash(value.text, value.plurals);
         const known = stored.get(placeKey(value.path, value.key, value.locale));
         if (known === hash) continue;
-        if (known === undefined && !value.plurals && value.text === sources.get(`${value.path}\u0000${value.key}`)) continue;
+        const entry = sources.get(`${value.path}\u0000${value.key}`);
+        if (known === undefined && !value.plurals && value.text === entry?.source) continue;
+        if (unit.kind === 'strings' && entry?.plurals) {
+          // A remote place holds one text for a plural key: a person's change to it cannot become the key's forms, so
+          // it is left as it is (and not overwritten) rather than imported.
+          note(`kept ${value.key} (${value.locale}) as it is in the remote system: a plural key's single remote text is not imported`);
+          continue;
+        }
         try {
           await deps.translations.put(opened.row.project_id, { key: value.key, locale: value.locale, path: value.path, ...(value.plurals ? { plurals: value.plurals } : { text: value.text }), drift: true });
           imported.push({ path: value.path, key: value.key, locale: value.locale, hash });
@@ -208,6 +219,19 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     await remember(opened.row.id, imported);
     counts.human_edits = (counts.human_edits ?? 0) + imported.length;
     if (imported.length > 0) note(`imported ${imported.length} remote edit(s) as human translations`);
+  }
+
+  /**
+   * A listing without a single string, from a connection whose places hold keys, is far more often a remote glitch or
+   * a wrong setting than content deleted: pushing it would remove every key. It fails the sync instead, naming why.
+   */
+  async function refuseEmptyListing(opened: OpenedConnection, strings: number): Promise<void> {
+    if (strings > 0) return;
+    const prefix = unitPath(opened.row.id, '').replace(/[\\%_]/g, '\\$&');
+    const held = await db.selectFrom('keys').select('id').where('project_id', '=', opened.row.project_id).where('path', 'like', `${prefix}%`).where('state', '=', 'active').limit(1).executeTakeFirst();
+    if (held) {
+      throw new ConnectorError('config', `${opened.connector.name} listed no strings at all, while this connection's places hold keys; nothing was pushed, so no key was removed. Check the connection's settings; to remove its keys, disconnect.`);
+    }
   }
 
   /** The read phase: pushes each unit and returns the batches that have rows to translate. */
@@ -280,18 +304,26 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const rows = await db
         .selectFrom('keys as k')
         .innerJoin('translations as t', 't.key_id', 'k.id')
-        .select(['k.path', 'k.key', 't.locale', 't.text', 't.plurals'])
+        .select(['k.path', 'k.key', 'k.source', 't.locale', 't.text', 't.plurals'])
         .where('k.project_id', '=', projectId)
         .where('k.state', '=', 'active')
         .where('k.path', 'in', stringUnits.map((u) => u.path))
         .whereRef('t.source_hash', '=', 'k.source_hash')
         .execute();
       const byPath = new Map(stringUnits.map((u) => [u.path, u]));
+      const listed = new Map(stringUnits.flatMap((u) => u.entries.map((e) => [`${u.path}\u0000${e.key}`, e] as const)));
+      let stale = 0;
       for (const row of rows) {
         const unit = byPath.get(row.path)!;
         if (!unit.locales.includes(row.locale) || !unit.refs.has(row.key)) continue;
+        // The source changed remotely while the batch ran: this translation is of the old text; the next sync has it.
+        if (listed.get(`${row.path}\u0000${row.key}`)?.source !== row.source) {
+          stale++;
+          continue;
+        }
         const place = placeKey(row.path, row.key, row.locale);
-        const hash = valueHash(row.text, row.plurals);
+        // A string place holds text (a plural key's `other` form): it is remembered as such, so the next listing matches.
+        const hash = valueHash(row.text);
         const there = remoteNow.get(place);
         if (there === hash) {
           if (stored.get(place) !== hash) settled.push({ path: row.path, key: row.key, locale: row.locale, hash });
@@ -306,6 +338,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         strings.push({ path: row.path.slice(unitPath(opened.row.id, '').length), key: row.key, locale: row.locale, text: row.text, ...(row.plurals ? { plurals: row.plurals } : {}), ...(ref !== undefined ? { ref } : {}) });
         settled.push({ path: row.path, key: row.key, locale: row.locale, hash });
       }
+      if (stale > 0) note(`${stale} translation(s) not written: their source changed in the remote system since the batch; the next sync translates them`);
     }
     const sourceLocale = ctx.sourceLocale;
     for (const unit of units.filter((u) => u.kind === 'file')) {
@@ -331,28 +364,47 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   /**
    * fetch, refusing hosts that are (or resolve to) loopback, private or link-local addresses unless the operator allows
    * them: a connection's base URL is the project's to choose, and must not reach the service's own network (cloud
-   * metadata, the database). Each host is checked once per sync.
+   * metadata, the database). Each host is checked once per sync. Redirects are followed only within the same origin
+   * (the connector's credentials travel in headers a redirect would carry elsewhere), at most five.
    */
   function guardedFetch(): typeof fetch {
     const base = deps.fetch ?? fetch;
-    if (deps.allowPrivate) return base;
     const checked = new Map<string, Promise<void>>();
-    return async (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      let check = checked.get(url.host);
-      if (!check) {
-        check = checkWebhookUrl(url.origin, { allowPrivate: false });
-        checked.set(url.host, check);
+    const check = async (url: URL) => {
+      if (deps.allowPrivate) return;
+      let pending = checked.get(url.host);
+      if (!pending) {
+        pending = checkWebhookUrl(url.origin, { allowPrivate: false });
+        checked.set(url.host, pending);
       }
       try {
-        await check;
+        await pending;
       } catch (error) {
         if (error instanceof UnsafeUrlError) {
-          throw new ConnectorError('config', `${error.message.replace(/^Webhook URL/, 'The connection\'s URL').replace('webhooks are delivered to public addresses only', 'connectors reach public addresses only')} (the operator allows private addresses with INTEGRATION_ALLOW_PRIVATE_ADDRESSES=true).`);
+          throw new ConnectorError('config', `${error.message.replace(/^Webhook URL/, "The connection's URL").replace('webhooks are delivered to public addresses only', 'connectors reach public addresses only')} (the operator allows private addresses with INTEGRATION_ALLOW_PRIVATE_ADDRESSES=true).`);
         }
         throw error;
       }
-      return base(input, init);
+    };
+    return async (input, init) => {
+      let url = new URL(input instanceof Request ? input.url : String(input));
+      let request: RequestInit = { ...init, redirect: 'manual' };
+      for (let hops = 0; ; hops++) {
+        await check(url);
+        const response = await base(url, request);
+        const location = response.headers.get('location');
+        if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) return response;
+        const next = new URL(location, url);
+        await response.body?.cancel();
+        if (next.origin !== url.origin) throw new ConnectorError('config', `${url.host} redirected to another host (${next.host}); a connection's requests stay on the host its settings name, with its credentials. Set that address in the connection's settings if it is the right one.`);
+        if (hops >= 5) throw new ConnectorError('unavailable', `${url.host} redirected more than five times (last to ${next.pathname}).`);
+        // 303, and a POST answered 301 or 302, continue as a GET without a body, as browsers do.
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST')) {
+          const { body: _body, ...rest } = request;
+          request = { ...rest, method: 'GET' };
+        }
+        url = next;
+      }
     };
   }
 
@@ -391,9 +443,20 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         .set({ lease_expires_at: sql`now() + (${LEASE_SECONDS}::int * interval '1 second')` })
         .where('id', '=', syncId)
         .where('lease_owner', '=', workerId)
-        .execute()
+        .where('status', '=', 'running')
+        .executeTakeFirst()
+        .then((result) => {
+          // The lease went to another worker (this one stalled past it) or the connection was removed: stop here.
+          if (result.numUpdatedRows === 0n) controller.abort(new ConnectorError('unavailable', 'this worker lost the sync (its lease lapsed, or the connection was removed)'));
+        })
         .catch((error: unknown) => log.warn('integration sync lease renewal failed', { sync: syncId, error }));
     }, (LEASE_SECONDS * 1000) / 4);
+    /** Whether the connection still exists, enabled: checked before anything is pushed or written. */
+    const stillConnected = async () => {
+      const row = await db.selectFrom('integration_connections').select('enabled').where('id', '=', sync.connection_id).executeTakeFirst();
+      if (!row?.enabled) throw new SyncStopped(row ? 'the connection was disabled during the sync' : 'the connection was removed during the sync');
+      controller.signal.throwIfAborted();
+    };
     let opened: OpenedConnection | undefined;
     try {
       opened = await deps.connections.open(sync.connection_id);
@@ -414,6 +477,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         units = planListing(opened.row.id, listing, targets, note);
         counts.units = units.length;
         counts.strings = units.reduce((n, u) => n + u.entries.length, 0);
+        await refuseEmptyListing(opened, counts.strings);
+        await stillConnected();
         // Pushed first, so every key exists when the remote system's own translations are imported onto it.
         batchIds = await pushUnits(opened, units, counts, note);
         await importEdits(opened, units, counts, note);
@@ -425,6 +490,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           .updateTable('integration_syncs')
           .set({ phase: 'write', batch_id: batchIds[0] ?? null, batch_ids: JSON.stringify(batchIds), counts: JSON.stringify(counts), log: JSON.stringify(lines) })
           .where('id', '=', syncId)
+          .where('lease_owner', '=', workerId)
           .execute();
         if (!(await batchesFinal(batchIds))) {
           note(`waiting for ${batchIds.length} batch(es) to finish`);
@@ -432,6 +498,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
             .updateTable('integration_syncs')
             .set({ status: 'waiting_batch', log: JSON.stringify(lines), lease_owner: null, lease_expires_at: null })
             .where('id', '=', syncId)
+            .where('lease_owner', '=', workerId)
             .execute();
           return;
         }
@@ -442,10 +509,12 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         units = planListing(opened.row.id, listing, targets, () => undefined);
         await importEdits(opened, units, counts, note);
       }
+      await stillConnected();
       await writeBack(opened, ctx, units, batchIds, counts, note);
       await finish(syncId, opened.row.id, 'succeeded', counts, lines, undefined, batchIds);
     } catch (error) {
-      await failed(syncId, sync.connection_id, sync.attempts, error, counts, lines, note);
+      if (error instanceof SyncStopped) await finish(syncId, sync.connection_id, 'cancelled', counts, lines, error.message);
+      else await failed(syncId, sync.connection_id, sync.attempts, controller.signal.aborted ? controller.signal.reason : error, counts, lines, note);
     } finally {
       clearInterval(renew);
       controller.abort();
@@ -456,7 +525,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     if (reason) lines.push({ at: new Date().toISOString(), message: `${status}: ${reason}` });
     else lines.push({ at: new Date().toISOString(), message: status });
     await db.transaction().execute(async (trx) => {
-      await trx
+      const updated = await trx
         .updateTable('integration_syncs')
         .set({
           status,
@@ -469,7 +538,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
           ...(batchIds ? { batch_id: batchIds[0] ?? null, batch_ids: JSON.stringify(batchIds) } : {}),
         })
         .where('id', '=', syncId)
-        .execute();
+        .where('lease_owner', '=', workerId)
+        .executeTakeFirst();
+      // Another worker took the sync over (this one stalled past its lease): what it records stands.
+      if (updated.numUpdatedRows === 0n) return;
       if (status !== 'cancelled') {
         await trx
           .updateTable('integration_connections')
@@ -483,7 +555,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
 
   async function failed(syncId: string, connectionId: string, attempts: number, error: unknown, counts: IntegrationSyncCounts, lines: IntegrationSyncLogLine[], note: (m: string) => void): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    const final = (error instanceof ConnectorError && error.kind !== 'unavailable') || (error instanceof ApiError && error.status < 500);
+    // Refused credentials or settings, a request our own services refuse, credentials sealed with another key: retrying cannot help.
+    const final = (error instanceof ConnectorError && error.kind !== 'unavailable') || (error instanceof ApiError && error.status < 500) || error instanceof SecretDecryptionError;
     const delay = final ? undefined : deps.retryDelaysMs[attempts - 1];
     if (delay === undefined) {
       if (!final) log.error('integration sync failed', { sync: syncId, error });
@@ -492,11 +565,13 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     }
     const at = new Date(Date.now() + delay);
     note(`failed: ${message}; retrying at ${at.toISOString()}`);
-    await db
+    const updated = await db
       .updateTable('integration_syncs')
       .set({ status: 'queued', error: message, counts: JSON.stringify(counts), log: JSON.stringify(lines), next_attempt_at: at, lease_owner: null, lease_expires_at: null })
       .where('id', '=', syncId)
-      .execute();
+      .where('lease_owner', '=', workerId)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return;
     await db
       .updateTable('integration_connections')
       .set({ status: 'retrying', last_error: `${message} (attempt ${attempts}; retrying at ${at.toISOString()})` })
@@ -505,28 +580,38 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     log.warn('integration sync failed, will retry', { sync: syncId, attempt: attempts, error: message });
   }
 
+  /** A sync that may be claimed now (`s` is the sync's alias). */
+  const DUE = sql.raw(`((s.status = 'queued' and s.next_attempt_at <= now())
+      or (s.status = 'running' and s.lease_expires_at < now())
+      or (s.status = 'waiting_batch' and not exists (
+            select 1 from jsonb_array_elements_text(s.batch_ids) as b(id) join batches on batches.id = b.id
+            where batches.status not in ('completed', 'failed', 'cancelled'))))`);
+
   /**
    * Claims due syncs: queued ones whose time has come, running ones whose worker went away, and waiting ones whose
-   * batches have all finished; never two of one connection at once.
+   * batches have all finished; at most one per connection, and none of a connection that has a sync running (or, for
+   * a new read, one waiting for its batch). The due test is repeated on the row being updated, so a row another
+   * worker claimed meanwhile is skipped; the unique index on running syncs is the last word (a conflicting claim
+   * fails and is tried again at the next poll).
    */
   async function claim(limit: number): Promise<string[]> {
     await deps.connections.enqueueScheduled().catch((error: unknown) => log.warn('scheduled integration syncs not queued', { error }));
     const rows = await sql<{ id: string; connection_id: string }>`
-      update integration_syncs set status = 'running', attempts = attempts + case when status = 'waiting_batch' then 0 else 1 end,
-        lease_owner = ${workerId}, lease_expires_at = now() + (${LEASE_SECONDS}::int * interval '1 second'), started_at = coalesce(started_at, now())
-      where id in (
-        select s.id from integration_syncs s
-        where ((s.status = 'queued' and s.next_attempt_at <= now())
-            or (s.status = 'running' and s.lease_expires_at < now())
-            or (s.status = 'waiting_batch' and not exists (
-                  select 1 from jsonb_array_elements_text(s.batch_ids) as b(id) join batches on batches.id = b.id
-                  where batches.status not in ('completed', 'failed', 'cancelled'))))
-          and not exists (select 1 from integration_syncs o where o.connection_id = s.connection_id and o.id <> s.id and o.status = 'running' and o.lease_expires_at >= now())
-        order by s.next_attempt_at, s.id
+      update integration_syncs as s set status = 'running', attempts = s.attempts + case when s.status = 'waiting_batch' then 0 else 1 end,
+        lease_owner = ${workerId}, lease_expires_at = now() + (${LEASE_SECONDS}::int * interval '1 second'), started_at = coalesce(s.started_at, now())
+      where ${DUE} and s.id in (
+        select id from (
+          select s.id, row_number() over (partition by s.connection_id order by (s.status = 'running') desc, (s.status = 'waiting_batch') desc, s.next_attempt_at, s.id) as rank
+          from integration_syncs s
+          where ${DUE}
+            and not exists (select 1 from integration_syncs o where o.connection_id = s.connection_id and o.id <> s.id and o.status = 'running' and o.lease_expires_at >= now())
+            and (s.status <> 'queued' or not exists (select 1 from integration_syncs o where o.connection_id = s.connection_id and o.id <> s.id and o.status = 'waiting_batch'))
+        ) as candidates
+        where rank = 1
+        order by id
         limit ${limit}
-        for update skip locked
       )
-      returning id, connection_id`.execute(db);
+      returning s.id, s.connection_id`.execute(db);
     if (rows.rows.length > 0) {
       await db
         .updateTable('integration_connections')

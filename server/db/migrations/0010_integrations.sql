@@ -63,3 +63,7 @@ create table integration_values (
   value_hash text not null,
   primary key (connection_id, path, key, locale)
 );
+
+-- One running sync per connection: two at once would push and write back twice, and one could take the other's
+-- write-back for a person's edit.
+create unique index integration_syncs_one_running on integration_syncs (connection_id) where status = 'running';

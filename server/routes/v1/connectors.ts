@@ -93,7 +93,7 @@ const ConnectInput = z
 const PatchInput = z
   .object({
     name: z.string().min(1).max(100).optional(),
-    settings: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Merged into the stored settings, then validated whole.' }),
+    settings: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Merged into the stored settings (a null removes one), then validated whole. Moving an address setting to another host needs `secrets` in the same PATCH (422 `secrets_required`).' }),
     secrets: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Replaces the stored credentials (rotation).' }),
     webhook_secret: z.string().min(16).max(200).optional(),
     schedule_minutes: z.number().int().min(5).max(10_080).nullable().optional(),
@@ -196,7 +196,7 @@ export function connectorsRoutes(deps: AppDeps) {
       method: 'delete',
       path: '/{connector}/{id}',
       summary: 'Disconnect',
-      description: "Ability: `manage`. The connection, its credentials and its syncs are removed; its webhook address stops answering. The project's keys and translations stay, and nothing is changed in the remote system.",
+      description: "Ability: `manage`. The connection, its credentials and its syncs are removed; its webhook address stops answering; the keys of its string places are marked removed (a code host's files keep theirs). A sync under way stops before it pushes or writes again. Nothing is changed in the remote system.",
       middleware: [requireAbility('manage')] as const,
       request: { params: Params },
       responses: { 200: { description: 'Disconnected: the connection as it was', content: { 'application/json': { schema: Connection } } }, ...notFoundResponse, ...problemResponses },
