@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { GateFailure, KeyState, ReviewState } from '../../../src/client/types.js';
 import { useAccount, useProject, type Ability } from './context.js';
-import { errorCode, errorMessage, formatNumber } from './format.js';
+import { errorCode, errorMessage, formatNumber, plural } from './format.js';
 import { projectHref } from './router.js';
 import type { CursorPages } from './hooks.js';
 
@@ -269,5 +269,25 @@ export function DataTable(props: { label: string; columns: readonly Column[]; ac
         {props.foot ? <tfoot>{props.foot}</tfoot> : null}
       </table>
     </TableWrap>
+  );
+}
+
+const logTimes = new Intl.DateTimeFormat('en', { timeStyle: 'medium' });
+/** Seconds matter in a sync log, whose lines are often a moment apart. */
+const logTime = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : logTimes.format(Date.parse(iso)));
+
+/** A job's log (a storage sync's, an integration sync's), folded under its number of lines. */
+export function LogLines(props: { log: readonly { at: string; message: string }[] }) {
+  return (
+    <details>
+      <summary>{plural(props.log.length, 'line')}</summary>
+      <ol class="attempts">
+        {props.log.map((line, i) => (
+          <li key={i}>
+            <span class="muted">{logTime(line.at)}</span> {line.message}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }

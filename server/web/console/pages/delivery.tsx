@@ -1,7 +1,7 @@
 /** Delivery: releases and their CDN addresses, how releases are made, and the storage targets every release is copied to. */
 import { useState } from 'preact/hooks';
 import type { Project, Release, StorageSync, StorageTarget } from '../../../../src/client/types.js';
-import { CopyButton, DataTable, ErrorNotice, Loading, Notice, PageHeader, Pager, RequireAbility } from '../components.js';
+import { CopyButton, DataTable, ErrorNotice, Loading, LogLines, Notice, PageHeader, Pager, RequireAbility } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { errorMessage, formatDate, formatNumber, localeLabel, plural } from '../format.js';
 import { useCursorPages, useLoad, usePoll, useRequest } from '../hooks.js';
@@ -419,9 +419,6 @@ function TargetCard(props: {
   );
 }
 
-const logTimes = new Intl.DateTimeFormat('en', { timeStyle: 'medium' });
-/** Seconds matter in a sync log, whose lines are often a moment apart. */
-const logTime = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : logTimes.format(Date.parse(iso)));
 
 const SYNC_BADGE: Record<StorageSync['status'], string> = {
   pending: 'delivery-pending',
@@ -455,16 +452,7 @@ function Syncs(props: { target: StorageTarget }) {
           <td class="num">{formatNumber(s.unchanged)}</td>
           <td>{formatDate(s.started_at ?? s.created_at)}</td>
           <td>
-            <details>
-              <summary>{plural(s.log.length, 'line')}</summary>
-              <ol class="attempts">
-                {s.log.map((line, i) => (
-                  <li key={i}>
-                    <span class="muted">{logTime(line.at)}</span> {line.message}
-                  </li>
-                ))}
-              </ol>
-            </details>
+            <LogLines log={s.log} />
           </td>
         </tr>
       ))}

@@ -1,7 +1,7 @@
 /** Integrations: the connector catalog, and per connector the project's connections, their syncs and logs, and the connect form. */
 import { useState } from 'preact/hooks';
 import type { CatalogConnector, ConnectorCategory, IntegrationConnection, IntegrationSync } from '../../../../src/client/types.js';
-import { CopyButton, DataTable, ErrorNotice, Loading, Notice, PageHeader, RequireAbility, SecretOnce } from '../components.js';
+import { CopyButton, DataTable, ErrorNotice, Loading, LogLines, Notice, PageHeader, RequireAbility, SecretOnce } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { errorMessage, formatDate, formatNumber, plural } from '../format.js';
 import { useLoad, usePoll, useRequest } from '../hooks.js';
@@ -421,9 +421,6 @@ function ConnectionCard(props: {
   );
 }
 
-const logTimes = new Intl.DateTimeFormat('en', { timeStyle: 'medium' });
-/** Seconds matter in a sync log, whose lines are often a moment apart. */
-const logTime = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : logTimes.format(Date.parse(iso)));
 
 const countsText = (s: IntegrationSync) =>
   `${plural(s.counts.strings, 'string')}: ${formatNumber(s.counts.added)} added, ${formatNumber(s.counts.changed)} changed, ${formatNumber(s.counts.removed)} removed; ${formatNumber(s.counts.written)} written`;
@@ -452,16 +449,7 @@ function Syncs(props: { connector: CatalogConnector; connection: IntegrationConn
           </td>
           <td>{countsText(s)}</td>
           <td>
-            <details>
-              <summary>{plural(s.log.length, 'line')}</summary>
-              <ol class="attempts">
-                {s.log.map((line, i) => (
-                  <li key={i}>
-                    <span class="muted">{logTime(line.at)}</span> {line.message}
-                  </li>
-                ))}
-              </ol>
-            </details>
+            <LogLines log={s.log} />
           </td>
         </tr>
       ))}
