@@ -113,6 +113,9 @@ export interface WriteResult {
 export interface WebhookRequest {
   headers: Headers;
   body: Uint8Array;
+  /** The request's method and its path with the query, as received (some vendors sign them too). */
+  method?: string;
+  path?: string;
 }
 
 export interface WebhookVerdict {

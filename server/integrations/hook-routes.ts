@@ -23,7 +23,8 @@ export function hookRoutes(deps: { connections: ConnectionsService; log: Logger 
     if (!opened || !opened.row.enabled || !opened.connector.verifyWebhook) return gone();
     const body = new Uint8Array(await c.req.arrayBuffer());
     if (body.byteLength > MAX_BODY_BYTES) return c.json({ status: 413, code: 'payload_too_large', detail: `Notifications are limited to ${MAX_BODY_BYTES} bytes.` }, 413);
-    const verdict = opened.connector.verifyWebhook({ headers: c.req.raw.headers, body }, opened.webhookSecret, opened.settings);
+    const url = new URL(c.req.url);
+    const verdict = opened.connector.verifyWebhook({ headers: c.req.raw.headers, body, method: c.req.method, path: `${url.pathname}${url.search}` }, opened.webhookSecret, opened.settings);
     if (!verdict.verified) {
       deps.log.warn('integration notification refused', { connection: id, reason: verdict.reason });
       return c.json({ status: 401, code: 'signature_invalid', detail: verdict.reason ?? 'The notification is not signed with this connection\'s webhook secret.' }, 401);

@@ -71,7 +71,7 @@ export interface SyncBody {
   batch_id: string | null;
   attempts: number;
   error: string | null;
-  counts: { strings: number; added: number; changed: number; removed: number; human_edits: number; written: number };
+  counts: { strings: number; added: number; changed: number; removed: number; unchanged: number; human_edits: number; refused_edits: number; written: number; kept_remote: number };
   log: { at: string; message: string }[];
 }
 

@@ -148,7 +148,22 @@ describe('Contentful connector', () => {
       expect(forged).toMatchObject({ verified: false, sync: false, reason: expect.stringMatching(/does not match/) });
       const hook = mock.webhook('cart', secret);
       delete hook.headers['x-parlance-webhook-secret'];
-      expect(contentful.verifyWebhook!(request(hook), secret, context(mock).settings)).toMatchObject({ verified: false, reason: expect.stringMatching(/No X-Parlance-Webhook-Secret/) });
+      expect(contentful.verifyWebhook!(request(hook), secret, context(mock).settings)).toMatchObject({ verified: false, reason: expect.stringMatching(/nor an X-Parlance-Webhook-Secret header/) });
+    });
+
+    it("Contentful's request verification: a signed notification starts a sync; another secret, a changed body, another path or an old one does not", () => {
+      const signingSecret = 'a'.repeat(64);
+      const path = '/hooks/integrations/con_test?source=contentful';
+      const signed = (hook: { headers: Record<string, string>; body: string }, at = path) => ({ ...request(hook), method: 'POST', path: at });
+      const settings = context(mock).settings;
+      expect(contentful.verifyWebhook!(signed(mock.signedWebhook('cart', signingSecret, path)), signingSecret, settings)).toEqual({ verified: true, sync: true });
+      expect(contentful.verifyWebhook!(signed(mock.signedWebhook('cart', 'b'.repeat(64), path)), signingSecret, settings)).toMatchObject({ verified: false, reason: expect.stringMatching(/does not match/) });
+      const tampered = mock.signedWebhook('cart', signingSecret, path);
+      tampered.body = tampered.body.replace('cart', 'carts');
+      expect(contentful.verifyWebhook!(signed(tampered), signingSecret, settings).verified).toBe(false);
+      expect(contentful.verifyWebhook!(signed(mock.signedWebhook('cart', signingSecret, path), '/hooks/integrations/con_other'), signingSecret, settings).verified).toBe(false);
+      const old = contentful.verifyWebhook!(signed(mock.signedWebhook('cart', signingSecret, path, Date.now() - 5 * 60_000)), signingSecret, settings);
+      expect(old).toMatchObject({ verified: false, reason: expect.stringMatching(/s old/) });
     });
 
     it('topics and spaces that change nothing here do not start a sync', () => {

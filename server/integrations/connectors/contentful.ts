@@ -14,6 +14,8 @@ import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, 
 import { failure } from '../connector-http.js';
 import { matchLocales } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';
+import querystring from 'node:querystring';
+import { createHmac } from 'node:crypto';
 
 const settings = z
   .object({
@@ -233,10 +235,45 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
 const SYNC_TOPIC = /^ContentManagement\.(Entry\.(create|save|auto_save|publish|unpublish|archive|unarchive|delete)|ContentType\.(publish|unpublish|delete))$/;
 const webhookBody = z.object({ sys: z.object({ space: z.object({ sys: z.object({ id: z.string() }) }).optional(), contentType: z.object({ sys: z.object({ id: z.string() }) }).optional() }).loose() }).loose();
 
+/** How old a signed notification may be (Contentful's own toolkit allows 30 s by default; a minute allows for clock skew). */
+const SIGNATURE_TTL_MS = 60_000;
+
+/**
+ * Contentful's request verification: `x-contentful-signature` is the hex HMAC-SHA256, with the space's signing
+ * secret, of the method, the path (query escaped, then URI-encoded), the signed headers (`name:value` sorted by name,
+ * joined by `;`, always with `x-contentful-signed-headers` and `x-contentful-timestamp`) and the body, one per line.
+ */
+export function contentfulSignature(secret: string, request: { method: string; path: string; headers: Headers; body: string }): string | undefined {
+  const signedNames = (request.headers.get('x-contentful-signed-headers') ?? '').split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  if (signedNames.length === 0) return undefined;
+  const headers = new Map(signedNames.map((name) => [name, (request.headers.get(name) ?? '').trim()]));
+  const signed = [...new Set([...signedNames, 'x-contentful-signed-headers', 'x-contentful-timestamp'])].sort();
+  const [pathname, search] = request.path.split('?');
+  const path = encodeURI(search ? `${pathname}?${querystring.escape(search)}` : pathname!);
+  const canonical = [request.method, path, signed.map((name) => `${name}:${headers.get(name) ?? (request.headers.get(name) ?? '').trim()}`).join(';'), request.body].join('\n');
+  return createHmac('sha256', secret).update(canonical).digest('hex');
+}
+
+function checkSignature(request: WebhookRequest, secret: string, now = Date.now()): WebhookVerdict | undefined {
+  const signature = request.headers.get('x-contentful-signature');
+  if (signature === null) return undefined;
+  const timestamp = Number(request.headers.get('x-contentful-timestamp'));
+  if (!Number.isFinite(timestamp)) return { verified: false, sync: false, reason: 'x-contentful-signature without an x-contentful-timestamp.' };
+  if (Math.abs(now - timestamp) > SIGNATURE_TTL_MS) return { verified: false, sync: false, reason: `The signed notification is ${Math.round((now - timestamp) / 1000)} s old; Contentful's signature is good for ${SIGNATURE_TTL_MS / 1000} s.` };
+  const expected = contentfulSignature(secret, { method: request.method ?? 'POST', path: request.path ?? '/', headers: request.headers, body: new TextDecoder().decode(request.body) });
+  if (!expected || !sameSecret(signature.trim(), expected)) return { verified: false, sync: false, reason: "x-contentful-signature does not match the request signed with the connection's webhook secret (the space's signing secret)." };
+  return { verified: true, sync: true };
+}
+
 function verifyWebhook(request: WebhookRequest, secret: string, s: ContentfulSettings): WebhookVerdict {
-  const given = request.headers.get('x-parlance-webhook-secret');
-  if (given === null) return { verified: false, sync: false, reason: 'No X-Parlance-Webhook-Secret header: add it to the Contentful webhook with the connection\'s webhook_secret as its value.' };
-  if (!sameSecret(given.trim(), secret)) return { verified: false, sync: false, reason: 'The X-Parlance-Webhook-Secret header does not match the connection\'s webhook secret.' };
+  // Contentful's own request signing (with the space's signing secret as the webhook secret), else a secret header.
+  const signed = checkSignature(request, secret);
+  if (signed && !signed.verified) return signed;
+  if (!signed) {
+    const given = request.headers.get('x-parlance-webhook-secret');
+    if (given === null) return { verified: false, sync: false, reason: "Neither x-contentful-signature (Contentful's request verification) nor an X-Parlance-Webhook-Secret header: set up one of them with the connection's webhook_secret." };
+    if (!sameSecret(given.trim(), secret)) return { verified: false, sync: false, reason: 'The X-Parlance-Webhook-Secret header does not match the connection\'s webhook secret.' };
+  }
   const topic = request.headers.get('x-contentful-topic') ?? '';
   if (!SYNC_TOPIC.test(topic)) return { verified: true, sync: false, reason: `Topic '${topic || '(none)'}' does not change entries' text.` };
   let body: z.infer<typeof webhookBody> | undefined;
@@ -261,7 +298,7 @@ export const contentful: Connector<ContentfulSettings, ContentfulSecrets> = {
   summary: "Contentful entries' localized Symbol and Text fields, one path per content type, translations written back into each entry's draft locales through the Content Management API.",
   settings,
   secrets,
-  webhooks: "A header X-Parlance-Webhook-Secret the user adds to the Contentful webhook, equal to the connection's webhook secret (Entry and ContentType topics start a sync)",
+  webhooks: "Contentful's request verification (x-contentful-signature, HMAC-SHA256 with the space's signing secret as the connection's webhook secret, at most a minute old), or a header X-Parlance-Webhook-Secret equal to the connection's webhook secret; Entry and ContentType topics start a sync",
   list,
   write,
   verifyWebhook,

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
 import { Armed, cmsFixture, serveRecording, type MockRequest, type RecordingServer } from './cms-mock.js';
 import { sendJson } from './loopback.js';
+import { createHmac } from 'node:crypto';
 
 export interface ContentfulRequest extends MockRequest {
   headers: Record<string, string | undefined>;
@@ -49,6 +50,12 @@ export interface ContentfulMock extends RecordingServer<ContentfulRequest> {
   edit(id: string, locale: string, text: string): void;
   /** The webhook Contentful sends after an entry is saved, with the secret header the user configured. */
   webhook(id: string, secret: string, topic?: string): { headers: Record<string, string>; body: string };
+  /**
+   * The same notification signed by Contentful's request verification with the space's signing secret, for a request
+   * to `path`, signed at `timestamp` (ms): hex HMAC-SHA256 over method, encoded path, the signed headers sorted as
+   * `name:value` joined by ';', and the body, one per line (as Contentful's node-apps-toolkit signRequest builds it).
+   */
+  signedWebhook(id: string, signingSecret: string, path: string, timestamp?: number): { headers: Record<string, string>; body: string };
 }
 
 const TOKEN = 'CFPAT-3hQ9xkN1cW0aB5rT7yUe2mZpL4sV8dGfJ6nK';
@@ -148,6 +155,19 @@ export async function startContentfulMock(options: ContentfulMockOptions = {}): 
       entry.fields.title = { ...entry.fields.title, [locale]: text };
       entry.version++;
       entry.updatedAt = new Date().toISOString();
+    },
+    signedWebhook(id, signingSecret, path, timestamp = Date.now()) {
+      const entry = entries.get(id);
+      if (!entry) throw new Error(`no entry ${id}`);
+      const body = JSON.stringify(entryJson(entry));
+      const signedHeaders: Record<string, string> = { 'content-type': MEDIA_TYPE, 'x-contentful-topic': 'ContentManagement.Entry.save', 'x-contentful-timestamp': String(timestamp) };
+      const names = [...Object.keys(signedHeaders), 'x-contentful-signed-headers'].sort();
+      signedHeaders['x-contentful-signed-headers'] = names.join(',');
+      const [pathname, search] = path.split('?');
+      const canonicalPath = encodeURI(search ? `${pathname}?${encodeURIComponent(search)}` : pathname!);
+      const headerLine = names.map((name) => `${name}:${signedHeaders[name]}`).join(';');
+      const signature = createHmac('sha256', signingSecret).update(['POST', canonicalPath, headerLine, body].join('\n')).digest('hex');
+      return { headers: { ...signedHeaders, 'x-contentful-webhook-name': 'Parlance', 'x-contentful-signature': signature }, body };
     },
     webhook(id, secret, topic = 'ContentManagement.Entry.save') {
       const entry = entries.get(id);
