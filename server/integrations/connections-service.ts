@@ -85,7 +85,11 @@ export interface OpenedConnection {
   webhookSecret: string;
 }
 
-/** Settings whose value is an http(s) address and whose origin differs between `before` and `after`. */
+/**
+ * Settings whose value after the change is an http(s) address on another origin than before (or a new one): the
+ * requests they lead to would carry the stored credentials to a host they were not given for. A removed address
+ * (no default to fall back to) sends nothing anywhere, so it is not one.
+ */
 export function movedAddresses(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
   const origin = (value: unknown) => {
     if (typeof value !== 'string' || !/^https?:\/\//i.test(value)) return undefined;
@@ -98,7 +102,7 @@ export function movedAddresses(before: Record<string, unknown>, after: Record<st
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter((name) => {
     const [a, b] = [origin(before[name]), origin(after[name])];
-    return (a !== undefined || b !== undefined) && a !== b;
+    return b !== undefined && a !== b;
   });
 }
 

@@ -2,7 +2,9 @@
  * `parlance integrations`, the real binary against an in-process service and the generic HTTP connector's mock: the
  * catalog; connect with a credential missing from the environment, with a setting the service refuses, and for real
  * (the webhook secret printed once, the signing secret never); sync --wait succeeding (translations delivered) and
- * failing with exit 3 on a signing secret the mock refuses; list and syncs, --json; disconnect; usage errors.
+ * failing with exit 3 on a signing secret the mock refuses; list and syncs, --json; disconnect; update (rename,
+ * schedule, settings set and removed, disable and enable, an address moved to another host only with new credentials);
+ * usage errors.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,10 +64,10 @@ describe('parlance integrations', () => {
   it('help names every action; a missing or unknown action, a missing connector and a misplaced flag are usage errors', async () => {
     const help = await cli(['integrations', '--help']);
     expect(help.code).toBe(0);
-    for (const usage of ['parlance integrations catalog', 'parlance integrations list <connector>', 'parlance integrations connect <connector> --set key=value', 'parlance integrations sync <connector> <connection id> [--wait]', 'PARLANCE_SECRET_MANAGEMENT_TOKEN']) {
+    for (const usage of ['parlance integrations catalog', 'parlance integrations list <connector>', 'parlance integrations connect <connector> --set key=value', 'parlance integrations update <connector> <connection id> [--set key=value ...] [--unset key ...]', '[--enable | --disable] [--rotate-secrets]', 'parlance integrations sync <connector> <connection id> [--wait]', 'PARLANCE_SECRET_MANAGEMENT_TOKEN']) {
       expect(help.stdout).toContain(usage);
     }
-    expect((await cli(['--help'])).stdout).toMatch(/^ {2}integrations +catalog/m);
+    expect((await cli(['--help'])).stdout).toMatch(/^ {2}integrations +catalog \| list \| connect \| update \|/m);
 
     const missing = await cli(['integrations']);
     expect(missing.code).toBe(1);
@@ -78,6 +80,11 @@ describe('parlance integrations', () => {
     const misplaced = await cli(['integrations', 'list', 'http', '--wait']);
     expect(misplaced.code).toBe(1);
     expect(misplaced.stderr).toContain("--wait is an option of 'parlance integrations sync', not of 'list'.");
+    const shared = await cli(['integrations', 'sync', 'http', 'con_x', '--set', 'a=b']);
+    expect(shared.code).toBe(1);
+    expect(shared.stderr).toContain("--set is an option of 'parlance integrations connect' and 'parlance integrations update', not of 'sync'.");
+    expect((await cli(['integrations', 'connect', 'http', '--unset', 'a'])).stderr).toContain("--unset is an option of 'parlance integrations update', not of 'connect'.");
+    expect((await cli(['integrations', 'update', 'http'])).stderr).toContain('Missing the connection id. Usage: parlance integrations update http <connection id>');
     const schedule = await cli(['integrations', 'connect', 'http', '--schedule', '2']);
     expect(schedule.code).toBe(1);
     expect(schedule.stderr).toContain("Invalid --schedule '2'. Expected the minutes between scheduled syncs, from 5 to 10080");
@@ -229,5 +236,106 @@ describe('parlance integrations', () => {
     const again = await cli(['integrations', 'syncs', 'http', bad]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(new RegExp(`^parlance integrations: http connection ${bad}: 404 `, 'm'));
+  });
+
+  describe('update', () => {
+    async function stored(): Promise<IntegrationConnection> {
+      return (await apiConnections()).find((c) => c.id === good)!;
+    }
+
+    it('renames and schedules, prints the connection as list does; --no-schedule goes back to on demand', async () => {
+      const run = await cli(['integrations', 'update', 'http', good, '--name', 'Renamed workflow', '--schedule', '30']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^${good} {2}Renamed workflow {2}ok$`, 'm'));
+      expect(run.stdout).toMatch(/^ {2}schedule {4}every 30 min, next \S+$/m);
+      expect(run.stdout).toMatch(/^ {2}last sync {3}\S+ {2}succeeded/m);
+      expect(await stored()).toMatchObject({ name: 'Renamed workflow', schedule_minutes: 30, enabled: true });
+
+      const off = await cli(['integrations', 'update', 'http', good, '--no-schedule']);
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.stdout).toMatch(/^ {2}schedule {4}on demand and on change notifications$/m);
+      expect(await stored()).toMatchObject({ name: 'Renamed workflow', schedule_minutes: null, next_scheduled_at: null });
+    });
+
+    it('--set changes one setting as connect parses it (a string field stays text) and keeps the others; --json is the connection', async () => {
+      const run = await cli(['integrations', 'update', 'http', good, '--set', 'name=2027', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const doc = json<IntegrationConnection>(run);
+      expect(doc).toMatchObject({ id: good, name: 'Renamed workflow', settings: { name: '2027', source_url: `${mock.url}/source`, delivery_url: `${mock.url}/deliver` } });
+      expect(doc.webhook_secret).toBeUndefined();
+      expect((await stored()).settings).toEqual({ name: '2027', source_url: `${mock.url}/source`, delivery_url: `${mock.url}/deliver` });
+    });
+
+    it('--unset removes a setting; a credential, an unknown setting or a key also set are usage errors', async () => {
+      // An address removed sends nothing to a new host: no credentials needed.
+      const run = await cli(['integrations', 'update', 'http', good, '--unset', 'delivery_url']);
+      expect(run.code, run.stderr).toBe(0);
+      expect((await stored()).settings).toEqual({ name: '2027', source_url: `${mock.url}/source` });
+
+      const before = await stored();
+      const secret = await cli(['integrations', 'update', 'http', good, '--unset', 'signing_secret']);
+      expect(secret.code).toBe(1);
+      expect(secret.stderr).toContain("'signing_secret' is a credential of http: replace the credentials with --rotate-secrets and $PARLANCE_SECRET_SIGNING_SECRET instead.");
+      const unknown = await cli(['integrations', 'update', 'http', good, '--unset', 'nosuch']);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain("Invalid --unset 'nosuch': http has no such setting. Expected one of: source_url, delivery_url, name.");
+      const both = await cli(['integrations', 'update', 'http', good, '--set', 'name=x', '--unset', 'name']);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain("'name' is given to both --set and --unset");
+      expect(await stored()).toEqual(before);
+    });
+
+    it('--disable and --enable', async () => {
+      const off = await cli(['integrations', 'update', 'http', good, '--disable']);
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.stdout).toMatch(new RegExp(`^${good} {2}Renamed workflow {2}disabled$`, 'm'));
+      expect(await stored()).toMatchObject({ enabled: false, status: 'disabled' });
+      const refused = await cli(['integrations', 'sync', 'http', good]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('409 connection_disabled');
+
+      const on = await cli(['integrations', 'update', 'http', good, '--enable']);
+      expect(on.code, on.stderr).toBe(0);
+      expect(on.stdout).toMatch(new RegExp(`^${good} {2}Renamed workflow {2}ok$`, 'm'));
+      expect(await stored()).toMatchObject({ enabled: true, status: 'ok' });
+    });
+
+    it('moving an address to another host is refused without --rotate-secrets (the API detail and a hint), and changes nothing', async () => {
+      const before = await stored();
+      const moved = `http://localhost:${new URL(mock.url).port}/source`;
+      // The variable alone is not enough: only --rotate-secrets sends it.
+      const env = { PARLANCE_SECRET_SIGNING_SECRET: SIGNING_SECRET };
+      const run = await cli(['integrations', 'update', 'http', good, '--set', `source_url=${moved}`], env);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`^parlance integrations: http connection ${good}: 422 secrets_required: Changing settings\\.source_url sends requests to another host: .*\\(repeat the command with --rotate-secrets and \\$PARLANCE_SECRET_SIGNING_SECRET set\\)$`, 'm'));
+      const asJson = await cli(['integrations', 'update', 'http', good, '--set', `source_url=${moved}`, '--json'], env);
+      expect(asJson.code).toBe(1);
+      expect(json<{ error: { message: string; exit_code: number; status: number; code: string } }>(asJson).error).toMatchObject({ exit_code: 1, status: 422, code: 'secrets_required', message: expect.stringContaining('--rotate-secrets') });
+      expect(await stored()).toEqual(before);
+
+      const missing = await cli(['integrations', 'update', 'http', good, '--set', `source_url=${moved}`, '--rotate-secrets']);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain('Missing credentials for http: set $PARLANCE_SECRET_SIGNING_SECRET');
+      expect(await stored()).toEqual(before);
+
+      const rotated = await cli(['integrations', 'update', 'http', good, '--set', `source_url=${moved}`, '--rotate-secrets'], env);
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(`${rotated.stdout}${rotated.stderr}`).not.toContain(SIGNING_SECRET);
+      expect((await stored()).settings).toEqual({ name: '2027', source_url: moved });
+    });
+
+    it('no flag, or contradicting flags, is a usage error naming the flags, sent to no one', async () => {
+      const before = await stored();
+      const none = await cli(['integrations', 'update', 'http', good]);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain(`parlance integrations: Nothing to change on http connection ${good}: give one or more of --set, --unset, --name, --schedule, --no-schedule, --enable, --disable, --rotate-secrets.`);
+      const both = await cli(['integrations', 'update', 'http', good, '--enable', '--disable']);
+      expect(both.code).toBe(1);
+      expect(both.stderr).toContain('--enable and --disable contradict each other: give one of them.');
+      const schedule = await cli(['integrations', 'update', 'http', good, '--schedule', '30', '--no-schedule']);
+      expect(schedule.code).toBe(1);
+      expect(schedule.stderr).toContain('--schedule and --no-schedule contradict each other');
+      expect(await stored()).toEqual(before);
+    });
   });
 });

@@ -173,16 +173,23 @@ describe('the sync engine at its edges', () => {
     const { server } = await source();
     const other = await source();
     const connection = await connect(server, 'moving', { sync: false });
+    // Removing an address sends nothing to a new host: no credentials needed.
+    const removed = await service.api(`/v1/integrations/http/${connection.id}`, { method: 'PATCH', json: { settings: { delivery_url: null } } });
+    expect(removed.status).toBe(200);
+    expect(((await removed.json()) as ConnectionBody).settings.delivery_url).toBeUndefined();
     const moved = await service.api(`/v1/integrations/http/${connection.id}`, { method: 'PATCH', json: { settings: { source_url: `${other.server.url}/source` } } });
     expect(moved.status).toBe(422);
     const problem = (await moved.json()) as { code: string; detail: string };
     expect(problem.code).toBe('secrets_required');
     expect(problem.detail).toContain('settings.source_url');
     expect(other.state.reads).toBe(0);
-    const withSecrets = await service.api(`/v1/integrations/http/${connection.id}`, { method: 'PATCH', json: { settings: { source_url: `${other.server.url}/source`, delivery_url: null }, secrets: { signing_secret: SECRET } } });
+    const withSecrets = await service.api(`/v1/integrations/http/${connection.id}`, { method: 'PATCH', json: { settings: { source_url: `${other.server.url}/source` }, secrets: { signing_secret: SECRET } } });
     const body = (await withSecrets.json()) as ConnectionBody;
     expect(withSecrets.status, JSON.stringify(body)).toBe(200);
-    expect(body.settings.delivery_url).toBeUndefined();
+    expect(body.settings.source_url).toBe(`${other.server.url}/source`);
+    // Adding an address is sending credentials to a host too.
+    const added = await service.api(`/v1/integrations/http/${connection.id}`, { method: 'PATCH', json: { settings: { delivery_url: `${server.url}/deliver` } } });
+    expect(added.status).toBe(422);
   }, 60_000);
 
   it('a redirect to another host is refused, and the credentials never reach it', async () => {

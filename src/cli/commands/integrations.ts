@@ -1,13 +1,15 @@
-/** `parlance integrations`: the connector catalog, and the project's connections to remote systems: connect, list, sync (and follow a sync), syncs, disconnect. */
+/** `parlance integrations`: the connector catalog, and the project's connections to remote systems: connect, list, update, sync (and follow a sync), syncs, disconnect. */
 import { z } from 'zod';
-import type { ParlanceClient } from '../../client/client.js';
-import type { CatalogConnector, ConnectInput, IntegrationConnection, IntegrationSync } from '../../client/types.js';
+import { ApiError, type ParlanceClient } from '../../client/client.js';
+import type { CatalogConnector, ConnectInput, ConnectionPatch, IntegrationConnection, IntegrationSync } from '../../client/types.js';
 import { formatSeconds } from '../output.js';
 import { about, CliError, noMorePositionals, parseFlags, positional, type Command, type CommandContext } from './command.js';
 
 const USAGE = `parlance integrations catalog
        parlance integrations list <connector>
        parlance integrations connect <connector> --set key=value ... [--name <name>] [--schedule <minutes>] [--no-sync]
+       parlance integrations update <connector> <connection id> [--set key=value ...] [--unset key ...] [--name <name>]
+                                    [--schedule <minutes> | --no-schedule] [--enable | --disable] [--rotate-secrets]
        parlance integrations sync <connector> <connection id> [--wait] [--timeout <seconds>]
        parlance integrations syncs <connector> <connection id>
        parlance integrations disconnect <connector> <connection id>`;
@@ -35,28 +37,43 @@ function wholeNumber(flag: string, min: number, max: number, expected: string) {
   });
 }
 
-const Flags = z.object({
-  set: z.array(z.string()).optional(),
-  name: z.string().min(1, { message: 'expected a name such as "Marketing site"' }).optional(),
-  schedule: wholeNumber('--schedule', 5, 10_080, 'the minutes between scheduled syncs, from 5 to 10080 (a week)').optional(),
-  'no-sync': z.boolean().default(false),
-  wait: z.boolean().default(false),
-  timeout: wholeNumber('--timeout', 1, 7 * 24 * 3600, 'the seconds to wait, such as 600').optional(),
-});
+const Flags = z
+  .object({
+    set: z.array(z.string()).optional(),
+    unset: z.array(z.string()).optional(),
+    name: z.string().min(1, { message: 'expected a name such as "Marketing site"' }).optional(),
+    schedule: wholeNumber('--schedule', 5, 10_080, 'the minutes between scheduled syncs, from 5 to 10080 (a week)').optional(),
+    'no-schedule': z.boolean().optional(),
+    enable: z.boolean().optional(),
+    disable: z.boolean().optional(),
+    'rotate-secrets': z.boolean().optional(),
+    'no-sync': z.boolean().default(false),
+    wait: z.boolean().default(false),
+    timeout: wholeNumber('--timeout', 1, 7 * 24 * 3600, 'the seconds to wait, such as 600').optional(),
+  })
+  .superRefine((flags, ctx) => {
+    for (const [one, other] of [
+      ['schedule', 'no-schedule'],
+      ['enable', 'disable'],
+    ] as const) {
+      if (flags[one] !== undefined && flags[other] !== undefined) ctx.addIssue({ code: 'custom', message: `--${one} and --${other} contradict each other: give one of them.` });
+    }
+  });
 type Flags = z.infer<typeof Flags>;
 
 /** The actions after `catalog`: each names a connector. */
-const CONNECTION_ACTIONS: readonly string[] = ['list', 'connect', 'sync', 'syncs', 'disconnect'];
+const CONNECTION_ACTIONS: readonly string[] = ['list', 'connect', 'update', 'sync', 'syncs', 'disconnect'];
 
 /** Which flags belong to which action, so a flag given to another action is a usage error rather than ignored. */
-const ACTION_FLAGS: Record<string, readonly (keyof Flags)[]> = {
+const ACTION_FLAGS = {
   connect: ['set', 'name', 'schedule', 'no-sync'],
+  update: ['set', 'unset', 'name', 'schedule', 'no-schedule', 'enable', 'disable', 'rotate-secrets'],
   sync: ['wait', 'timeout'],
-};
+} as const satisfies Record<string, readonly (keyof Flags)[]>;
 
 export const integrationsCommand: Command = {
   name: 'integrations',
-  summary: 'catalog | list | connect | sync [--wait] | syncs | disconnect   (connectors; needs manage)',
+  summary: 'catalog | list | connect | update | sync [--wait] | syncs | disconnect   (connectors; needs manage)',
   help: `Usage: ${USAGE}
 
 Connectors bring source strings in from code hosts, content systems, design and automation tools and, for
@@ -73,6 +90,17 @@ Credentials are never taken on the command line: each field of the connector's s
 $${SECRET_PREFIX}<FIELD> (the field's name in capitals: ${SECRET_PREFIX}MANAGEMENT_TOKEN for management_token).
 connect prints the webhook URL and its secret once (even with --quiet): set them up in the remote system then.
 
+update changes only what its flags name, from the next sync, and prints the connection as list does:
+  --set key=value   a setting, as connect takes it; merged into the stored settings
+  --unset key       removes a setting (back to its default)
+  --name            renames the connection
+  --schedule        sync every <minutes>; --no-schedule: on demand and on change notifications only
+  --enable          lets a connection sync again; --disable stops its syncs and keeps its settings and credentials
+  --rotate-secrets  replaces the stored credentials with those in $${SECRET_PREFIX}<FIELD>, read as connect reads them
+Moving an address setting (a URL) to another host, or adding one, needs --rotate-secrets as well: the stored
+credentials are never sent to a new host, so the service refuses the change without new ones (422
+secrets_required). Removing one needs nothing more.
+
 sync queues a sync now; syncs shows a connection's recent syncs with their counts.
   --wait            follow the sync to its end, then print its counts; exit 3 when it failed, with its error and the
                     end of its log
@@ -82,8 +110,13 @@ stay, and nothing changes in the remote system. The GitHub App has its own comma
 Every action but catalog needs a token with 'manage'.`,
   options: {
     set: { type: 'string', multiple: true },
+    unset: { type: 'string', multiple: true },
     name: { type: 'string' },
     schedule: { type: 'string' },
+    'no-schedule': { type: 'boolean' },
+    enable: { type: 'boolean' },
+    disable: { type: 'boolean' },
+    'rotate-secrets': { type: 'boolean' },
     'no-sync': { type: 'boolean' },
     wait: { type: 'boolean' },
     timeout: { type: 'string' },
@@ -118,6 +151,12 @@ Every action but catalog needs a token with 'manage'.`,
       case 'connect': {
         noMorePositionals(positionals, 2, `parlance integrations connect ${connector} --set key=value ...`);
         return connect(context, client, connector, flags);
+      }
+      case 'update': {
+        const connection = await update(context, client, connector, connectionId(positionals, action, connector), flags);
+        out.document(connection);
+        for (const line of connectionLines(connection)) out.line(line);
+        return 0;
       }
       case 'sync': {
         const id = connectionId(positionals, action, connector);
@@ -172,18 +211,25 @@ function connectionId(positionals: string[], action: string, connector: string):
 }
 
 function checkFlagsBelong(action: string, values: Record<string, unknown>): void {
-  for (const [owner, names] of Object.entries(ACTION_FLAGS)) {
-    if (owner === action) continue;
-    const given = names.find((name) => values[name] !== undefined);
-    if (given) throw new CliError(`--${given} is an option of 'parlance integrations ${owner}', not of '${action}'.`);
+  const owners = Object.entries(ACTION_FLAGS) as [string, readonly (keyof Flags)[]][];
+  const own: readonly string[] = owners.find(([owner]) => owner === action)?.[1] ?? [];
+  for (const name of new Set(owners.flatMap(([, names]) => names))) {
+    if (values[name] === undefined || own.includes(name)) continue;
+    const of = owners.filter(([, names]) => names.includes(name)).map(([owner]) => `'parlance integrations ${owner}'`);
+    throw new CliError(`--${name} is an option of ${of.join(' and ')}, not of '${action}'.`);
   }
+}
+
+async function catalogEntry(client: ParlanceClient, connector: string): Promise<CatalogConnector> {
+  const catalog = await about('the connector catalog', () => client.integrationsCatalog());
+  const entry = catalog.find((candidate) => candidate.id === connector);
+  if (!entry) throw new CliError(`Unknown connector '${connector}'. Expected one of: ${catalog.map((c) => c.id).join(', ')}.`);
+  return entry;
 }
 
 async function connect(context: CommandContext, client: ParlanceClient, connector: string, flags: Flags): Promise<number> {
   const { out } = context;
-  const catalog = await about('the connector catalog', () => client.integrationsCatalog());
-  const entry = catalog.find((candidate) => candidate.id === connector);
-  if (!entry) throw new CliError(`Unknown connector '${connector}'. Expected one of: ${catalog.map((c) => c.id).join(', ')}.`);
+  const entry = await catalogEntry(client, connector);
   const secretFields = schemaFields(entry.secrets_schema);
   const settings = parseSettings(flags.set ?? [], entry, secretFields);
   const secrets = secretsFromEnv(entry, context.io.env);
@@ -209,6 +255,48 @@ async function connect(context: CommandContext, client: ParlanceClient, connecto
     );
   }
   return 0;
+}
+
+/** Sends only what the flags name; the catalog (for the settings' types and the credentials' fields) is read only when settings or credentials change. */
+async function update(context: CommandContext, client: ParlanceClient, connector: string, id: string, flags: Flags): Promise<IntegrationConnection> {
+  const subject = `${connector} connection ${id}`;
+  if (!ACTION_FLAGS.update.some((name) => flags[name] !== undefined)) {
+    throw new CliError(`Nothing to change on ${subject}: give one or more of ${ACTION_FLAGS.update.map((name) => `--${name}`).join(', ')}.`);
+  }
+  const patch: ConnectionPatch = {
+    ...(flags.name !== undefined ? { name: flags.name } : {}),
+    ...(flags.schedule !== undefined ? { schedule_minutes: flags.schedule } : flags['no-schedule'] ? { schedule_minutes: null } : {}),
+    ...(flags.enable ? { enabled: true } : flags.disable ? { enabled: false } : {}),
+  };
+  const entry = flags.set || flags.unset || flags['rotate-secrets'] ? await catalogEntry(client, connector) : undefined;
+  if (entry) {
+    const secretFields = schemaFields(entry.secrets_schema);
+    if (flags.set || flags.unset) patch.settings = { ...parseSettings(flags.set ?? [], entry, secretFields), ...removedSettings(flags.unset ?? [], flags.set ?? [], entry, secretFields) };
+    if (flags['rotate-secrets']) patch.secrets = secretsFromEnv(entry, context.io.env);
+  }
+  return about(subject, async () => {
+    try {
+      return await client.updateConnection(connector, id, patch);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'secrets_required' && entry)) throw error;
+      const variables = variablesText(alternatives(entry.secrets_schema).map((part) => part.required ?? [])) || `the ${SECRET_PREFIX} variables`;
+      const hint = `(repeat the command with --rotate-secrets and ${variables} set)`;
+      throw new ApiError(error.status, error.code, `${error.detail} ${hint}`, error.body, error.request, error.retryAfterSeconds);
+    }
+  });
+}
+
+/** `--unset key` into the nulls by which the service removes a setting; a key also given to --set, a credential or a field the connector lacks is a usage error. */
+export function removedSettings(unsets: readonly string[], sets: readonly string[], entry: Pick<CatalogConnector, 'id' | 'settings_schema'>, secretFields: ReadonlySet<string>): Record<string, null> {
+  const known = schemaFields(entry.settings_schema);
+  const removed: Record<string, null> = {};
+  for (const key of unsets) {
+    if (secretFields.has(key)) throw new CliError(`'${key}' is a credential of ${entry.id}: replace the credentials with --rotate-secrets and $${secretVariable(key)} instead.`);
+    if (known.size > 0 && !known.has(key)) throw new CliError(`Invalid --unset '${key}': ${entry.id} has no such setting. Expected one of: ${[...known].join(', ')}.`);
+    if (sets.some((set) => set.slice(0, set.indexOf('=')).trim() === key)) throw new CliError(`'${key}' is given to both --set and --unset: give one of them.`);
+    removed[key] = null;
+  }
+  return removed;
 }
 
 /** The fields of an object JSON Schema, its alternatives' (anyOf/oneOf) included. */
@@ -269,9 +357,13 @@ export function secretsFromEnv(entry: Pick<CatalogConnector, 'id' | 'name' | 'se
   }
   const options = alternatives(entry.secrets_schema).map((part) => (part.required ?? []).filter((field) => secrets[field] === undefined));
   if (options.length === 0 || options.some((missing) => missing.length === 0)) return secrets;
-  const names = (fields: string[]) => fields.map((field) => `$${secretVariable(field)}`).join(' and ');
-  const missing = options.length === 1 ? names(options[0]!) : options.map(names).join(', or ');
-  throw new CliError(`Missing credentials for ${entry.id}: set ${missing} (credentials are read from the environment so that they stay out of your shell's history).`);
+  throw new CliError(`Missing credentials for ${entry.id}: set ${variablesText(options)} (credentials are read from the environment so that they stay out of your shell's history).`);
+}
+
+/** `$PARLANCE_SECRET_A`, or for alternatives `$PARLANCE_SECRET_A, or $PARLANCE_SECRET_B and $PARLANCE_SECRET_C`. */
+function variablesText(options: readonly (readonly string[])[]): string {
+  const names = (fields: readonly string[]) => fields.map((field) => `$${secretVariable(field)}`).join(' and ');
+  return options.length === 1 ? names(options[0]!) : options.map(names).join(', or ');
 }
 
 /** `id  name  category  direction`, aligned, under a header. */
@@ -283,7 +375,8 @@ export function catalogTable(connectors: readonly CatalogConnector[]): string[] 
 
 /** A connection's head line, then its schedule, last sync and last error. */
 export function connectionLines(connection: IntegrationConnection): string[] {
-  const state = `${connection.status}${connection.enabled ? '' : ' (disabled)'}`;
+  // The service already says 'disabled' as the status of a disabled connection.
+  const state = connection.enabled || connection.status === 'disabled' ? connection.status : `${connection.status} (disabled)`;
   const schedule = connection.schedule_minutes === null ? 'on demand and on change notifications' : `every ${connection.schedule_minutes} min${connection.next_scheduled_at ? `, next ${connection.next_scheduled_at}` : ''}`;
   const last = connection.last_sync;
   return [
