@@ -3,8 +3,9 @@
  * connector's mock service in this process (it checks every request's X-Parlance-Signature), driven in Debian's
  * Chromium through playwright-core by the Demo owner. Reads the catalog, connects "Any HTTP service" through the form
  * generated from its schemas (a refusal first), sees the webhook secret once and the first sync's counts, syncs
- * again, shows a wrong signing secret failing on the connection until the credentials are rotated back, and
- * disconnects, with axe-core run on the page.
+ * again, shows a wrong signing secret failing on the connection until the credentials are rotated back, edits the
+ * connection's name, schedule and settings (a move to another host needing credentials), and disconnects, with axe-core
+ * run on the page.
  */
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ const SIGNING_SECRET = 'the-mock-service-signing-secret';
 const WRONG_SECRET = 'not-the-signing-secret-at-all';
 const HTTP_CONNECTOR = 'Any HTTP service (n8n, Zapier, Make)';
 const NAME = 'Mock service';
+const RENAMED = 'Mock service, edited';
 
 const browserProblems: string[] = [];
 
@@ -171,6 +173,87 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
     await card().getByRole('button', { name: `Sync now ${NAME}` }).click();
     await expect.poll(status, { timeout: 30_000 }).toBe('ok');
     await expect(error.count()).resolves.toBe(0);
+  });
+
+  it("edits the connection's name, schedule and settings; a move to another host needs credentials in the same save", async () => {
+    const edited = () => owner.getByRole('article', { name: RENAMED });
+    const settingsOf = (article: ReturnType<Page['locator']>) => article.locator('dd.mono').textContent();
+    const edit = async (article: ReturnType<Page['locator']>, name: string) => {
+      await article.getByRole('button', { name: `Edit settings of ${name}` }).click();
+      return article.getByRole('form', { name: `Settings of ${name}` });
+    };
+    // The page's message of an earlier save may still be shown: the form closing is what says this one was accepted.
+    const save = async (form: ReturnType<Page['locator']>, button: string, name: string) => {
+      await form.getByRole('button', { name: button }).click();
+      await expect.poll(() => form.count()).toBe(0);
+      await main.getByText(`Settings of ${name} saved.`).waitFor();
+    };
+    const source = remote.settings.source_url as string;
+    const before = await settingsOf(card());
+    expect(before).toBe(`source_url: ${source}; delivery_url: ${remote.settings.delivery_url as string}; name: strings`);
+
+    // Prefilled with what is stored.
+    let form = await edit(card(), NAME);
+    await expect(form.getByLabel('Connection name').inputValue()).resolves.toBe(NAME);
+    await expect(form.getByLabel('Sync every … minutes (optional)').inputValue()).resolves.toBe('');
+    await expect(form.getByLabel('Source URL (required)').inputValue()).resolves.toBe(source);
+    await expect(form.getByLabel('Delivery URL').inputValue()).resolves.toBe(remote.settings.delivery_url);
+    await expect(form.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('strings');
+    await expect(form.getByLabel('Signing secret (required)').count()).resolves.toBe(0);
+    await checkPage(owner, 'integrations-edit');
+
+    await form.getByLabel('Connection name').fill(RENAMED);
+    await form.getByLabel('Sync every … minutes (optional)').fill('60');
+    await save(form, 'Save settings', RENAMED);
+    await expect(edited().locator('h3').textContent()).resolves.toBe(RENAMED);
+    await expect.poll(() => edited().textContent()).toMatch(/Scheduleevery 60 minutes, next /);
+    await expect.poll(() => settingsOf(edited())).toBe(before);
+
+    // A value the connector refuses: the field the 422 names is marked, as in the connect form.
+    form = await edit(edited(), RENAMED);
+    const place = form.getByLabel('Name', { exact: true });
+    await place.fill('web strings');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await expect(form.getByRole('alert').textContent()).resolves.toMatch(/Settings not saved:.*settings\.name.*validation_failed/s);
+    await expect(place.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(form.getByLabel('Source URL (required)').getAttribute('aria-invalid')).resolves.toBeNull();
+    await place.fill('web-strings');
+    await save(form, 'Save settings', RENAMED);
+    await expect.poll(() => settingsOf(edited())).toMatch(/; name: web-strings$/);
+
+    // Cleared: sent as null, so the stored delivery URL goes and the connection only imports. An address that goes
+    // sends nothing anywhere, so no credentials are asked for.
+    form = await edit(edited(), RENAMED);
+    await form.getByLabel('Delivery URL').fill('');
+    await save(form, 'Save settings', RENAMED);
+    await expect.poll(() => settingsOf(edited())).toBe(`source_url: ${source}; name: web-strings`);
+
+    // Another origin for the same mock: refused without credentials, the field named and nothing stored.
+    const elsewhere = source.replace('127.0.0.1', 'localhost');
+    expect(elsewhere).not.toBe(source);
+    form = await edit(edited(), RENAMED);
+    const sourceField = form.getByLabel('Source URL (required)');
+    await expect(form.getByLabel('Signing secret (required)').count()).resolves.toBe(0);
+    await sourceField.fill(elsewhere);
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await expect(form.getByRole('alert').textContent()).resolves.toMatch(/Settings not saved:.*settings\.source_url.*another host.*secrets_required/s);
+    await expect(sourceField.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(settingsOf(edited())).resolves.toBe(`source_url: ${source}; name: web-strings`);
+    const signing = form.getByLabel('Signing secret (required)');
+    await expect(signing.getAttribute('type')).resolves.toBe('password');
+    await checkPage(owner, 'integrations-edit-credentials');
+
+    await signing.fill(SIGNING_SECRET);
+    await save(form, 'Save settings and credentials', RENAMED);
+    await expect.poll(() => settingsOf(edited())).toBe(`source_url: ${elsewhere}; name: web-strings`);
+
+    // Back to the first name, the schedule emptied: sent as null, so syncs run on demand again.
+    form = await edit(edited(), RENAMED);
+    await expect(form.getByLabel('Sync every … minutes (optional)').inputValue()).resolves.toBe('60');
+    await form.getByLabel('Connection name').fill(NAME);
+    await form.getByLabel('Sync every … minutes (optional)').fill('');
+    await save(form, 'Save settings', NAME);
+    await expect.poll(() => card().textContent()).toContain('Scheduleon demand and on notifications');
   });
 
   it('disables and enables the connection, then disconnects it behind a confirmation', async () => {

@@ -1,6 +1,6 @@
 /**
  * The connector forms, generated from the JSON Schemas the catalog gives for each connector's settings and secrets:
- * connecting a project to a remote system, and replacing a connection's credentials.
+ * connecting a project to a remote system, editing a connection's settings, and replacing its credentials.
  */
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
@@ -108,6 +108,26 @@ export function alternativesOf(schema: Record<string, unknown> | null): JsonSche
 export function initialValues(schema: JsonSchema | undefined): Values {
   const values: Values = {};
   for (const [name, s] of Object.entries(schema?.properties ?? {})) values[name] = kindOf(s) === 'boolean' ? s.default === true : '';
+  return values;
+}
+
+/** Stored settings as the form's input, the inverse of `valuesToObject`; a checkbox with no stored value shows its default. */
+export function valuesOf(schema: JsonSchema, settings: Record<string, unknown>): Values {
+  const values: Values = {};
+  for (const field of fieldsOf(schema, false)) {
+    const value = settings[field.name];
+    if (field.kind === 'boolean') {
+      values[field.name] = typeof value === 'boolean' ? value : field.schema.default === true;
+      continue;
+    }
+    if (value === undefined || value === null) values[field.name] = '';
+    else if (field.kind === 'list' && Array.isArray(value)) values[field.name] = value.map(String).join(', ');
+    else if ((field.kind === 'map' || field.kind === 'map-of-lists') && typeof value === 'object' && !Array.isArray(value)) {
+      values[field.name] = Object.entries(value as Record<string, unknown>)
+        .map(([k, v]) => `${k}=${Array.isArray(v) ? v.map(String).join(', ') : String(v)}`)
+        .join('\n');
+    } else values[field.name] = typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean);
+  }
   return values;
 }
 
@@ -422,6 +442,108 @@ export function CredentialsForm(props: { connector: CatalogConnector; connection
       <div class="actions">
         <button type="submit" disabled={request.busy}>
           {request.busy ? 'Saving…' : 'Replace credentials'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The settings patch: what the form holds, plus a null for each setting stored before and now left empty (or back at
+ * its default), which the API reads as "remove it".
+ */
+export function settingsPatch(schema: JsonSchema, values: Values, stored: Record<string, unknown>): Record<string, unknown> {
+  const patch = valuesToObject(schema, values, 'settings');
+  for (const field of fieldsOf(schema, false)) if (!(field.name in patch) && stored[field.name] !== undefined) patch[field.name] = null;
+  return patch;
+}
+
+/** The settings a 422 `secrets_required` names: moving them to another host needs credentials for it in the same PATCH. */
+function movedSettings(error: unknown): string[] {
+  if (!(error instanceof ApiError) || error.code !== 'secrets_required') return [];
+  const named = (error.body as { settings?: unknown } | null)?.settings;
+  return Array.isArray(named) ? named.filter((n): n is string => typeof n === 'string') : [];
+}
+
+/**
+ * Edits a connection's name, schedule and settings. When the API refuses a move to another host for want of
+ * credentials, the credentials fields join the form and the next save sends both.
+ */
+export function SettingsForm(props: { connector: CatalogConnector; connection: IntegrationConnection; onSaved(connection: IntegrationConnection): void; onCancel(): void }) {
+  const { client } = useProject();
+  const { connector, connection } = props;
+  const settingsSchema = (connector.settings_schema ?? {}) as JsonSchema;
+  const [name, setName] = useState(connection.name);
+  const [schedule, setSchedule] = useState(connection.schedule_minutes === null ? '' : String(connection.schedule_minutes));
+  const [settings, setSettings] = useState<Values>(() => valuesOf(settingsSchema, connection.settings));
+  const [withSecrets, setWithSecrets] = useState(false);
+  const [choice, setChoice] = useState(0);
+  const [secrets, setSecrets] = useState<Values>(() => initialValues(alternativesOf(connector.secrets_schema)[0]));
+  const request = useRequest();
+  const p = `edit-${connection.id}`;
+  const moved = movedSettings(request.error);
+
+  const choose = (i: number) => {
+    setChoice(i);
+    setSecrets(initialValues(alternativesOf(connector.secrets_schema)[i]));
+  };
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    return request.submit(async () => {
+      const minutes = schedule.trim();
+      const secretsSchema = alternativesOf(connector.secrets_schema)[choice] ?? {};
+      const updated = await client
+        .updateConnection(connector.id, connection.id, {
+          ...(name.trim() ? { name: name.trim() } : {}),
+          settings: settingsPatch(settingsSchema, settings, connection.settings),
+          schedule_minutes: minutes ? Number(minutes) : null,
+          ...(withSecrets ? { secrets: valuesToObject(secretsSchema, secrets, 'secrets') } : {}),
+        })
+        .catch((failure: unknown) => {
+          if (movedSettings(failure).length > 0) setWithSecrets(true);
+          throw failure;
+        });
+      props.onSaved(updated);
+    });
+  };
+
+  const invalid = problemFields(request.error, 'settings');
+  for (const m of moved) invalid.add(m);
+  return (
+    <form class="form" onSubmit={(e) => void save(e)} aria-label={`Settings of ${connection.name}`}>
+      <p class="hint">Empty fields go back to the default shown in them. Moving an address to another host needs the credentials for that host.</p>
+      <div class="form-grid">
+        <Field id={`${p}-name`} label="Connection name" hint="How this page and the sync log call the connection.">
+          <input id={`${p}-name`} type="text" maxLength={100} required aria-describedby={`${p}-name-hint`} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </Field>
+        <Field id={`${p}-schedule`} label="Sync every … minutes (optional)" hint="5 to 10080. Empty: syncs run on demand and on the remote system's notifications only.">
+          <input
+            id={`${p}-schedule`}
+            type="number"
+            min={5}
+            max={10_080}
+            step={1}
+            aria-describedby={`${p}-schedule-hint`}
+            value={schedule}
+            onInput={(e) => setSchedule(e.currentTarget.value)}
+          />
+        </Field>
+      </div>
+      <fieldset>
+        <legend>Settings</legend>
+        <SchemaFields idPrefix={`${p}-settings`} schema={settingsSchema} secret={false} values={settings} invalid={invalid} onChange={setSettings} />
+      </fieldset>
+      {withSecrets ? (
+        <SecretsFields idPrefix={`${p}-secrets`} connector={connector} choice={choice} onChoose={choose} values={secrets} invalid={problemFields(request.error, 'secrets')} onChange={setSecrets} />
+      ) : null}
+      <ErrorNotice error={request.error} title="Settings not saved" />
+      <div class="actions">
+        <button type="submit" disabled={request.busy}>
+          {request.busy ? 'Saving…' : withSecrets ? 'Save settings and credentials' : 'Save settings'}
         </button>
         <button type="button" class="secondary" onClick={props.onCancel}>
           Cancel

@@ -6,7 +6,7 @@ import { useAccount, useProject } from '../context.js';
 import { errorMessage, formatDate, formatNumber, plural } from '../format.js';
 import { useLoad, usePoll, useRequest } from '../hooks.js';
 import { projectHref } from '../router.js';
-import { ConnectForm, CredentialsForm } from './connection-form.js';
+import { ConnectForm, CredentialsForm, SettingsForm } from './connection-form.js';
 
 const POLL_MS = 1000;
 const SYNCS_SHOWN = 5;
@@ -239,6 +239,7 @@ function Connections(props: { connector: CatalogConnector }) {
           connection={c}
           run={run}
           onRotated={(updated) => done(`Credentials of ${updated.name} replaced. The next sync uses them.`)}
+          onSaved={(updated) => done(`Settings of ${updated.name} saved.`)}
           onRemoved={(removed) => {
             if (connected?.id === removed.id) setConnected(undefined);
           }}
@@ -305,11 +306,14 @@ function ConnectionCard(props: {
   connection: IntegrationConnection;
   run(what: string, action: () => Promise<unknown>, done: string): Promise<void>;
   onRotated(connection: IntegrationConnection): void;
+  onSaved(connection: IntegrationConnection): void;
   onRemoved(connection: IntegrationConnection): void;
 }) {
   const { client } = useProject();
   const { connector, connection: c, run } = props;
-  const [rotating, setRotating] = useState(false);
+  /** One form open at a time: both change what the next sync does. */
+  const [open, setOpen] = useState<'settings' | 'credentials'>();
+  const toggle = (form: 'settings' | 'credentials') => setOpen(open === form ? undefined : form);
   const [showSyncs, setShowSyncs] = useState(false);
   const status = CONNECTION_STATUS[c.status];
   const titleId = `connection-${c.id}-title`;
@@ -395,20 +399,34 @@ function ConnectionCard(props: {
         >
           {c.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" class="small secondary" aria-expanded={rotating} onClick={() => setRotating(!rotating)} aria-label={`Rotate credentials of ${c.name}`}>
+        <button type="button" class="small secondary" aria-expanded={open === 'settings'} onClick={() => toggle('settings')} aria-label={`Edit settings of ${c.name}`}>
+          Edit settings
+        </button>
+        <button type="button" class="small secondary" aria-expanded={open === 'credentials'} onClick={() => toggle('credentials')} aria-label={`Rotate credentials of ${c.name}`}>
           Rotate credentials
         </button>
         <button type="button" class="small danger" onClick={remove} aria-label={`Disconnect ${c.name}`}>
           Disconnect
         </button>
       </div>
-      {rotating ? (
+      {open === 'settings' ? (
+        <SettingsForm
+          connector={connector}
+          connection={c}
+          onCancel={() => setOpen(undefined)}
+          onSaved={(updated) => {
+            setOpen(undefined);
+            props.onSaved(updated);
+          }}
+        />
+      ) : null}
+      {open === 'credentials' ? (
         <CredentialsForm
           connector={connector}
           connection={c}
-          onCancel={() => setRotating(false)}
+          onCancel={() => setOpen(undefined)}
           onRotated={(updated) => {
-            setRotating(false);
+            setOpen(undefined);
             props.onRotated(updated);
           }}
         />
