@@ -4,6 +4,9 @@
  * manifest are written); the target down and back; bad credentials and their rotation; the API's validation and
  * secrecy.
  */
+import { createHash } from 'node:crypto';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAzureBlobClient } from '../../server/delivery/storage/azure-blob-client.js';
 import { createS3Client } from '../../server/delivery/storage/s3-client.js';
@@ -219,6 +222,110 @@ describe('S3-compatible storage (s3rver)', () => {
     expect(listed).not.toContain('not-the-secret');
     const reader = await service.mintToken({ abilities: ['read', 'pull', 'push'] });
     expect((await service.api('/v1/storage-targets', { token: reader })).status).toBe(403);
+  });
+});
+
+/**
+ * A proxy in front of s3rver that lets `allowPuts` object writes through and answers every later PUT with 503
+ * SlowDown until `allowPuts` is null again: a sync that fails partway, as a target that falls over mid-sync does.
+ */
+async function startPutRefusingProxy(upstreamPort: number): Promise<{ endpoint: string; allowPuts: number | null; close(): Promise<void> }> {
+  const state = { allowPuts: null as number | null };
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'PUT' && state.allowPuts !== null) {
+      if (state.allowPuts <= 0) {
+        req.resume();
+        res.writeHead(503, { 'content-type': 'application/xml' }).end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>Refused by the test proxy</Message></Error>');
+        return;
+      }
+      state.allowPuts--;
+    }
+    const upstream = request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(state, {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  });
+}
+
+describe('a sync that fails partway (S3 through a proxy that refuses writes)', () => {
+  it('with {hash} in the template, the old manifest and all its objects stay intact until the retried sync completes', async () => {
+    await s3.createBucket('atomic');
+    const proxy = await startPutRefusingProxy(s3.port);
+    const direct = await createS3Client({ endpoint: s3.endpoint, region: 'us-east-1', bucket: 'atomic', forcePathStyle: true }, { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+    const bundle = (await json<{ bundle_id: string }>(await service.api('/v1/releases'))).bundle_id;
+    type Manifest = { release: number; locales: Record<string, { url: string; sha256: string }> };
+    const manifest = async () => JSON.parse(text(await direct.get('atomic/manifest.json'))!) as Manifest;
+    /** Every locale the manifest lists is in the bucket under its key, with the content the CDN serves for that release. */
+    const intact = async (m: Manifest) => {
+      for (const [locale, entry] of Object.entries(m.locales)) {
+        const body = await direct.get(`atomic/${entry.url}`);
+        expect(body, `${locale} at ${entry.url}`).not.toBeNull();
+        expect(createHash('sha256').update(body!).digest('hex')).toBe(entry.sha256);
+        expect(text(body)).toBe(await (await fetch(`${service.url}/cdn/${bundle}/${m.release}/${locale}.json`)).text());
+      }
+    };
+    try {
+      const created = await json<Target>(
+        await service.api('/v1/storage-targets', {
+          method: 'POST',
+          json: s3Target({ name: 'S3 (refusing proxy)', s3: { endpoint: proxy.endpoint, region: 'us-east-1', bucket: 'atomic', force_path_style: true }, prefix: 'atomic', path_template: '{locale}.{hash}.json' }),
+        }),
+        201,
+      );
+      const first = await json<Sync>(await service.api(`/v1/storage-targets/${created.id}/sync`, { method: 'POST' }), 202);
+      expect(await syncEnded(created.id, first.release)).toMatchObject({ status: 'succeeded' });
+      const before = await manifest();
+      expect(before.release).toBe(first.release);
+      expect(before.locales.de!.url).toBe(`de.${before.locales.de!.sha256.slice(0, 12)}.json`);
+      await intact(before);
+
+      // Two locales change; the target takes the first new object and refuses the rest.
+      await service.api('/v1/translations/sync.title/de?path=', { method: 'PUT', json: { text: 'Herzlich willkommen' } });
+      await service.api('/v1/translations/sync.title/fr?path=', { method: 'PUT', json: { text: 'Soyez les bienvenus' } });
+      proxy.allowPuts = 1;
+      const number = await publish();
+      const deadline = Date.now() + 10_000;
+      while (!(await target(created.id)).last_error?.includes('retrying at')) {
+        if (Date.now() > deadline) throw new Error(`no failed attempt recorded: ${JSON.stringify(await target(created.id))}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await target(created.id)).last_error).toMatch(/throttling.*SlowDown/);
+      // Half of the new release is in the bucket (de's new object), but the manifest still names the old release's
+      // objects, and every one of them is as it was.
+      const during = await manifest();
+      expect(during).toEqual(before);
+      await intact(during);
+      const listed = await (await fetch(`${service.url}/cdn/${bundle}/${number}/manifest.json`)).json() as Manifest;
+      expect(await direct.head(`atomic/de.${listed.locales.de!.sha256.slice(0, 12)}.json`)).not.toBeNull();
+      expect(await direct.head(`atomic/fr.${listed.locales.fr!.sha256.slice(0, 12)}.json`)).toBeNull();
+
+      // The target takes writes again: the retry completes and the manifest switches to the new release.
+      proxy.allowPuts = null;
+      const sync = await syncEnded(created.id, number);
+      expect(sync.status).toBe('succeeded');
+      expect(sync.attempts).toBeGreaterThan(1);
+      const after = await manifest();
+      expect(after.release).toBe(number);
+      await intact(after);
+      expect(after.locales.de!.url).not.toBe(before.locales.de!.url);
+      expect(after.locales.ja!.url).toBe(before.locales.ja!.url);
+      // The old release's objects are still there for clients holding the old manifest.
+      await intact(before);
+      expect(await target(created.id)).toMatchObject({ status: 'ok', last_release_number: number });
+    } finally {
+      direct.close();
+      await proxy.close();
+    }
   });
 });
 

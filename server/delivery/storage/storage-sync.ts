@@ -1,8 +1,11 @@
 /**
  * Syncs releases to storage targets: claims queued syncs with a database lease (one at a time per target), uploads
  * only objects whose content differs from what the target holds, the manifest last, and retries with backoff when
- * the target is unreachable or busy. A sync that fails leaves the previous manifest in place: a client that goes
- * through the manifest never sees half a release.
+ * the target is unreachable or busy. A sync that fails leaves the previous manifest in place. Whether a client can see
+ * half a release depends on the target's templates: with `{hash}` or `{release}` in them, every changed object gets a
+ * new key, the old release's objects stay untouched, and a client that reads the keys the manifest lists never mixes
+ * two releases; with plain paths (`{locale}.json`, the default) objects are overwritten in place, so a sync that
+ * fails partway leaves some locale files new under the old manifest until the retry completes.
  */
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
@@ -70,7 +73,7 @@ export function createStorageSync(deps: { db: Db; log: Logger; targets: Pick<Sto
         .execute();
       const project = await db.selectFrom('projects').select(['source_locale']).where('id', '=', sync.project_id).executeTakeFirstOrThrow();
       const layout = { prefix: target.prefix, pathTemplate: target.pathTemplate, filesTemplate: target.filesTemplate };
-      const files = objects.filter((o): o is ReleaseObjectRow & { kind: 'bundle' | 'file' } => o.kind !== 'manifest').map((o) => ({ ...o, key: objectKey(layout, { kind: o.kind, name: o.name, locale: o.locale, sourcePath: o.source_path }) }));
+      const files = objects.filter((o): o is ReleaseObjectRow & { kind: 'bundle' | 'file' } => o.kind !== 'manifest').map((o) => ({ ...o, key: objectKey(layout, { kind: o.kind, name: o.name, locale: o.locale, sourcePath: o.source_path, sha256: o.sha256, release: sync.number }) }));
       const seen = new Map<string, string>();
       for (const f of files) {
         const other = seen.get(f.key);
@@ -89,8 +92,8 @@ export function createStorageSync(deps: { db: Db; log: Logger; targets: Pick<Sto
         note(`uploaded ${key} (${body.byteLength} bytes)`);
         await db.updateTable('storage_syncs').set({ lease_expires_at: sql`now() + (${LEASE_SECONDS}::int * interval '1 second')` }).where('id', '=', syncId).execute();
       };
-      // Locale files first, the manifest last: until the manifest is written, the target still describes the
-      // release before.
+      // Locale files first, the manifest last: until the manifest is written, it still describes the release before
+      // (whose objects are intact only when the templates give changed objects new keys, see the module's note).
       const blobs = new Map(
         (
           await db

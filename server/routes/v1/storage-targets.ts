@@ -45,14 +45,17 @@ const layoutFields = {
     .min(1)
     .max(500)
     .default('{locale}.json')
-    .openapi({ description: "Where each locale's JSON bundle goes under the prefix, with the CLI's template variables: {locale}, {locale_underscore}, {android_locale}, {apple_locale}, {two_letters}." }),
+    .openapi({
+      description:
+        "Where each locale's JSON bundle goes under the prefix, with the CLI's template variables ({locale}, {locale_underscore}, {android_locale}, {apple_locale}, {two_letters}) and two of storage's own: {hash} (the first 12 hex digits of the object's SHA-256) and {release} (the release number). With plain paths objects are overwritten in place; with {hash} or {release} changed objects get new keys and the manifest, written last, switches clients to the new release at once.",
+    }),
   files_template: z
     .string()
     .min(1)
     .max(500)
     .nullable()
     .default(null)
-    .openapi({ description: "Where each source file's translations go when releases carry files, filled per source file and locale ({dir}, {name}, {ext}, {locale}, …); null: `files/<the pulled path>`." }),
+    .openapi({ description: "Where each source file's translations go when releases carry files, filled per source file and locale ({dir}, {name}, {ext}, {locale}, …, and {hash}, {release} as in path_template); null: `files/<the pulled path>`." }),
   cache_control: z.string().min(1).max(200).nullable().default(null).openapi({ description: 'Cache-Control stored with every object, e.g. `public, max-age=300`.' }),
 };
 
