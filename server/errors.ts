@@ -6,7 +6,7 @@ export interface ProblemExtras {
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503,
     readonly code: string,
     message: string,
     readonly extras: ProblemExtras = {},
@@ -23,6 +23,7 @@ export const TITLES: Record<number, string> = {
   402: 'Payment Required',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   409: 'Conflict',
   410: 'Gone',
   413: 'Content Too Large',

@@ -185,6 +185,25 @@ describe('linking', () => {
     expect(release.webhook_id).not.toBe(linked.webhook_id);
   });
 
+  it("the connector routes a link has no counterpart for answer 405 naming the real flow, and change nothing", async () => {
+    const before = await json<Link>(await service.api(`/v1/integrations/github/${linked.id}`));
+    const patched = await service.api(`/v1/integrations/github/${linked.id}`, { method: 'PATCH', json: { settings: { base_branch: 'develop' } } });
+    expect(patched.headers.get('allow')).toBe('GET, DELETE');
+    const configure = await json<ProblemBody>(patched, 405);
+    expect(configure.code).toBe('github_link_operation_unsupported');
+    expect(configure.detail).toContain(`unlink it (DELETE /v1/integrations/github/${linked.id}) and link again (POST /v1/integrations/github)`);
+    expect(configure.detail).not.toContain('No connector');
+    const sync = await json<ProblemBody>(await service.api(`/v1/integrations/github/${linked.id}/sync`, { method: 'POST' }), 405);
+    expect(sync.detail).toContain("it syncs when a commit is pushed to 'main' of acme/web");
+    const syncs = await json<ProblemBody>(await service.api(`/v1/integrations/github/${linked.id}/syncs`), 405);
+    expect(syncs.detail).toContain('GET /v1/batches');
+    expect((await json<ProblemBody>(await service.api(`/v1/integrations/github/${linked.id}/syncs/isy_x`), 405)).code).toBe('github_link_operation_unsupported');
+    // An unknown link is a 404 first, on each of them.
+    expect((await json<ProblemBody>(await service.api('/v1/integrations/github/ghl_unknown', { method: 'PATCH', json: {} }), 404)).code).toBe('github_link_not_found');
+    expect((await json<ProblemBody>(await service.api('/v1/integrations/github/ghl_unknown/sync', { method: 'POST' }), 404)).code).toBe('github_link_not_found');
+    expect(await json<Link>(await service.api(`/v1/integrations/github/${linked.id}`))).toEqual(before);
+  });
+
   it('unlinking revokes the token and deletes the webhook', async () => {
     const token = service.runtime.githubLinks.decryptToken(await storedLink(linked.id));
     const removed = await json<Link>(await service.api(`/v1/integrations/github/${linked.id}`, { method: 'DELETE' }));
@@ -210,6 +229,9 @@ describe('refusals', () => {
     expect((await service.api('/v1/integrations/github', { token: deploy })).status).toBe(403);
     expect((await service.api('/v1/integrations/github/ghl_x', { token: deploy })).status).toBe(403);
     expect((await service.api('/v1/integrations/github/ghl_x', { method: 'DELETE', token: deploy })).status).toBe(403);
+    expect((await service.api('/v1/integrations/github/ghl_x', { method: 'PATCH', json: {}, token: deploy })).status).toBe(403);
+    expect((await service.api('/v1/integrations/github/ghl_x/sync', { method: 'POST', token: deploy })).status).toBe(403);
+    expect((await service.api('/v1/integrations/github/ghl_x/syncs', { token: deploy })).status).toBe(403);
     expect((await appTokens()).some((t) => t.name === 'github-app acme/deploy')).toBe(false);
   });
 

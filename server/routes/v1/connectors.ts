@@ -114,7 +114,7 @@ export function connectorsRoutes(deps: AppDeps) {
       method: 'get',
       path: '/catalog',
       summary: 'Every connector, with its category and direction',
-      description: 'Any valid token. The GitHub App is listed first; it keeps its own routes at `/v1/integrations/github`.',
+      description: 'Any valid token. The GitHub App is listed first; it keeps its own routes at `/v1/integrations/github` (link, list, show, unlink; configure and sync now answer 405 naming what to do instead).',
       responses: { 200: { description: 'The catalog', content: { 'application/json': { schema: z.object({ items: z.array(CatalogEntry) }) } } }, ...problemResponses },
     }),
     (c) => c.json({ items: catalog() }, 200),

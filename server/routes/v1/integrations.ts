@@ -1,7 +1,12 @@
-/** /v1/integrations/github: link a GitHub App installation's repository to this project, list, show and unlink. Ability `manage`. */
+/**
+ * /v1/integrations/github: link a GitHub App installation's repository to this project, list, show and unlink. Ability
+ * `manage`. The GitHub App is the catalog's first code host but not a framework connector: the routes other connectors
+ * have and a link has no counterpart for (configure, sync now, syncs) answer 405 naming what to do instead.
+ */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
+import { ApiError } from '../../errors.js';
 import { Problem, notFoundResponse, problemResponses } from './schemas.js';
 import { repoPathProblem } from '../../../src/core/repo-path.js';
 
@@ -80,6 +85,7 @@ const GithubLink = z
   .openapi('GithubLink');
 
 const Params = z.object({ id: z.string().min(1) });
+const notAllowed = { 405: { description: 'A GitHub link has no such operation; the problem names what to do instead', content: { 'application/problem+json': { schema: Problem } } } } as const;
 const conflict = { 409: { description: 'This repository and branch are already linked', content: { 'application/problem+json': { schema: Problem } } } } as const;
 const unavailable = {
   503: { description: 'The operator has not set PARLANCE_SECRET_KEY (`secret_key_missing`) or GITHUB_APP_EVENTS_URL (`github_app_not_configured`)', content: { 'application/problem+json': { schema: Problem } } },
@@ -148,6 +154,81 @@ export function integrationsRoutes(deps: AppDeps) {
       responses: { 200: { description: 'Unlinked; the link as it was', content: { 'application/json': { schema: GithubLink } } }, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.githubLinks.unlink(projectId(c), c.req.valid('param').id), 200),
+  );
+
+  /** A link's routes that other connectors have: refused with what to do instead, once the link is known to exist. */
+  const refuse = async (projectId: string, id: string, allow: string, what: (link: { id: string; repository: string; base_branch: string; config_path: string }) => string) => {
+    const link = await deps.githubLinks.get(projectId, id);
+    return new ApiError(405, 'github_link_operation_unsupported', what(link), {}, { allow });
+  };
+  const syncsOfTheApp = (link: { repository: string; base_branch: string }) =>
+    `The GitHub App keeps no sync records: each push to '${link.base_branch}' of ${link.repository} becomes a batch (GET /v1/batches), shown on the commit's Parlance check run and in the translation pull request.`;
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/github/{id}',
+      summary: 'Not for GitHub links: unlink and link again',
+      description:
+        "Ability: `manage`. Answers 405: a link's repository, base branch and config path are set when it is linked, what it translates is read from `parlance.yml` in the repository, and its token is minted by the service. To change one, unlink and link again.",
+      middleware: [requireAbility('manage')] as const,
+      request: { params: Params },
+      responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      throw await refuse(projectId(c), id, 'GET, DELETE', (link) =>
+        `A GitHub link has nothing to configure in place: its repository, base branch and config path are set when it is linked, what it translates is read from '${link.config_path}' in ${link.repository}, and the App's token is minted by the service. To change them, unlink it (DELETE /v1/integrations/github/${link.id}) and link again (POST /v1/integrations/github).`,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'post',
+      path: '/github/{id}/sync',
+      summary: 'Not for GitHub links: the App syncs on each push',
+      description: 'Ability: `manage`. Answers 405: the GitHub App syncs when a commit is pushed to the linked base branch.',
+      middleware: [requireAbility('manage')] as const,
+      request: { params: Params },
+      responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
+    }),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      throw await refuse(projectId(c), id, '', (link) =>
+        `The GitHub App has no sync on demand: it syncs when a commit is pushed to '${link.base_branch}' of ${link.repository} (commits the App makes itself are skipped). Push to that branch to start one.`,
+      );
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/github/{id}/syncs',
+      summary: 'Not for GitHub links: the App keeps no sync records',
+      description: "Ability: `manage`. Answers 405: each push the App acts on becomes a batch (`GET /v1/batches`), shown on the commit's check run.",
+      middleware: [requireAbility('manage')] as const,
+      request: { params: Params },
+      responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
+    }),
+    async (c) => {
+      throw await refuse(projectId(c), c.req.valid('param').id, '', syncsOfTheApp);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/github/{id}/syncs/{sync_id}',
+      summary: 'Not for GitHub links: the App keeps no sync records',
+      description: 'Ability: `manage`. Answers 405, as `GET /v1/integrations/github/{id}/syncs` does.',
+      middleware: [requireAbility('manage')] as const,
+      request: { params: Params.extend({ sync_id: z.string().min(1) }) },
+      responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
+    }),
+    async (c) => {
+      throw await refuse(projectId(c), c.req.valid('param').id, '', syncsOfTheApp);
+    },
   );
 
   return app;
