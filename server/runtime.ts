@@ -140,7 +140,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     limiter,
     tokens,
     batches,
-    push: createPushService({ db, queue }),
+    // A batch that queued no rows (a push that only removed keys) completes at once and publishes like any other.
+    push: createPushService({ db, queue, onCompleted: (batchId) => void releases.publishAfterBatch(batchId) }),
     pull,
     releases,
     cdn,

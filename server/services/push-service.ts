@@ -31,7 +31,11 @@ export interface PushInput {
   removeMissing?: boolean;
 }
 
-export function createPushService(deps: { db: Db; queue: JobQueue }) {
+/**
+ * `onCompleted`: told of a batch that completed as it was made (it queued no rows: nothing new to translate, or only
+ * removals), which no worker ever runs and so never settles; batches with rows are settled by the batch runner.
+ */
+export function createPushService(deps: { db: Db; queue: JobQueue; onCompleted?: (batchId: string) => void }) {
   const { db, queue } = deps;
 
   async function push(input: PushInput): Promise<PublicBatch> {
@@ -109,7 +113,7 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
     if (rowCount > 0) {
       // The batch is committed; if this wake-up is lost (queue down), the sweeper finds the batch later.
       await queue.enqueueBatch(batchId).catch(() => undefined);
-    }
+    } else deps.onCompleted?.(batchId);
     // Described as committed, without reading back: a busy worker must not hold up the push's response.
     return publicBatch(batch, { queued: rowCount, done: 0, failed: 0, cancelled: 0, wordsSpent: 0, outcomes: {} });
   }
@@ -155,6 +159,7 @@ export function createPushService(deps: { db: Db; queue: JobQueue }) {
       return { batch, rowCount };
     });
     if (rowCount > 0) await queue.enqueueBatch(batchId).catch(() => undefined);
+    else deps.onCompleted?.(batchId);
     return publicBatch(batch, { queued: rowCount, done: 0, failed: 0, cancelled: 0, wordsSpent: 0, outcomes: {} });
   }
 

@@ -327,6 +327,24 @@ describe('project settings', () => {
     const source = latest!.files.find((f) => f.locale === 'en');
     expect(await (await cdn(source!.url)).text()).toBe(file);
 
+    // A push that only removes a key queues no rows: its batch completes at once, and publishes all the same.
+    const smaller = JSON.stringify({ nav: { home: 'Home' } }, null, 2);
+    const removal = await json<BatchBody>(await service.api('/v1/push', { method: 'POST', body: filePush(smaller, { path: 'locales/en.json', format: 'json' }) }), 202);
+    expect(removal).toMatchObject({ status: 'completed', rows: { total: 0 }, keys: { removed: 1 } });
+    let after: ReleaseBody | undefined;
+    for (let i = 0; i < 50; i++) {
+      after = await json<ReleaseBody>(await service.api('/v1/releases/latest'));
+      if (after.number > latest!.number) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(after).toMatchObject({ number: latest!.number + 1, trigger: 'batch', batch_id: removal.id });
+    expect((await json<{ nav: Record<string, string> }>(await cdn(`/cdn/${bundle}/latest/de.json`))).nav).toEqual({ home: 'de: HOME' });
+    // Pushing the same file again completes at once too, and changes nothing: no new release.
+    const same = await json<BatchBody>(await service.api('/v1/push', { method: 'POST', body: filePush(smaller, { path: 'locales/en.json', format: 'json' }) }), 202);
+    expect(same.status).toBe('completed');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await json<ReleaseBody>(await service.api('/v1/releases/latest'))).number).toBe(after!.number);
+
     await service.api('/v1/project', { method: 'PATCH', json: { bundle_shape: 'flat', bundle_files: false, release_on_batch: false } });
   });
 });
