@@ -3,6 +3,7 @@
  * (gated; reviewed ones as human translations, the others as accepted machine translations or held, by option),
  * memory and glossary by their own keys, locales mapped to BCP-47. Charges nothing. Tallies the report.
  */
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { unnestRows } from '../db/bulk.js';
@@ -67,6 +68,9 @@ export const emptyReport = (): ImportReport => ({
 
 /** Formats whose files carry no notes, context or length limit for a key (their codecs read none). */
 const BARE_FORMATS: ReadonlySet<string> = new Set(['json', 'json_nested', 'laravel_json']);
+
+/** SHA-256 of no bytes: the content hash of a source file an import recorded without a skeleton. */
+const EMPTY_SHA256 = createHash('sha256').digest('hex');
 
 /** Lists in the report keep their first entries; the counts keep counting. */
 const REPORT_LIST_LIMIT = 200;
@@ -151,6 +155,22 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
     }
   }
 
+  /**
+   * Records the key's source file (path and format) as a push does, so a pull without `format` answers in the file's
+   * own format and `GET /v1/files` lists it. An import has no skeleton of the file: it stores none (zero bytes, their
+   * SHA-256), so a pull renders the file fresh and a later `parlance push` of the file sends it (its hash differs),
+   * matching the imported keys. A file already pushed keeps its skeleton and format.
+   */
+  async function recordSourceFile(trx: Executor, path: string, keys: readonly ImportedKey[]) {
+    const format = keys.find((k) => k.format !== undefined)?.format;
+    if (path === '' || !format) return;
+    await trx
+      .insertInto('source_files')
+      .values({ project_id: projectId, path, format, content: sql<Uint8Array>`decode('', 'hex')`, content_sha256: EMPTY_SHA256 })
+      .onConflict((oc) => oc.columns(['project_id', 'path']).doNothing())
+      .execute();
+  }
+
   async function writeKeys(trx: Executor, keys: readonly ImportedKey[]) {
     const byPath = new Map<string, ImportedKey[]>();
     for (const k of keys) {
@@ -203,6 +223,7 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
         } else report.keys.unchanged++;
       }
       if (options.dryRun) continue;
+      await recordSourceFile(trx, path, list);
       const columns = {
         id: ['text', (r: (typeof added)[number]) => r.id],
         source: ['text', (r: (typeof added)[number]) => r.source],

@@ -90,13 +90,15 @@ export function createPullService(deps: { db: Db }) {
       .where('path', '=', path)
       .executeTakeFirst();
     const file = stored && { format: stored.format, content: new Uint8Array(Buffer.from(stored.content, 'base64')) };
+    // A file an import recorded has its format and no skeleton (zero bytes): it is rendered fresh in that format.
+    const skeleton = file !== undefined && file.content.length > 0 ? file : undefined;
     const codec = resolveCodec(input.format ?? file?.format ?? 'json');
     const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', input.projectId).orderBy('tag').execute()).map((l) => l.tag);
     // A pull of one target locale reads its translations with the keys, in one query.
     const joined = input.locale !== undefined && input.locale !== input.sourceLocale ? input.locale : undefined;
     // Rendered into the pushed file, a key's source is read only where it stands in for a translation (a string not
     // to be translated) and its notes not at all: a third less to read and decode for a typical file.
-    const template = file !== undefined && file.format === codec.id;
+    const template = skeleton !== undefined && skeleton.format === codec.id;
     const keys = await selectJsonRows(
       db,
       db
@@ -125,7 +127,7 @@ export function createPullService(deps: { db: Db }) {
     const refused: PulledFile['refused'] = [];
     const render = async (locale: string): Promise<Uint8Array> => {
       // The pushed file is the source locale's file, exactly.
-      if (locale === input.sourceLocale && file && file.format === codec.id) return file.content;
+      if (locale === input.sourceLocale && template) return skeleton.content;
       const values = new Map<string, Value>();
       if (locale === input.sourceLocale) {
         for (const k of keys) values.set(k.key, k.source_plurals ? { plurals: k.source_plurals } : k.source);
@@ -178,7 +180,7 @@ export function createPullService(deps: { db: Db }) {
         }
       }
       if (template) {
-        return codec.render({ source: file.content, values, missing: input.missing, locale, sourceLocale: input.sourceLocale });
+        return codec.render({ source: skeleton.content, values, missing: input.missing, locale, sourceLocale: input.sourceLocale });
       }
       const fresh: FreshEntry[] = [];
       for (const k of keys) {

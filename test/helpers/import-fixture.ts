@@ -39,7 +39,7 @@ export interface ImportFixture {
 }
 
 const JSON_FILE = 'locales/en.json';
-const ANDROID_FILE = 'app/src/main/res/values/strings.xml';
+export const ANDROID_FILE = 'app/src/main/res/values/strings.xml';
 export const FIXTURE_JSON_KEYS = 400;
 export const FIXTURE_ANDROID_KEYS = 120;
 /** Every eighth Android key is a plural. */

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../server/runtime.js';
 import { createLogger } from '../../server/logger.js';
 import type { ImportFixture } from '../helpers/import-fixture.js';
-import { FIXTURE_JSON_KEYS, importFixture } from '../helpers/import-fixture.js';
+import { ANDROID_FILE, FIXTURE_ANDROID_KEYS, FIXTURE_JSON_KEYS, importFixture } from '../helpers/import-fixture.js';
+import { getCodec } from '../../src/core/formats/index.js';
 import { crowdinArchive, startCrowdinMock } from '../helpers/platform-mocks/crowdin.js';
 import { lokaliseArchive, startLokaliseMock } from '../helpers/platform-mocks/lokalise.js';
 import { phraseArchive, startPhraseMock } from '../helpers/platform-mocks/phrase.js';
@@ -167,10 +168,31 @@ describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePat
 
   it('a pull afterwards gives the imported translations', async () => {
     const path = paths ? 'locales/en.json' : '';
-    const res = await service.api(`/v1/pull?locale=pt-BR&format=json&path=${encodeURIComponent(path)}`, { token: project.token });
+    const res = await service.api(`/v1/pull?locale=pt-BR&path=${encodeURIComponent(path)}`, { token: project.token });
     expect(res.status).toBe(200);
     const pulled = JSON.parse(await res.text()) as Record<string, string>;
     for (const t of expected('pt-BR').filter((r) => !paths || r.key.path === 'locales/en.json')) expect(pulled[t.key.key], t.key.key).toBe(t.text);
+  });
+
+  it.skipIf(!paths)('keeps each source file and its format: a pull without a format answers in the file\'s own', async () => {
+    const files = await json<{ items: { path: string; format: string; keys: number }[] }>(await service.api('/v1/files', { token: project.token }));
+    expect(files.items.map((f) => [f.path, f.format, f.keys])).toEqual([
+      [ANDROID_FILE, 'android_xml', FIXTURE_ANDROID_KEYS],
+      ['locales/en.json', 'json', FIXTURE_JSON_KEYS],
+    ]);
+    const res = await service.api(`/v1/pull?locale=ar&path=${encodeURIComponent(ANDROID_FILE)}`, { token: project.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain('strings.xml');
+    const pulled = new Map(getCodec('android_xml')!.parse(new Uint8Array(await res.arrayBuffer())).map((e) => [e.key, e]));
+    const rows = expected('ar').filter((t) => t.key.path === ANDROID_FILE);
+    expect(pulled.size).toBe(rows.length);
+    for (const t of rows) {
+      if (t.plurals) expect(pulled.get(t.key.key)?.plurals, t.key.key).toEqual(t.plurals);
+      else expect(pulled.get(t.key.key)?.source, t.key.key).toBe(t.text);
+    }
+    // Arabic's six CLDR forms, each from the platform.
+    const plural = rows.find((t) => t.plurals)!;
+    expect(Object.keys(pulled.get(plural.key.key)!.plurals!).sort()).toEqual(['few', 'many', 'one', 'other', 'two', 'zero']);
   });
 
   it.skipIf(!paths)('a push of the same source file afterwards matches the imported keys', async () => {

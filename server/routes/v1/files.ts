@@ -26,7 +26,7 @@ export function filesRoutes(deps: AppDeps) {
       method: 'get',
       path: '/',
       summary: 'Source files pushed to this project',
-      description: 'Ability: `read`. One entry per pushed file path, ordered by path; a client compares `sha256` with its local file to skip unchanged files.',
+      description: 'Ability: `read`. One entry per pushed file path, ordered by path; a client compares `sha256` with its local file to skip unchanged files. A file an import recorded (`POST /v1/imports`) is listed with its format and the SHA-256 of no bytes until a push sends the file itself.',
       middleware: [requireAbility('read')] as const,
       responses: { 200: { description: 'The files', content: { 'application/json': { schema: z.object({ items: z.array(SourceFile) }) } } }, ...problemResponses },
     }),
