@@ -5,6 +5,7 @@
  * in the remote system. The connector under test is the generic HTTP one, against a service on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnectionsService } from '../../server/integrations/connections-service.js';
 import { signParlance } from '../../server/integrations/connectors/http.js';
 import { KIT_ENV, waitForSync, type ConnectionBody, type SyncBody } from '../helpers/connector-kit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
@@ -56,6 +57,31 @@ describe('the connector framework', () => {
     expect(forbidden.status).toBe(403);
   });
 
+  it('every route of a connection needs manage: a token without it gets 403 and changes nothing', async () => {
+    const res = await service.api('/v1/integrations/http', { method: 'POST', json: { name: 'Guarded', settings: mock.settings, secrets: mock.secrets, sync: false } });
+    const created = (await res.json()) as ConnectionBody;
+    expect(res.status).toBe(201);
+    const deploy = await service.mintToken({ abilities: ['read', 'pull', 'push', 'write'] });
+    const base = `/v1/integrations/http/${created.id}`;
+    const attempts: [string, RequestInit & { json?: unknown }][] = [
+      ['/v1/integrations/http', {}],
+      [base, {}],
+      [base, { method: 'PATCH', json: { name: 'Taken over', settings: { delivery_url: 'https://example.com/steal' } } }],
+      [`${base}/sync`, { method: 'POST' }],
+      [`${base}/syncs`, {}],
+      [`${base}/syncs/isy_x`, {}],
+      [base, { method: 'DELETE' }],
+    ];
+    for (const [path, init] of attempts) {
+      const refused = await service.api(path, { ...init, token: deploy });
+      expect(refused.status, `${init.method ?? 'GET'} ${path}`).toBe(403);
+      expect(((await refused.json()) as { code: string }).code).toBe('ability_missing');
+    }
+    const shown = (await (await service.api(base)).json()) as ConnectionBody;
+    expect(shown).toMatchObject({ name: 'Guarded', settings: mock.settings, last_sync: null });
+    await service.api(base, { method: 'DELETE' });
+  });
+
   it('connects without returning credentials, shows the webhook secret once, and PATCH merges settings', async () => {
     const res = await service.api('/v1/integrations/http', { method: 'POST', json: { name: 'Workflow', settings: mock.settings, secrets: mock.secrets, sync: false } });
     const created = (await res.json()) as ConnectionBody;
@@ -67,6 +93,31 @@ describe('the connector framework', () => {
     const shown = (await (await service.api(`/v1/integrations/http/${created.id}`)).json()) as ConnectionBody;
     expect(shown.webhook_secret).toBeUndefined();
     expect(JSON.stringify(shown)).not.toContain(SECRET);
+    // At rest: the credentials and the webhook secret are ciphertext, bound to their row, and open with the key.
+    const stored = async () => service.runtime.db.selectFrom('integration_connections').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    const row = await stored();
+    expect(JSON.stringify(row)).not.toContain(SECRET);
+    expect(JSON.stringify(row)).not.toContain(created.webhook_secret);
+    // Not merely encoded: no part of the sealed value decodes to the secret either.
+    for (const sealed of [row.secrets_ciphertext, row.webhook_secret_ciphertext]) {
+      expect(sealed).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+      const decoded = sealed.split('.').map((part) => Buffer.from(part, 'base64url').toString('latin1')).join('');
+      expect(decoded).not.toContain(SECRET);
+      expect(decoded).not.toContain(created.webhook_secret);
+    }
+    // Opened the way the sync engine opens them, with the operator's key.
+    const sealed = createConnectionsService({ db: service.runtime.db, secretKey: service.config.secretKey, publicUrl: () => service.url });
+    const opened = await sealed.open(created.id);
+    expect(opened?.secrets).toEqual(mock.secrets);
+    expect(opened?.webhookSecret).toBe(created.webhook_secret);
+    // Rotated credentials are sealed the same way, under a new ciphertext.
+    const rotated = 'rotated-signing-secret-9876543210';
+    expect((await service.api(`/v1/integrations/http/${created.id}`, { method: 'PATCH', json: { secrets: { signing_secret: rotated } } })).status).toBe(200);
+    const after = await stored();
+    expect(JSON.stringify(after)).not.toContain(rotated);
+    expect(after.secrets_ciphertext).not.toBe(row.secrets_ciphertext);
+    expect((await sealed.open(created.id))?.secrets).toEqual({ signing_secret: rotated });
+    await service.api(`/v1/integrations/http/${created.id}`, { method: 'PATCH', json: { secrets: mock.secrets } });
     const patched = await service.api(`/v1/integrations/http/${created.id}`, { method: 'PATCH', json: { settings: { name: 'app' }, schedule_minutes: 30 } });
     const body = (await patched.json()) as ConnectionBody & { schedule_minutes: number; next_scheduled_at: string };
     expect(patched.status).toBe(200);
