@@ -1,10 +1,11 @@
 /** The Contentful connector against a local Content Management API (test/helpers/connector-mocks/contentful.ts). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StringUnit } from '../../server/integrations/connector.js';
 import { contentful, type ContentfulSettings } from '../../server/integrations/connectors/contentful.js';
-import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { connectorAcceptance, KIT_ENV, SEED, waitForSync, type ConnectionBody, type SyncBody } from '../helpers/connector-kit.js';
 import { contentfulFixture, startContentfulMock, type ContentfulMock, type ContentfulMockOptions } from '../helpers/connector-mocks/contentful.js';
 import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
+import { startService, type TestService } from '../helpers/service.js';
 
 const context = (mock: ContentfulMock, overrides: { settings?: Partial<ContentfulSettings>; token?: string } = {}) =>
   connectorContext(contentful, { api_url: mock.url, space_id: mock.spaceId, ...overrides.settings }, { management_token: overrides.token ?? mock.token }, { maxRetries: 1 });
@@ -173,6 +174,55 @@ describe('Contentful connector', () => {
       expect(contentful.verifyWebhook!(request(mock.webhook('cart', secret)), secret, { ...settings, content_types: ['page'] })).toMatchObject({ verified: true, sync: false });
     });
   });
+});
+
+describe("Contentful's request verification through the service's notification address", () => {
+  // The space's signing secret (Settings → Webhooks → Request verification), given as the connection's webhook secret.
+  const signingSecret = 'Qm9vc3RlZC1zaWduaW5nLXNlY3JldC0wMTIzNDU2Nzg5YWJjZGVmMDEyMzQ1Njc4OQ';
+  let service: TestService;
+  let mock: ContentfulMock;
+  let connection: ConnectionBody;
+  beforeAll(async () => {
+    [service, mock] = await Promise.all([startService({ env: KIT_ENV }), startContentfulMock()]);
+    const res = await service.api('/v1/integrations/contentful', { method: 'POST', json: { settings: { api_url: mock.url, space_id: mock.spaceId }, secrets: { management_token: mock.token }, webhook_secret: signingSecret, sync: false } });
+    connection = (await res.json()) as ConnectionBody;
+    expect(res.status, JSON.stringify(connection)).toBe(201);
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+    await service?.stop();
+  });
+
+  /** POSTs a notification to `url` as Contentful sends it. */
+  const send = (url: string, hook: { headers: Record<string, string>; body: string }) => fetch(url, { method: 'POST', headers: hook.headers, body: hook.body });
+
+  it('a notification signed for this address starts a sync that imports the strings; forged, altered, misdirected or old ones are refused', async () => {
+    // Contentful signs the path with its query, as it requests it.
+    const url = `${connection.webhook_url}?from=contentful`;
+    const { pathname, search } = new URL(url);
+    const path = `${pathname}${search}`;
+    const refused = async (hook: { headers: Record<string, string>; body: string }, at = url) => {
+      const res = await send(at, hook);
+      return { status: res.status, body: (await res.json()) as { code: string; detail: string } };
+    };
+    expect(await refused(mock.signedWebhook('cart', 'another-signing-secret-0123456789', path))).toMatchObject({ status: 401, body: { code: 'signature_invalid', detail: expect.stringMatching(/x-contentful-signature does not match/) } });
+    const altered = mock.signedWebhook('cart', signingSecret, path);
+    altered.body = altered.body.replace('Your cart is empty', 'Your cart is full');
+    expect((await refused(altered)).status).toBe(401);
+    // Signed for another address of this service (without the query): not this request.
+    expect((await refused(mock.signedWebhook('cart', signingSecret, pathname))).status).toBe(401);
+    expect(await refused(mock.signedWebhook('cart', signingSecret, path, Date.now() - 5 * 60_000))).toMatchObject({ status: 401, body: { detail: expect.stringMatching(/s old/) } });
+    const none = await service.api(`/v1/integrations/contentful/${connection.id}/syncs`);
+    expect(((await none.json()) as { items: SyncBody[] }).items).toEqual([]);
+
+    const accepted = await send(url, mock.signedWebhook('cart', signingSecret, path));
+    const hook = (await accepted.json()) as { sync: SyncBody | null };
+    expect(accepted.status, JSON.stringify(hook)).toBe(202);
+    expect(hook.sync).toMatchObject({ trigger: 'webhook' });
+    const sync = await waitForSync(service, 'contentful', connection.id, hook.sync!.id);
+    expect(sync.status, JSON.stringify(sync)).toBe('succeeded');
+    expect(sync.counts.added).toBe(SEED.length);
+  }, 120_000);
 });
 
 connectorAcceptance('Contentful through the service', contentfulFixture, { direction: 'two_way' });

@@ -4,10 +4,12 @@
  * are written into the entry's draft (Parlance never publishes), after a fresh read so that a value a person changed
  * since the listing is left alone.
  *
- * Webhooks: Contentful's own request verification signs the request's path with the body, and the framework hands a
- * connector only the headers and the body, so the connection is verified by a secret header the user adds to the
- * webhook (`X-Parlance-Webhook-Secret`, compared in constant time). That header carries no time, so a replayed
- * notification cannot be told from a fresh one; a replay only starts one more sync, which finds nothing to do.
+ * Webhooks: Contentful's request verification (`x-contentful-signature`, an HMAC-SHA256 with the space's signing
+ * secret over the method, the path with its query, the signed headers and the body; the framework hands a connector
+ * the method and path as received) with `x-contentful-timestamp` at most a minute old, so a replay is refused. Where
+ * the space has no signing secret, a secret header the user adds to the webhook (`X-Parlance-Webhook-Secret`, compared
+ * in constant time) is accepted instead; it carries no time, so a replayed notification cannot be told from a fresh
+ * one, and a replay only starts one more sync, which finds nothing to do.
  */
 import { z } from '@hono/zod-openapi';
 import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
