@@ -216,6 +216,22 @@ describe('S3-compatible storage (s3rver)', () => {
     expect((await service.api('/v1/storage-targets/stt_missing')).status).toBe(404);
   });
 
+  it('PATCH changes only the settings given: the rest of `s3` keeps its stored values, null removes the endpoint', async () => {
+    type Settings = Target & { s3: { endpoint: string | null; region: string; bucket: string; force_path_style: boolean }; prefix: string; cache_control: string | null };
+    const patch = async (body: unknown) => json<Settings>(await service.api(`/v1/storage-targets/${targetId}`, { method: 'PATCH', json: body }));
+    const stored = { endpoint: s3.endpoint, region: 'us-east-1', bucket: 'releases', force_path_style: true };
+    expect((await patch({ s3: { region: 'eu-central-1' } })).s3).toEqual({ ...stored, region: 'eu-central-1' });
+    expect((await patch({ s3: { endpoint: null } })).s3).toEqual({ ...stored, region: 'eu-central-1', endpoint: null });
+    const back = await patch({ s3: { endpoint: s3.endpoint, region: 'us-east-1' }, name: 'S3 again' });
+    expect(back).toMatchObject({ name: 'S3 again', s3: stored, prefix: 'i18n/web/', cache_control: 'public, max-age=300' });
+    // What a GET reads back is what the sync uses: the target still works.
+    expect((await target(targetId) as Settings).s3).toEqual(stored);
+    const queued = await json<Sync>(await service.api(`/v1/storage-targets/${targetId}/sync`, { method: 'POST' }), 202);
+    expect(await syncEnded(targetId, queued.release)).toMatchObject({ status: 'succeeded' });
+    const unknownField = await service.api(`/v1/storage-targets/${targetId}`, { method: 'PATCH', json: { s3: { regoin: 'x' } } });
+    expect(unknownField.status).toBe(422);
+  });
+
   it('never returns credentials, and needs `manage`', async () => {
     const listed = await (await service.api('/v1/storage-targets')).text();
     expect(listed).not.toContain(s3.secretAccessKey === s3.accessKeyId ? '\u0000' : s3.secretAccessKey);
@@ -364,6 +380,18 @@ describe('Azure Blob Storage (Azurite)', () => {
     expect(text(await sasContainer.get('fr.json'))).toBe(text(await container.get('web/fr/strings.json')));
     container.close();
     sasContainer.close();
+  });
+
+  it('PATCH changes only the settings given: the container stays when the account URL changes', async () => {
+    const created = await json<Target & { azure_blob: unknown }>(
+      await service.api('/v1/storage-targets', { method: 'POST', json: { kind: 'azure_blob', name: 'Azure (patch)', enabled: false, azure_blob: { container: 'releases' }, credentials: { connection_string: azurite.connectionString } } }),
+      201,
+    );
+    const patch = async (body: unknown) => json<Target & { azure_blob: unknown }>(await service.api(`/v1/storage-targets/${created.id}`, { method: 'PATCH', json: body }));
+    expect((await patch({ azure_blob: { account_url: azurite.accountUrl } })).azure_blob).toEqual({ container: 'releases', account_url: azurite.accountUrl });
+    expect((await patch({ azure_blob: { container: 'sas-releases' } })).azure_blob).toEqual({ container: 'sas-releases', account_url: azurite.accountUrl });
+    expect((await patch({ azure_blob: { account_url: null } })).azure_blob).toEqual({ container: 'sas-releases', account_url: null });
+    expect((await service.api(`/v1/storage-targets/${created.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('reports a wrong account key as refused credentials', async () => {

@@ -24,7 +24,21 @@ export type TargetSpec =
   | (TargetFields & { kind: 's3'; s3: S3Settings; credentials: S3Credentials })
   | (TargetFields & { kind: 'azure_blob'; azureBlob: AzureBlobSettings; credentials: AzureBlobCredentials });
 
-export type TargetPatch = Partial<TargetFields> & { s3?: S3Settings; azureBlob?: AzureBlobSettings; credentials?: S3Credentials | AzureBlobCredentials };
+/** Settings a PATCH changes; null removes an optional one. */
+export type S3SettingsPatch = { endpoint?: string | null; region?: string; bucket?: string; forcePathStyle?: boolean };
+export type AzureBlobSettingsPatch = { container?: string; accountUrl?: string | null };
+
+export type TargetPatch = Partial<TargetFields> & { s3?: S3SettingsPatch; azureBlob?: AzureBlobSettingsPatch; credentials?: S3Credentials | AzureBlobCredentials };
+
+/** Stored settings with a patch applied: fields not in the patch keep their values, a null removes the field. */
+function mergeSettings(stored: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const merged = { ...stored };
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete merged[name];
+    else if (value !== undefined) merged[name] = value;
+  }
+  return merged;
+}
 
 /** A target as the sync needs it: settings and credentials opened. */
 export type OpenedTarget =
@@ -174,7 +188,8 @@ export function createStorageTargetsService(deps: { db: Db; secretKey: Uint8Arra
     const layout = checkLayout(patch);
     if (patch.s3 && current.kind !== 's3') throw validationFailed(`Invalid request: s3: target '${targetId}' is an ${current.kind} target; its kind cannot change (create another target).`);
     if (patch.azureBlob && current.kind !== 'azure_blob') throw validationFailed(`Invalid request: azure_blob: target '${targetId}' is an ${current.kind} target; its kind cannot change (create another target).`);
-    const settings = patch.s3 ?? patch.azureBlob;
+    const settingsPatch = patch.s3 ?? patch.azureBlob;
+    const settings = settingsPatch ? mergeSettings(current.settings, settingsPatch) : undefined;
     const changes = {
       ...(patch.name !== undefined ? { name: patch.name } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),

@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import type { AzureBlobCredentials, AzureBlobSettings, S3Credentials, S3Settings } from '../../delivery/storage/storage-client.js';
-import type { TargetPatch, TargetSpec } from '../../delivery/storage/storage-targets-service.js';
+import type { AzureBlobSettingsPatch, S3SettingsPatch, TargetPatch, TargetSpec } from '../../delivery/storage/storage-targets-service.js';
 import { Problem, notFoundResponse, problemResponses } from './schemas.js';
 
 const S3Input = z
@@ -23,6 +23,25 @@ const AzureInput = z
   })
   .strict()
   .openapi('AzureBlobSettings');
+
+/** A PATCH's settings: only the fields given change, the rest keep their stored values (no defaults here). */
+const S3PatchInput = z
+  .object({
+    endpoint: z.url().max(2000).nullable().optional().openapi({ description: 'null: AWS S3 itself, in `region`.' }),
+    region: z.string().min(1).max(64).optional(),
+    bucket: z.string().min(3).max(63).optional(),
+    force_path_style: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('S3SettingsPatch');
+
+const AzurePatchInput = z
+  .object({
+    container: z.string().min(3).max(63).optional(),
+    account_url: z.url().max(2000).nullable().optional().openapi({ description: 'null: wherever the credentials point.' }),
+  })
+  .strict()
+  .openapi('AzureBlobSettingsPatch');
 
 const S3CredentialsInput = z
   .object({ access_key_id: z.string().min(1).max(256), secret_access_key: z.string().min(1).max(256), session_token: z.string().min(1).max(8192).optional() })
@@ -74,8 +93,8 @@ const TargetPatchInput = z
     path_template: z.string().min(1).max(500).optional(),
     files_template: z.string().min(1).max(500).nullable().optional(),
     cache_control: z.string().min(1).max(200).nullable().optional(),
-    s3: S3Input.optional(),
-    azure_blob: AzureInput.optional(),
+    s3: S3PatchInput.optional().openapi({ description: 'Only the fields given change; the others keep their stored values.' }),
+    azure_blob: AzurePatchInput.optional().openapi({ description: 'Only the fields given change; the others keep their stored values.' }),
     credentials: z.union([S3CredentialsInput, AzureCredentialsInput]).optional().openapi({ description: 'New credentials (rotation); the old ones are forgotten.' }),
   })
   .strict()
@@ -126,6 +145,16 @@ const Params = z.object({ id: z.string().min(1).max(64) });
 
 const s3Settings = (s: z.infer<typeof S3Input>): S3Settings => ({ ...(s.endpoint ? { endpoint: s.endpoint } : {}), region: s.region, bucket: s.bucket, forcePathStyle: s.force_path_style });
 const azureSettings = (s: z.infer<typeof AzureInput>): AzureBlobSettings => ({ container: s.container, ...(s.account_url ? { accountUrl: s.account_url } : {}) });
+const s3SettingsPatch = (s: z.infer<typeof S3PatchInput>): S3SettingsPatch => ({
+  ...(s.endpoint !== undefined ? { endpoint: s.endpoint } : {}),
+  ...(s.region !== undefined ? { region: s.region } : {}),
+  ...(s.bucket !== undefined ? { bucket: s.bucket } : {}),
+  ...(s.force_path_style !== undefined ? { forcePathStyle: s.force_path_style } : {}),
+});
+const azureSettingsPatch = (s: z.infer<typeof AzurePatchInput>): AzureBlobSettingsPatch => ({
+  ...(s.container !== undefined ? { container: s.container } : {}),
+  ...(s.account_url !== undefined ? { accountUrl: s.account_url } : {}),
+});
 const credentials = (c: z.infer<typeof S3CredentialsInput> | z.infer<typeof AzureCredentialsInput>): S3Credentials | AzureBlobCredentials =>
   'access_key_id' in c
     ? { accessKeyId: c.access_key_id, secretAccessKey: c.secret_access_key, ...(c.session_token ? { sessionToken: c.session_token } : {}) }
@@ -193,7 +222,7 @@ export function storageTargetsRoutes(deps: AppDeps) {
       method: 'patch',
       path: '/{id}',
       summary: 'Change a storage target, or rotate its credentials',
-      description: 'Ability: `manage`. Changes apply from the next sync; `credentials` replaces the stored ones. The kind of a target cannot change.',
+      description: 'Ability: `manage`. Only the fields given change, also inside `s3` and `azure_blob`; changes apply from the next sync; `credentials` replaces the stored ones. The kind of a target cannot change.',
       middleware: [requireAbility('manage')] as const,
       request: { params: Params, body: { required: true, content: { 'application/json': { schema: TargetPatchInput } } } },
       responses: { 200: { description: 'Changed', content: { 'application/json': { schema: Target } } }, ...notFoundResponse, ...problemResponses },
@@ -207,8 +236,8 @@ export function storageTargetsRoutes(deps: AppDeps) {
         ...(body.path_template !== undefined ? { pathTemplate: body.path_template } : {}),
         ...(body.files_template !== undefined ? { filesTemplate: body.files_template } : {}),
         ...(body.cache_control !== undefined ? { cacheControl: body.cache_control } : {}),
-        ...(body.s3 ? { s3: s3Settings(body.s3) } : {}),
-        ...(body.azure_blob ? { azureBlob: azureSettings(body.azure_blob) } : {}),
+        ...(body.s3 ? { s3: s3SettingsPatch(body.s3) } : {}),
+        ...(body.azure_blob ? { azureBlob: azureSettingsPatch(body.azure_blob) } : {}),
         ...(body.credentials ? { credentials: credentials(body.credentials) } : {}),
       };
       return c.json(await deps.storageTargets.update(projectId(c), c.req.valid('param').id, patch), 200);
