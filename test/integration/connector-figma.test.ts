@@ -1,10 +1,11 @@
-/** The Figma connector against a local Figma REST API: text layers of several files, limits from boxes, refusals, webhooks. */
+/** The Figma connector against a local Figma REST API: text layers of several files, length hints from boxes, refusals, webhooks. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StringUnit } from '../../server/integrations/connector.js';
 import { figma, type FigmaSecrets } from '../../server/integrations/connectors/figma.js';
-import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { connectorAcceptance, KIT_ENV, SEED, waitForSync, type ConnectionBody } from '../helpers/connector-kit.js';
 import { figmaFixture, startFigmaMock, type FigmaMock } from '../helpers/connector-mocks/figma.js';
 import { connectorContext, rejection } from '../helpers/connector-unit.js';
+import { startService, waitForBatch, type TestService } from '../helpers/service.js';
 
 const context = (mock: FigmaMock, overrides: { secrets?: FigmaSecrets; settings?: Record<string, unknown> } = {}) =>
   connectorContext(figma, { api_url: mock.url, file_keys: [mock.fileKey, mock.secondKey], ...overrides.settings }, overrides.secrets ?? { token: mock.token });
@@ -29,9 +30,9 @@ describe('Figma connector', () => {
     const store = unitAt(listing.units, mock.fileKey);
     expect(store.strings.map((s) => s.source)).toEqual(SEED.map((s) => s.source));
     expect(store.strings.map((s) => s.key)).toEqual(['1:3', '1:4', '1:5', '1:6']);
-    expect(store.strings[0]).toMatchObject({ context: 'Page "Checkout" › frame "Cart screen" › layer "Title"', notes: 'Layer "Title"' });
-    // A layer still named after its text says nothing more: no notes.
-    expect(store.strings[1]!.notes).toBeUndefined();
+    expect(store.strings[0]).toMatchObject({ context: 'Page "Checkout" › frame "Cart screen" › layer "Title"', notes: expect.stringMatching(/^Layer "Title"\. Fixed text box/) });
+    // A layer still named after its text says nothing more: only its box's hint.
+    expect(store.strings[1]!.notes).toMatch(/^Text box 220 px wide/);
     // Import only: no translations, no references to write with.
     expect(store.strings.every((s) => s.translations === undefined && s.ref === undefined)).toBe(true);
     const onboarding = unitAt(listing.units, mock.secondKey);
@@ -56,22 +57,25 @@ describe('Figma connector', () => {
     expect(keys).not.toContain('1:8');
   });
 
-  it('turns a fixed-width box into a length limit: width × chars_per_px per line, lines from the height', async () => {
+  it("notes a fixed-width box's size as a length hint, never as a max length (a pixel is not a character)", async () => {
     const strings = unitAt((await figma.list(context(mock))).units, mock.fileKey).strings;
-    const limit = (key: string) => strings.find((s) => s.key === key)!.maxLength;
-    expect(limit('1:3')).toBe(28); // NONE, 200 px × 0.14, one line of 20 px
-    expect(limit('1:4')).toBe(60); // HEIGHT, 220 px → 30 a line, 40 px high = two lines
-    expect(limit('1:5')).toBeUndefined(); // WIDTH_AND_HEIGHT: the box follows the text
-    expect(limit('1:6')).toBe(14); // no textAutoResize: Figma's fixed default, 100 px
+    const notes = (key: string) => strings.find((s) => s.key === key)!.notes;
+    expect(notes('1:3')).toBe('Layer "Title". Fixed text box 200 × 20 px (about 28 characters a line, 1 line): a longer translation overflows the box.');
+    // HEIGHT: fixed width, grows downwards; named after its text, so only the hint.
+    expect(notes('1:4')).toBe('Text box 220 px wide, growing downwards (about 30 characters a line): a longer translation wraps onto more lines.');
+    expect(notes('1:5')).toBe('Layer "Button label".'); // WIDTH_AND_HEIGHT: the box follows the text, no hint
+    expect(notes('1:6')).toBe('Layer "Footer". Fixed text box 100 × 20 px (about 14 characters a line, 1 line): a longer translation overflows the box.'); // no textAutoResize: Figma's fixed default
+    expect(strings.every((s) => s.maxLength === undefined)).toBe(true);
     const wider = unitAt((await figma.list(context(mock, { settings: { chars_per_px: 0.2 } }))).units, mock.fileKey).strings;
-    expect(wider.find((s) => s.key === '1:3')!.maxLength).toBe(40);
+    expect(wider.find((s) => s.key === '1:3')!.notes).toContain('about 40 characters a line');
   });
 
-  it('never sets a limit below the source, which fits its box by construction', async () => {
-    mock.setText(mock.fileKey, '1:6', 'See you very soon, friend');
+  it('a source longer than the estimate still gets the hint, and no limit that would flag its translations', async () => {
+    mock.setText(mock.fileKey, '1:6', 'See you very soon, dear friend');
     try {
       const footer = unitAt((await figma.list(context(mock))).units, mock.fileKey).strings.find((s) => s.key === '1:6')!;
-      expect(footer).toMatchObject({ source: 'See you very soon, friend', maxLength: 25 });
+      expect(footer).toMatchObject({ source: 'See you very soon, dear friend', notes: expect.stringContaining('about 14 characters a line') });
+      expect(footer.maxLength).toBeUndefined();
     } finally {
       mock.setText(mock.fileKey, '1:6', SEED[3]!.source);
     }
@@ -181,6 +185,31 @@ describe('Figma connector', () => {
       expect(verify(mock.notification(secret, mock.fileKey, 'FILE_COMMENT'))).toMatchObject({ verified: true, sync: false });
     });
   });
+});
+
+describe("Figma's length hints through the service", () => {
+  let service: TestService;
+  let mock: FigmaMock;
+  beforeAll(async () => {
+    [service, mock] = await Promise.all([startService({ env: KIT_ENV }), startFigmaMock()]);
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+    await service?.stop();
+  });
+
+  it("a layer's box reaches the key as a note, with no max length (the project's length budget applies as to any key)", async () => {
+    const res = await service.api('/v1/integrations/figma', { method: 'POST', json: { settings: { api_url: mock.url, file_keys: [mock.fileKey] }, secrets: { token: mock.token } } });
+    const connection = (await res.json()) as ConnectionBody;
+    expect(res.status, JSON.stringify(connection)).toBe(201);
+    const sync = await waitForSync(service, 'figma', connection.id, connection.last_sync!.id);
+    expect(sync.status, JSON.stringify(sync)).toBe('succeeded');
+    await waitForBatch(service, sync.batch_id!);
+    const keys = (await (await service.api('/v1/keys?locale=de&limit=500')).json()) as { items: { key: string; notes: string | null; max_length: number | null }[] };
+    const title = keys.items.find((k) => k.key === '1:3');
+    expect(title).toMatchObject({ notes: 'Layer "Title". Fixed text box 200 × 20 px (about 28 characters a line, 1 line): a longer translation overflows the box.', max_length: null });
+    expect(keys.items.filter((k) => k.key.includes(':')).every((k) => k.max_length === null)).toBe(true);
+  }, 120_000);
 });
 
 connectorAcceptance('Figma acceptance', figmaFixture, { direction: 'import_only' });

@@ -1,8 +1,8 @@
 /**
  * Figma as an import-only design connector (REST API): every visible, non-empty TEXT layer of the configured files
  * is a source string, one unit per file, keyed by the layer's node id (stable while the layer exists, whatever it is
- * renamed or moved to); its frame and layer names are the context, and a fixed-width layer's box becomes a length
- * limit. Figma's REST API cannot change a layer's text (only plugins can), so nothing is written back: translations
+ * renamed or moved to); its frame and layer names are the context, and a fixed-width layer's box is a length hint in
+ * the notes. Figma's REST API cannot change a layer's text (only plugins can), so nothing is written back: translations
  * stay in Parlance and reach the design through a plugin or an export.
  */
 import { z } from '@hono/zod-openapi';
@@ -22,7 +22,7 @@ const settings = z
       .positive()
       .max(2)
       .default(0.14)
-      .openapi({ description: 'Characters per pixel of layer width, to turn a fixed-width text box into a length limit. Default 0.14 (about a 14 px font).' }),
+      .openapi({ description: "Characters per pixel of layer width, for the notes' estimate of the characters a fixed-width text box holds a line. Default 0.14 (about a 14 px proportional font)." }),
   })
   .strict();
 
@@ -98,19 +98,24 @@ async function readPages(ctx: Ctx, key: string): Promise<{ file: { name: string;
 }
 
 /**
- * A text layer's length limit, from its box: characters per line (width × chars_per_px) times the lines the box
- * holds. Only for fixed-width layers (an auto-width layer grows with its text, so its width limits nothing), and
- * never below the source's own length, which fits the box by construction (the hint is then too low for its font).
+ * What a text layer's box says about a translation's length, as a note for translators and the provider. A width in
+ * pixels is no character count (proportional fonts, wider scripts, another font size), so it is not made the key's
+ * max_length, which would replace the project's length budget and be given to the provider as a character limit; the
+ * estimate of characters a line is marked as one (docs/decisions.md). An auto-width layer grows with its text: no hint.
  */
-export function layerMaxLength(node: FigmaNode, source: string, charsPerPx: number): number | undefined {
-  if (node.style?.textAutoResize === 'WIDTH_AND_HEIGHT') return undefined;
+export function layerWidthHint(node: FigmaNode, charsPerPx: number): string | undefined {
+  const mode = node.style?.textAutoResize ?? 'NONE';
+  if (mode === 'WIDTH_AND_HEIGHT') return undefined;
   const box = node.absoluteBoundingBox;
   if (!box || !(box.width > 0)) return undefined;
   const perLine = Math.floor(box.width * charsPerPx);
-  if (perLine < 1) return undefined;
+  const about = perLine >= 1 ? `about ${perLine} characters a line` : undefined;
+  if (mode === 'HEIGHT') return `Text box ${Math.round(box.width)} px wide, growing downwards${about ? ` (${about})` : ''}: a longer translation wraps onto more lines.`;
   const lineHeight = node.style?.lineHeightPx;
-  const lines = lineHeight && lineHeight > 0 && box.height > 0 ? Math.max(1, Math.round(box.height / lineHeight)) : 1;
-  return Math.max(perLine * lines, source.length);
+  const lines = lineHeight && lineHeight > 0 && box.height > 0 ? Math.max(1, Math.round(box.height / lineHeight)) : undefined;
+  const fits = [about, lines === undefined ? undefined : `${lines} ${lines === 1 ? 'line' : 'lines'}`].filter((part) => part !== undefined).join(', ');
+  const longer = mode === 'TRUNCATE' ? 'a longer translation is cut off with an ellipsis' : 'a longer translation overflows the box';
+  return `Fixed text box ${Math.round(box.width)} × ${Math.round(box.height)} px${fits ? ` (${fits})` : ''}: ${longer}.`;
 }
 
 /** Every visible TEXT layer under `node`, with the top-level frame it sits in (hidden layers hide their children too). */
@@ -137,14 +142,14 @@ function stringsOfPage(page: FigmaNode, charsPerPx: number): { strings: RemoteSt
   for (const { node, frame } of found) {
     const source = node.characters ?? '';
     if (source.trim() === '') continue;
-    const maxLength = layerMaxLength(node, source, charsPerPx);
+    // Figma names a new text layer after its text; only a name someone gave it says something more.
+    const named = node.name.trim() !== '' && node.name !== source ? `Layer "${node.name}".` : undefined;
+    const notes = [named, layerWidthHint(node, charsPerPx)].filter((note) => note !== undefined).join(' ');
     strings.push({
       key: node.id,
       source,
       context: `Page "${page.name}"${frame ? ` › frame "${frame}"` : ''} › layer "${node.name}"`,
-      // Figma names a new text layer after its text; only a name someone gave it says something more.
-      ...(node.name.trim() !== '' && node.name !== source ? { notes: `Layer "${node.name}"` } : {}),
-      ...(maxLength !== undefined ? { maxLength } : {}),
+      ...(notes ? { notes } : {}),
     });
   }
   return { strings, hidden };
@@ -197,7 +202,7 @@ export const figma: Connector<FigmaSettings, FigmaSecrets> = {
   name: 'Figma',
   category: 'design',
   direction: 'import_only',
-  summary: "Figma files: the text of every visible text layer is imported for translation, with its frame and layer names as context and its box's width as a length limit; import only.",
+  summary: "Figma files: the text of every visible text layer is imported for translation, with its frame and layer names as context and a fixed-width box's size as a length hint in the notes; import only.",
   settings,
   secrets,
   webhooks: "Figma webhooks v2 (FILE_UPDATE, FILE_VERSION_UPDATE): the body's passcode must equal the connection's webhook secret",
