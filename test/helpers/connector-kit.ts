@@ -38,6 +38,11 @@ export interface RemoteFixture {
   translation(id: string, locale: string): Promise<string | undefined>;
   /** A person edits a translation in the remote system. Two-way connectors only. */
   editTranslation?(id: string, locale: string, text: string): Promise<void>;
+  /**
+   * Code hosts: a person merges Parlance's merge/pull request, then edits a translation on the base branch (the
+   * connector must import that edit as human, as the GitHub App imports hand edits pushed to the base).
+   */
+  mergeThenEditBase?(id: string, locale: string, text: string): Promise<void>;
   /** How many source strings the remote system holds (to check that nothing was duplicated). */
   sourceCount(): Promise<number>;
   /**
@@ -102,7 +107,7 @@ export async function syncNow(service: TestService, connector: string, connectio
 export const KIT_ENV = { INTEGRATION_RETRY_DELAYS: '300ms,600ms,1s,1500ms,2s,3s', INTEGRATION_POLL_MS: '100', INTEGRATION_HTTP_RETRIES: '0', INTEGRATION_HTTP_TIMEOUT_MS: '5000', RATE_LIMIT_PER_MINUTE: '100000', INTEGRATION_ALLOW_PRIVATE_ADDRESSES: 'true', PARLANCE_SECRET_KEY: Buffer.alloc(32, 7).toString('base64') };
 
 /** The whole acceptance scenario for one connector, as one `describe` of ordered steps. */
-export function connectorAcceptance(title: string, makeFixture: () => Promise<RemoteFixture>, options: { direction: 'two_way' | 'import_only' }): void {
+export function connectorAcceptance(title: string, makeFixture: () => Promise<RemoteFixture>, options: { direction: 'two_way' | 'import_only'; codeHost?: boolean }): void {
   describe(title, () => {
     let service: TestService;
     let fixture: RemoteFixture;
@@ -173,12 +178,16 @@ export function connectorAcceptance(title: string, makeFixture: () => Promise<Re
       expect(new Set(batch.row_outcomes.items.map((row) => row.key)).size).toBe(1);
       // Two-way: only the languages the remote system holds; import-only: every target locale of the project.
       expect(batch.rows.total).toBe(twoWay ? REMOTE_LOCALES.length : PROJECT_LOCALES.length);
+      // One translation (or one file) per language the remote system holds, for the one changed string; nothing else.
+      expect(sync.counts.written).toBe(twoWay ? REMOTE_LOCALES.length : 0);
       if (twoWay) {
-        const now = await fixture.translation('cart', 'de');
-        expect(now).toBeTruthy();
-        expect(now).not.toBe(translated.get('cart/de'));
-        for (const id of ['welcome', 'checkout', 'farewell']) expect(await fixture.translation(id, 'de')).toBe(translated.get(`${id}/de`));
-        translated.set('cart/de', now!);
+        for (const locale of REMOTE_LOCALES) {
+          const now = await fixture.translation('cart', locale);
+          expect(now, `cart in ${locale}`).toBeTruthy();
+          expect(now, `cart in ${locale}`).not.toBe(translated.get(`cart/${locale}`));
+          for (const id of ['welcome', 'checkout', 'farewell']) expect(await fixture.translation(id, locale), `${id} in ${locale}`).toBe(translated.get(`${id}/${locale}`));
+          translated.set(`cart/${locale}`, now!);
+        }
       }
     }, 120_000);
 
@@ -195,6 +204,25 @@ export function connectorAcceptance(title: string, makeFixture: () => Promise<Re
         await service.api('/v1/translate-missing', { method: 'POST', json: {} });
         const again = await syncNow(service, fixture.connector, connection.id);
         expect(again.status).toBe('succeeded');
+        expect(await fixture.translation('checkout', 'de')).toBe('Zur Kasse, bitte');
+      }, 120_000);
+    }
+
+    if (options.codeHost) {
+      it("after the merge request is merged, a person's edit on the base branch is imported as human and not overwritten", async () => {
+        await fixture.mergeThenEditBase!('welcome', 'de', 'Herzlich willkommen in unserem Laden');
+        const sync = await syncNow(service, fixture.connector, connection.id);
+        expect(sync.status, JSON.stringify(sync)).toBe('succeeded');
+        expect(sync.counts.human_edits).toBe(1);
+        const res = await service.api('/v1/translations?locale=de&state=human&limit=500');
+        const humans = ((await res.json()) as { items: { key: string; text: string }[] }).items;
+        expect(humans).toContainEqual(expect.objectContaining({ key: 'welcome', text: 'Herzlich willkommen in unserem Laden' }));
+        expect(await fixture.translation('welcome', 'de')).toBe('Herzlich willkommen in unserem Laden');
+        // The next sync finds nothing new to import, and leaves the person's words in place.
+        const again = await syncNow(service, fixture.connector, connection.id);
+        expect(again.status, JSON.stringify(again)).toBe('succeeded');
+        expect(again.counts.human_edits).toBe(0);
+        expect(await fixture.translation('welcome', 'de')).toBe('Herzlich willkommen in unserem Laden');
         expect(await fixture.translation('checkout', 'de')).toBe('Zur Kasse, bitte');
       }, 120_000);
     }
