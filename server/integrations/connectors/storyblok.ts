@@ -7,9 +7,14 @@
  * Rich-text fields (a JSON document, not a string) and folder-level (one story per language) translation are not
  * supported.
  *
- * Writes change the story's draft (Parlance never publishes). The Management API has no version check on a story
- * update, so a story is read again just before it is written and a value someone changed since the listing is left
- * alone; an edit saved in the instant between that read and the write can still be lost.
+ * Writes change the story's draft (Parlance never publishes). The Management API's story update takes no version,
+ * ETag or timestamp to compare (its reference lists `story`, `group_id`, `force_update`, `release_id`, `publish` and
+ * `lang`, nothing conditional), so the window is narrowed as far as the API allows: the story is read again just
+ * before it is written (no other request in between), a value someone changed since the listing is left alone, and
+ * `force_update` is never sent, so a story Storyblok holds locked for someone editing it refuses the write (the sync
+ * fails with Storyblok's message and the next one tries again) instead of being overridden. What remains: another
+ * save landing between that read and the PUT (one round trip) is replaced by the PUT, translated fields and others
+ * alike; Storyblok keeps it in the story's history, from which it can be restored.
  *
  * Webhooks: Storyblok signs the raw body (`webhook-signature`, hex HMAC-SHA1 with the webhook secret) and sends no
  * time with it, so a replayed notification cannot be told from a fresh one; a replay only starts one more sync.
