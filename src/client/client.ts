@@ -31,6 +31,7 @@ import type {
   StorageSync,
   StorageTarget,
   StorageTargetInput,
+  StorageTargetPatch,
   CatalogConnector,
   ConnectInput,
   ConnectionPatch,
@@ -205,7 +206,7 @@ export interface ParlanceClient {
   rotateBundleId(): Promise<{ bundle_id: string }>;
   storageTargets(): Promise<StorageTarget[]>;
   createStorageTarget(input: StorageTargetInput): Promise<StorageTarget>;
-  updateStorageTarget(id: string, input: Partial<Omit<StorageTargetInput, 'kind'>> & Record<string, unknown>): Promise<StorageTarget>;
+  updateStorageTarget(id: string, input: StorageTargetPatch): Promise<StorageTarget>;
   deleteStorageTarget(id: string): Promise<void>;
   /** POST /v1/storage-targets/:id/sync: queues a sync of the latest release (or `release`). */
   syncStorageTarget(id: string, input?: { release?: number }): Promise<StorageSync>;

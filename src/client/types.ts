@@ -359,6 +359,19 @@ export type StorageTargetInput = {
   | { kind: 'azure_blob'; azure_blob: { container: string; account_url?: string }; credentials: { connection_string: string } | { sas_url: string } }
 );
 
+/** The body of PATCH /v1/storage-targets/:id: only the fields given change, also inside `s3` and `azure_blob`; null removes an optional setting. */
+export interface StorageTargetPatch {
+  name?: string;
+  enabled?: boolean;
+  prefix?: string;
+  path_template?: string;
+  files_template?: string | null;
+  cache_control?: string | null;
+  s3?: { endpoint?: string | null; region?: string; bucket?: string; force_path_style?: boolean };
+  azure_blob?: { container?: string; account_url?: string | null };
+  credentials?: { access_key_id: string; secret_access_key: string; session_token?: string } | { connection_string: string } | { sas_url: string };
+}
+
 export interface StorageSync {
   id: string;
   target_id: string;

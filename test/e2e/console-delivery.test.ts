@@ -1,8 +1,8 @@
 /**
  * The console's Delivery page end to end: the service spawned as `npm start` runs it, with s3rver in this process as
  * the storage target, driven in Debian's Chromium through playwright-core by the Demo owner. Publishes releases and
- * follows a CDN address, changes the bundle shape, syncs to the bucket, and shows a target refusing a wrong secret,
- * with axe-core run on the page.
+ * follows a CDN address, changes the bundle shape, syncs to the bucket, edits the target's settings, and shows a
+ * target refusing a wrong secret, with axe-core run on the page.
  */
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,53 @@ describe.skipIf(!HAS_CHROMIUM)('the Delivery page in Chromium', () => {
     const inBucket = JSON.parse(new TextDecoder().decode((await bucket.get('i18n/web/de.json'))!)) as unknown;
     expect(inBucket).toMatchObject({ home: { title: expect.any(String) } });
     await checkPage(owner, 'delivery');
+  });
+
+  it('edits the target’s settings, prefilled from the stored ones without its credentials, and the next sync follows them', async () => {
+    const card = owner.getByRole('article', { name: 's3rver' });
+    await card.getByRole('button', { name: 'Edit settings of s3rver' }).click();
+    const form = card.getByRole('form', { name: 'Settings of s3rver' });
+    await expect(form.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('s3rver');
+    await expect(form.getByLabel('Endpoint (optional)').inputValue()).resolves.toBe(s3.endpoint);
+    await expect(form.getByLabel('Region').inputValue()).resolves.toBe('us-east-1');
+    await expect(form.getByLabel('Bucket', { exact: true }).inputValue()).resolves.toBe(BUCKET);
+    await expect(form.getByRole('checkbox', { name: /Path-style addressing/ }).isChecked()).resolves.toBe(true);
+    await expect(form.getByLabel('Prefix (optional)').inputValue()).resolves.toBe('i18n/web');
+    await expect(form.getByLabel('Path template').inputValue()).resolves.toBe('{locale}.json');
+    await expect(form.getByLabel('Files template (optional)').inputValue()).resolves.toBe('');
+    await expect(form.getByLabel('Cache-Control (optional)').inputValue()).resolves.toBe('');
+    await expect(form.getByLabel('Secret access key').count()).resolves.toBe(0);
+    await expect(form.textContent()).resolves.toContain(`access key …${s3.accessKeyId.slice(-4)}`);
+    await checkPage(owner, 'delivery-edit-target');
+
+    await form.getByLabel('Name', { exact: true }).fill('s3rver app');
+    await form.getByLabel('Prefix (optional)').fill('i18n/app');
+    await form.getByLabel('Path template').fill('{locale}.{hash}.json');
+    await form.getByLabel('Cache-Control (optional)').fill('public, max-age=60');
+    await form.getByRole('button', { name: 'Save target' }).click();
+    await main.getByText('Settings of s3rver app saved.').waitFor();
+    await expect.poll(() => form.count()).toBe(0);
+    const edited = owner.getByRole('article', { name: 's3rver app' });
+    await expect(edited.textContent()).resolves.toMatch(/Bundles ati18n\/app\/\{locale\}\.\{hash\}\.json.*Cache-Controlpublic, max-age=60/);
+    // Still the same bucket and credentials: only the fields of the form changed.
+    await expect(edited.textContent()).resolves.toContain(`bucket ${BUCKET} at ${s3.endpoint}, path style`);
+
+    await edited.getByRole('button', { name: 'Sync now to s3rver app' }).click();
+    await expect.poll(async () => (await bucket.get('i18n/app/manifest.json')) !== null, { timeout: 15_000 }).toBe(true);
+    const manifest = JSON.parse(new TextDecoder().decode((await bucket.get('i18n/app/manifest.json'))!)) as { locales: Record<string, { url: string; sha256: string }> };
+    expect(manifest.locales.de!.url).toBe(`de.${manifest.locales.de!.sha256.slice(0, 12)}.json`);
+    expect(await bucket.head(`i18n/app/${manifest.locales.de!.url}`)).not.toBeNull();
+    // The sync log opened by the test before shows badges of its own.
+    await expect.poll(() => edited.locator('.facts .badge').textContent(), { timeout: 15_000 }).toBe('ok');
+
+    // An emptied optional field is removed: Cache-Control goes back to not set.
+    await edited.getByRole('button', { name: 'Edit settings of s3rver app' }).click();
+    const again = edited.getByRole('form', { name: 'Settings of s3rver app' });
+    await expect(again.getByLabel('Cache-Control (optional)').inputValue()).resolves.toBe('public, max-age=60');
+    await again.getByLabel('Cache-Control (optional)').fill('');
+    await again.getByRole('button', { name: 'Save target' }).click();
+    await expect.poll(() => again.count()).toBe(0);
+    await expect.poll(() => edited.textContent()).toContain('Cache-Controlnot set');
   });
 
   it('shows the storage’s refusal of a wrong secret as the target’s failure, until the credentials are rotated', async () => {

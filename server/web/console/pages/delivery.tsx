@@ -6,7 +6,7 @@ import { useAccount, useProject } from '../context.js';
 import { errorMessage, formatDate, formatNumber, localeLabel, plural } from '../format.js';
 import { useCursorPages, useLoad, usePoll, useRequest } from '../hooks.js';
 import { projectHref } from '../router.js';
-import { CredentialsForm, StorageTargetForm } from './storage-target-form.js';
+import { CredentialsForm, EditTargetForm, StorageTargetForm } from './storage-target-form.js';
 
 const RELEASES_PAGE = 10;
 const SYNCS_SHOWN = 5;
@@ -318,7 +318,15 @@ function StorageTargets(props: { published: number }) {
       ) : null}
       {targets.loading && !targets.data ? <Loading what="storage targets" /> : null}
       {targets.data && targets.data.length === 0 ? <p>No storage targets yet.</p> : null}
-      {targets.data?.map((t) => <TargetCard key={t.id} target={t} run={run} onRotated={(updated) => done(`Credentials of ${updated.name} replaced (${updated.credentials.hint}).`)} />)}
+      {targets.data?.map((t) => (
+        <TargetCard
+          key={t.id}
+          target={t}
+          run={run}
+          onRotated={(updated) => done(`Credentials of ${updated.name} replaced (${updated.credentials.hint}).`)}
+          onSaved={(updated) => done(`Settings of ${updated.name} saved.`)}
+        />
+      ))}
       <StorageTargetForm onCreated={(t) => done(`Storage target ${t.name} added. It receives the next release; “Sync now” sends the latest one.`)} />
     </section>
   );
@@ -342,10 +350,12 @@ function TargetCard(props: {
   target: StorageTarget;
   run(what: string, action: () => Promise<unknown>, done: string): Promise<void>;
   onRotated(target: StorageTarget): void;
+  onSaved(target: StorageTarget): void;
 }) {
   const { client } = useProject();
   const { target: t, run } = props;
   const [rotating, setRotating] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [showSyncs, setShowSyncs] = useState(false);
   const status = TARGET_STATUS[t.status];
   const titleId = `target-${t.id}-title`;
@@ -374,11 +384,18 @@ function TargetCard(props: {
         <dd>{t.last_release_number === null ? 'none yet' : `release ${t.last_release_number}, synced ${formatDate(t.last_synced_at)}`}</dd>
         <dt>Where</dt>
         <dd>{where(t)}</dd>
-        <dt>Files</dt>
+        <dt>Bundles at</dt>
         <dd class="mono">
-          {t.prefix ? `${t.prefix}/` : ''}
+          {t.prefix}
           {t.path_template}
         </dd>
+        <dt>Files at</dt>
+        <dd class="mono">
+          {t.prefix}
+          {t.files_template ?? 'files/<the pulled path>'}
+        </dd>
+        <dt>Cache-Control</dt>
+        <dd>{t.cache_control ?? 'not set'}</dd>
         <dt>Credentials</dt>
         <dd>{t.credentials.hint}</dd>
       </dl>
@@ -394,6 +411,9 @@ function TargetCard(props: {
         >
           {t.enabled ? 'Disable' : 'Enable'}
         </button>
+        <button type="button" class="small secondary" aria-expanded={editing} onClick={() => setEditing(!editing)} aria-label={`Edit settings of ${t.name}`}>
+          Edit settings
+        </button>
         <button type="button" class="small secondary" aria-expanded={rotating} onClick={() => setRotating(!rotating)} aria-label={`Rotate credentials of ${t.name}`}>
           Rotate credentials
         </button>
@@ -401,6 +421,16 @@ function TargetCard(props: {
           Delete
         </button>
       </div>
+      {editing ? (
+        <EditTargetForm
+          target={t}
+          onCancel={() => setEditing(false)}
+          onSaved={(updated) => {
+            setEditing(false);
+            props.onSaved(updated);
+          }}
+        />
+      ) : null}
       {rotating ? (
         <CredentialsForm
           target={t}

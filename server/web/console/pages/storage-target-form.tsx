@@ -1,6 +1,9 @@
-/** The storage-target forms: adding an S3-compatible or Azure Blob target, and replacing a target's credentials (typed in, sent once, never shown again). */
+/**
+ * The storage-target forms: adding an S3-compatible or Azure Blob target, editing a target's settings (prefilled from
+ * the stored ones; credentials are not shown), and replacing its credentials (typed in, sent once, never shown again).
+ */
 import { useState } from 'preact/hooks';
-import type { StorageTarget, StorageTargetInput } from '../../../../src/client/types.js';
+import type { StorageTarget, StorageTargetInput, StorageTargetPatch } from '../../../../src/client/types.js';
 import { ErrorNotice, Field } from '../components.js';
 import { useProject } from '../context.js';
 import { useRequest } from '../hooks.js';
@@ -73,39 +76,166 @@ function CredentialFields(props: { idPrefix: string; kind: Kind; secrets: Secret
   );
 }
 
+/** Where a target writes, as the form holds it: the S3 fields or the Azure ones, by kind. */
+interface Location {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  pathStyle: boolean;
+  container: string;
+  accountUrl: string;
+}
+
+/** How a target lays out a release, as the form holds it. */
+interface Layout {
+  prefix: string;
+  pathTemplate: string;
+  filesTemplate: string;
+  cacheControl: string;
+}
+
+const NEW_LOCATION: Location = { endpoint: '', region: 'us-east-1', bucket: '', pathStyle: false, container: '', accountUrl: '' };
+const NEW_LAYOUT: Layout = { prefix: '', pathTemplate: DEFAULT_PATH_TEMPLATE, filesTemplate: '', cacheControl: '' };
+
+/** A stored target as the edit form's input. */
+function locationOf(t: StorageTarget): Location {
+  return {
+    endpoint: t.s3?.endpoint ?? '',
+    region: t.s3?.region ?? 'us-east-1',
+    bucket: t.s3?.bucket ?? '',
+    pathStyle: t.s3?.force_path_style ?? false,
+    container: t.azure_blob?.container ?? '',
+    accountUrl: t.azure_blob?.account_url ?? '',
+  };
+}
+
+function layoutOf(t: StorageTarget): Layout {
+  // Stored with a trailing '/', typed without one.
+  return { prefix: t.prefix.replace(/\/$/, ''), pathTemplate: t.path_template, filesTemplate: t.files_template ?? '', cacheControl: t.cache_control ?? '' };
+}
+
+/** The layout fields of a PATCH: every one is sent, an emptied optional one as null so the stored value goes. */
+function layoutPatch(l: Layout) {
+  return { prefix: l.prefix.trim(), path_template: l.pathTemplate.trim() || DEFAULT_PATH_TEMPLATE, files_template: l.filesTemplate.trim() || null, cache_control: l.cacheControl.trim() || null };
+}
+
+function LocationFields(props: { idPrefix: string; kind: Kind; location: Location; onChange(location: Location): void }) {
+  const { idPrefix: p, kind, location: l, onChange } = props;
+  const set = (change: Partial<Location>) => onChange({ ...l, ...change });
+  if (kind === 'azure_blob') {
+    return (
+      <div class="form-grid">
+        <Field id={`${p}-container`} label="Container">
+          <input id={`${p}-container`} type="text" required minLength={3} maxLength={63} value={l.container} onInput={(e) => set({ container: e.currentTarget.value })} />
+        </Field>
+        <Field id={`${p}-account-url`} label="Account URL (optional)" hint="The account's blob endpoint; empty: wherever the credentials point.">
+          <input id={`${p}-account-url`} type="url" aria-describedby={`${p}-account-url-hint`} value={l.accountUrl} onInput={(e) => set({ accountUrl: e.currentTarget.value })} />
+        </Field>
+      </div>
+    );
+  }
+  return (
+    <>
+      <div class="form-grid">
+        <Field id={`${p}-endpoint`} label="Endpoint (optional)" hint="Empty for AWS S3; e.g. https://<account>.r2.cloudflarestorage.com or http://minio:9000.">
+          <input id={`${p}-endpoint`} type="url" aria-describedby={`${p}-endpoint-hint`} value={l.endpoint} onInput={(e) => set({ endpoint: e.currentTarget.value })} />
+        </Field>
+        <Field id={`${p}-region`} label="Region" hint="'auto' for Cloudflare R2.">
+          <input id={`${p}-region`} type="text" required maxLength={64} aria-describedby={`${p}-region-hint`} value={l.region} onInput={(e) => set({ region: e.currentTarget.value })} />
+        </Field>
+        <Field id={`${p}-bucket`} label="Bucket">
+          <input id={`${p}-bucket`} type="text" required minLength={3} maxLength={63} value={l.bucket} onInput={(e) => set({ bucket: e.currentTarget.value })} />
+        </Field>
+      </div>
+      <label class="check">
+        <input type="checkbox" checked={l.pathStyle} onChange={(e) => set({ pathStyle: e.currentTarget.checked })} /> Path-style addressing (the bucket in the path, as MinIO and most
+        self-hosted services need)
+      </label>
+    </>
+  );
+}
+
+function LayoutFields(props: { idPrefix: string; layout: Layout; onChange(layout: Layout): void }) {
+  const { idPrefix: p, layout: l, onChange } = props;
+  const set = (change: Partial<Layout>) => onChange({ ...l, ...change });
+  return (
+    <div class="form-grid">
+      <Field id={`${p}-prefix`} label="Prefix (optional)" hint="The folder for this project's files, e.g. i18n/web.">
+        <input id={`${p}-prefix`} type="text" maxLength={500} aria-describedby={`${p}-prefix-hint`} value={l.prefix} onInput={(e) => set({ prefix: e.currentTarget.value })} />
+      </Field>
+      <Field
+        id={`${p}-path-template`}
+        label="Path template"
+        hint="Where each locale's JSON goes under the prefix: {locale}, {locale_underscore}, {android_locale}, {apple_locale}, {two_letters}. With {hash} (e.g. {locale}.{hash}.json) a changed locale is a new object and the manifest switches releases at once; plain paths are overwritten in place."
+      >
+        <input
+          id={`${p}-path-template`}
+          type="text"
+          required
+          maxLength={500}
+          aria-describedby={`${p}-path-template-hint`}
+          value={l.pathTemplate}
+          onInput={(e) => set({ pathTemplate: e.currentTarget.value })}
+        />
+      </Field>
+      <Field id={`${p}-files-template`} label="Files template (optional)" hint="Where each source file's translations go when releases include files: {dir}, {name}, {ext}, {locale}, {hash}… Empty: files/<the pulled path>.">
+        <input
+          id={`${p}-files-template`}
+          type="text"
+          maxLength={500}
+          aria-describedby={`${p}-files-template-hint`}
+          value={l.filesTemplate}
+          onInput={(e) => set({ filesTemplate: e.currentTarget.value })}
+        />
+      </Field>
+      <Field id={`${p}-cache-control`} label="Cache-Control (optional)" hint="Stored with every object, e.g. public, max-age=300.">
+        <input
+          id={`${p}-cache-control`}
+          type="text"
+          maxLength={200}
+          aria-describedby={`${p}-cache-control-hint`}
+          value={l.cacheControl}
+          onInput={(e) => set({ cacheControl: e.currentTarget.value })}
+        />
+      </Field>
+    </div>
+  );
+}
+
 /** Adds a target; the service keeps the credentials encrypted, so it answers 503 secret_key_missing until the operator sets PARLANCE_SECRET_KEY. */
 export function StorageTargetForm(props: { onCreated(target: StorageTarget): void }) {
   const { client } = useProject();
   const [kind, setKind] = useState<Kind>('s3');
   const [name, setName] = useState('');
-  const [endpoint, setEndpoint] = useState('');
-  const [region, setRegion] = useState('us-east-1');
-  const [bucket, setBucket] = useState('');
-  const [pathStyle, setPathStyle] = useState(false);
-  const [container, setContainer] = useState('');
-  const [prefix, setPrefix] = useState('');
-  const [pathTemplate, setPathTemplate] = useState(DEFAULT_PATH_TEMPLATE);
+  const [location, setLocation] = useState<Location>(NEW_LOCATION);
+  const [layout, setLayout] = useState<Layout>(NEW_LAYOUT);
   const [secrets, setSecrets] = useState<Secrets>(NO_SECRETS);
   const request = useRequest();
 
   const create = (event: Event) => {
     event.preventDefault();
     return request.submit(async () => {
-      const layout = { name: name.trim(), prefix: prefix.trim(), path_template: pathTemplate.trim() || DEFAULT_PATH_TEMPLATE };
+      const l = location;
+      const fields = {
+        name: name.trim(),
+        prefix: layout.prefix.trim(),
+        path_template: layout.pathTemplate.trim() || DEFAULT_PATH_TEMPLATE,
+        ...(layout.filesTemplate.trim() ? { files_template: layout.filesTemplate.trim() } : {}),
+        ...(layout.cacheControl.trim() ? { cache_control: layout.cacheControl.trim() } : {}),
+      };
       const input: StorageTargetInput =
         kind === 's3'
           ? {
-              ...layout,
+              ...fields,
               kind,
-              s3: { ...(endpoint.trim() ? { endpoint: endpoint.trim() } : {}), region: region.trim() || 'us-east-1', bucket: bucket.trim(), force_path_style: pathStyle },
+              s3: { ...(l.endpoint.trim() ? { endpoint: l.endpoint.trim() } : {}), region: l.region.trim() || 'us-east-1', bucket: l.bucket.trim(), force_path_style: l.pathStyle },
               credentials: s3Credentials(secrets),
             }
-          : { ...layout, kind, azure_blob: { container: container.trim() }, credentials: azureCredentials(secrets) };
+          : { ...fields, kind, azure_blob: { container: l.container.trim(), ...(l.accountUrl.trim() ? { account_url: l.accountUrl.trim() } : {}) }, credentials: azureCredentials(secrets) };
       const created = await client.createStorageTarget(input);
       setName('');
-      setBucket('');
-      setContainer('');
-      setPrefix('');
+      setLocation({ ...location, bucket: '', container: '' });
+      setLayout({ ...layout, prefix: '' });
       setSecrets(NO_SECRETS);
       props.onCreated(created);
     });
@@ -128,50 +258,62 @@ export function StorageTargetForm(props: { onCreated(target: StorageTarget): voi
       <Field id="target-name" label="Name" hint="How this page and the sync log call it, e.g. “Production bucket”.">
         <input id="target-name" type="text" required maxLength={100} aria-describedby="target-name-hint" value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </Field>
-      {kind === 's3' ? (
-        <>
-          <div class="form-grid">
-            <Field id="target-endpoint" label="Endpoint (optional)" hint="Empty for AWS S3; e.g. https://<account>.r2.cloudflarestorage.com or http://minio:9000.">
-              <input id="target-endpoint" type="url" aria-describedby="target-endpoint-hint" value={endpoint} onInput={(e) => setEndpoint(e.currentTarget.value)} />
-            </Field>
-            <Field id="target-region" label="Region" hint="'auto' for Cloudflare R2.">
-              <input id="target-region" type="text" required maxLength={64} aria-describedby="target-region-hint" value={region} onInput={(e) => setRegion(e.currentTarget.value)} />
-            </Field>
-            <Field id="target-bucket" label="Bucket">
-              <input id="target-bucket" type="text" required minLength={3} maxLength={63} value={bucket} onInput={(e) => setBucket(e.currentTarget.value)} />
-            </Field>
-          </div>
-          <label class="check">
-            <input type="checkbox" checked={pathStyle} onChange={(e) => setPathStyle(e.currentTarget.checked)} /> Path-style addressing (the bucket in the path, as MinIO and most
-            self-hosted services need)
-          </label>
-        </>
-      ) : (
-        <Field id="target-container" label="Container">
-          <input id="target-container" type="text" required minLength={3} maxLength={63} value={container} onInput={(e) => setContainer(e.currentTarget.value)} />
-        </Field>
-      )}
+      <LocationFields idPrefix="target" kind={kind} location={location} onChange={setLocation} />
       <CredentialFields idPrefix="target" kind={kind} secrets={secrets} onChange={setSecrets} />
-      <div class="form-grid">
-        <Field id="target-prefix" label="Prefix (optional)" hint="The folder for this project's files, e.g. i18n/web.">
-          <input id="target-prefix" type="text" maxLength={500} aria-describedby="target-prefix-hint" value={prefix} onInput={(e) => setPrefix(e.currentTarget.value)} />
-        </Field>
-        <Field id="target-path-template" label="Path template" hint="Where each locale's JSON goes under the prefix: {locale}, {locale_underscore}, {android_locale}, {apple_locale}, {two_letters}.">
-          <input
-            id="target-path-template"
-            type="text"
-            required
-            maxLength={500}
-            aria-describedby="target-path-template-hint"
-            value={pathTemplate}
-            onInput={(e) => setPathTemplate(e.currentTarget.value)}
-          />
-        </Field>
-      </div>
+      <LayoutFields idPrefix="target" layout={layout} onChange={setLayout} />
       <ErrorNotice error={request.error} title="Target not added" />
       <button type="submit" disabled={request.busy}>
         {request.busy ? 'Adding…' : 'Add target'}
       </button>
+    </form>
+  );
+}
+
+/**
+ * Edits a target's name, where it writes and how it lays out a release, prefilled from the stored settings. Every
+ * field is sent, an emptied optional one as null; the credentials are not part of it (rotating them is its own form).
+ */
+export function EditTargetForm(props: { target: StorageTarget; onSaved(target: StorageTarget): void; onCancel(): void }) {
+  const { client } = useProject();
+  const { target } = props;
+  const [name, setName] = useState(target.name);
+  const [location, setLocation] = useState<Location>(() => locationOf(target));
+  const [layout, setLayout] = useState<Layout>(() => layoutOf(target));
+  const request = useRequest();
+  const p = `edit-${target.id}`;
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    return request.submit(async () => {
+      const l = location;
+      const patch: StorageTargetPatch = {
+        name: name.trim(),
+        ...layoutPatch(layout),
+        ...(target.kind === 's3'
+          ? { s3: { endpoint: l.endpoint.trim() || null, region: l.region.trim() || 'us-east-1', bucket: l.bucket.trim(), force_path_style: l.pathStyle } }
+          : { azure_blob: { container: l.container.trim(), account_url: l.accountUrl.trim() || null } }),
+      };
+      props.onSaved(await client.updateStorageTarget(target.id, patch));
+    });
+  };
+
+  return (
+    <form class="form" onSubmit={(e) => void save(e)} aria-label={`Settings of ${target.name}`}>
+      <p class="hint">Changes apply from the next sync. The credentials stay as they are ({target.credentials.hint}); “Rotate credentials” replaces them.</p>
+      <Field id={`${p}-name`} label="Name">
+        <input id={`${p}-name`} type="text" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </Field>
+      <LocationFields idPrefix={p} kind={target.kind} location={location} onChange={setLocation} />
+      <LayoutFields idPrefix={p} layout={layout} onChange={setLayout} />
+      <ErrorNotice error={request.error} title="Settings not saved" />
+      <div class="actions">
+        <button type="submit" disabled={request.busy}>
+          {request.busy ? 'Saving…' : 'Save target'}
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
     </form>
   );
 }
