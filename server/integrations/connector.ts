@@ -53,8 +53,14 @@ export interface FileUnit {
   path: string;
   format: FormatId;
   content: Uint8Array;
-  /** Each target locale's file: its path and its bytes now, or null when there is none yet. */
-  targets: { locale: string; path: string; content: Uint8Array | null }[];
+  /**
+   * Each target locale's file: its path and its bytes now (on Parlance's branch once there is one), or null when there
+   * is none yet. `base`: the file on the base branch now and where Parlance's branch left the base, when they differ;
+   * the values changed between them are people's edits made on the base (after a merge, that is where they edit).
+   */
+  targets: { locale: string; path: string; content: Uint8Array | null; base?: { content: Uint8Array | null; before: Uint8Array | null } }[];
+  /** Key patterns (`onboarding.*`) that go through the careful pass: the `careful` of the file's rule in parlance.yml. */
+  careful?: string[];
 }
 
 export type SourceUnit = StringUnit | FileUnit;
@@ -94,11 +100,24 @@ export interface ReportRow {
   reason: string;
 }
 
+/** What one batch of the sync came to. */
+export interface BatchSummary {
+  id: string;
+  /** The batch's address in Parlance's API, for a reviewer to follow. */
+  url: string | undefined;
+  /** The paths of the keys it translated (a code host's source files). */
+  paths: string[];
+  translated: number;
+  refused: number;
+  flagged: number;
+}
+
 export interface WriteBack {
   strings: StringWrite[];
   files: FileWrite[];
-  /** The batch whose translations these are (null for a sync that needed no translation), and its problems. */
-  batch: { id: string; url: string | undefined; translated: number; refused: number; flagged: number } | null;
+  /** The sync's batches whose translations these are (one per pushed unit with rows; none when nothing needed translating). */
+  batches: BatchSummary[];
+  /** The refused and flagged rows of all of them. */
   problems: ReportRow[];
 }
 

@@ -23,6 +23,7 @@ import type { TranslationsService } from '../services/quality/translations-servi
 import { FileUnparsableError, type FormatId, type PluralForms } from '../../src/core/formats/codec.js';
 import { getCodec } from '../../src/core/formats/index.js';
 import { orderedForms } from '../../src/core/plurals.js';
+import { keyPatterns } from '../routes/v1/push.js';
 import { createConnectorHttp } from './connector-http.js';
 import { checkWebhookUrl, UnsafeUrlError } from '../webhooks/address-guard.js';
 import { ConnectorError, type ConnectorContext, type FileWrite, type JsonValue, type Listing, type ReportRow, type StringWrite, type WriteBack } from './connector.js';
@@ -137,25 +138,35 @@ export function planListing(connectionId: string, listing: Listing, targetLocale
       }
     };
     const parsed = parse(unit.content, unit.path);
+    // The rule's `careful` patterns, as the App sends them with its push (push.ts matches them the same way).
+    const careful = keyPatterns(unit.careful);
     const remote: RemoteValue[] = [];
     const targets = unit.targets.filter((t) => targetLocales.includes(t.locale));
-    for (const target of targets) {
-      if (target.content === null) continue;
-      let values;
+    const readValues = (bytes: Uint8Array, path: string) => {
       try {
-        values = parse(target.content, target.path);
+        return parse(bytes, path);
       } catch (error) {
         note(`${(error as Error).message}; its values are not read, and Parlance's file replaces it`);
-        continue;
+        return [];
       }
-      for (const e of values) remote.push({ path: unit.path, key: e.key, locale: target.locale, text: e.source, plurals: e.plurals });
+    };
+    for (const target of targets) {
+      // People's edits on the base come first: a value edited on the branch too is listed after, and so prevails.
+      if (target.base?.content) {
+        const before = new Map((target.base.before ? readValues(target.base.before, target.path) : []).map((e) => [e.key, valueHash(e.source, e.plurals)]));
+        for (const e of readValues(target.base.content, target.path)) {
+          if (before.get(e.key) !== valueHash(e.source, e.plurals)) remote.push({ path: unit.path, key: e.key, locale: target.locale, text: e.source, plurals: e.plurals });
+        }
+      }
+      if (target.content === null) continue;
+      for (const e of readValues(target.content, target.path)) remote.push({ path: unit.path, key: e.key, locale: target.locale, text: e.source, plurals: e.plurals });
     }
     units.push({
       path: unit.path,
       kind: 'file',
       format: unit.format,
       content: unit.content,
-      entries: parsed.map((e) => ({ key: e.key, source: e.source, plurals: e.plurals, translatable: e.translatable, notes: e.notes, context: e.context, maxLength: e.maxLength, line: e.line })),
+      entries: parsed.map((e) => ({ ...(careful?.(e.key) ? { pass: 'careful' as const } : {}), key: e.key, source: e.source, plurals: e.plurals, translatable: e.translatable, notes: e.notes, context: e.context, maxLength: e.maxLength, line: e.line })),
       locales: targets.map((t) => t.locale),
       remote,
       refs: new Map(),
@@ -269,23 +280,40 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     return batches;
   }
 
-  /** What the batches refused or flagged, for connectors that report problems (code hosts annotate source lines). */
-  async function batchReport(batchIds: readonly string[]): Promise<{ batch: WriteBack['batch']; problems: ReportRow[] }> {
-    if (batchIds.length === 0) return { batch: null, problems: [] };
+  /**
+   * What each batch came to, and the rows they refused or flagged, for connectors that report problems (code hosts
+   * annotate source lines). Each batch keeps its own counts and its link, as the GitHub App names its batch.
+   */
+  async function batchReport(batchIds: readonly string[]): Promise<{ batches: WriteBack['batches']; problems: ReportRow[] }> {
+    if (batchIds.length === 0) return { batches: [], problems: [] };
     const rows = await db
       .selectFrom('batch_rows as r')
       .innerJoin('keys as k', 'k.id', 'r.key_id')
-      .select(['k.path', 'k.key', 'k.line', 'r.locale', 'r.outcome', 'r.gate_outcome', 'r.reason', 'r.failures'])
+      .select(['r.batch_id', 'k.path', 'k.key', 'k.line', 'r.locale', 'r.outcome', 'r.gate_outcome', 'r.reason', 'r.failures'])
       .where('r.batch_id', 'in', [...batchIds])
       .execute();
-    const refused = rows.filter((r) => r.outcome === 'refused' || r.gate_outcome === 'refused');
-    const flagged = rows.filter((r) => r.outcome !== 'refused' && r.gate_outcome === 'flagged');
+    const isRefused = (r: (typeof rows)[number]) => r.outcome === 'refused' || r.gate_outcome === 'refused';
+    const isFlagged = (r: (typeof rows)[number]) => r.outcome !== 'refused' && r.gate_outcome === 'flagged';
+    const refused = rows.filter(isRefused);
+    const flagged = rows.filter(isFlagged);
     const reasonOf = (r: (typeof rows)[number]) => r.reason ?? (Array.isArray(r.failures) ? r.failures.map((f: { reason: string }) => f.reason).join('; ') : '') ?? '';
     const problems: ReportRow[] = [...refused.map((r) => ({ r, outcome: 'refused' as const })), ...flagged.map((r) => ({ r, outcome: 'flagged' as const }))]
       .slice(0, REPORT_ROWS)
       .map(({ r, outcome }) => ({ path: r.path, key: r.key, locale: r.locale, line: r.line, outcome, reason: reasonOf(r) || outcome }));
-    const translated = rows.filter((r) => r.outcome === 'translated' || r.outcome === 'memory').length;
-    return { batch: { id: batchIds[0]!, url: undefined, translated, refused: refused.length, flagged: flagged.length }, problems };
+    const service = deps.publicUrl().replace(/\/+$/, '');
+    const batches = batchIds.map((id) => {
+      const own = rows.filter((r) => r.batch_id === id);
+      return {
+        id,
+        // The batch's address in the API, as the GitHub App links its batch.
+        url: `${service}/v1/batches/${encodeURIComponent(id)}`,
+        paths: [...new Set(own.map((r) => r.path))].sort(),
+        translated: own.filter((r) => r.outcome === 'translated' || r.outcome === 'memory').length,
+        refused: own.filter(isRefused).length,
+        flagged: own.filter(isFlagged).length,
+      };
+    });
+    return { batches, problems };
   }
 
   /** The write phase: what Parlance holds that the remote system does not, except where someone changed the remote value. */
@@ -354,7 +382,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     if (strings.length === 0 && files.length === 0 && report.problems.length === 0 && units.every((u) => u.kind === 'strings')) {
       note('nothing to write back: the remote system holds every translation');
     } else {
-      const result = await connector.write!(ctx, { strings, files, batch: report.batch, problems: report.problems });
+      const result = await connector.write!(ctx, { strings, files, batches: report.batches, problems: report.problems });
       counts.written = (counts.written ?? 0) + result.written;
       note(`wrote back ${result.written} ${files.length > 0 ? 'file(s)' : 'translation(s)'}${result.note ? `: ${result.note}` : ''}${result.url ? ` (${result.url})` : ''}`);
     }

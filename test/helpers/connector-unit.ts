@@ -43,7 +43,7 @@ export function stringsWriteBack(unit: StringUnit, rows: readonly { key: string;
   return {
     strings: rows.map((row) => ({ path: unit.path, key: row.key, locale: row.locale, text: row.text, ...(unit.strings.find((s) => s.key === row.key)?.ref !== undefined ? { ref: unit.strings.find((s) => s.key === row.key)!.ref! } : {}) })),
     files: [],
-    batch: null,
+    batches: [],
     problems: [],
   };
 }

@@ -174,7 +174,7 @@ describe('Azure DevOps Repos connector', () => {
 
 // The acceptance scenario through the service; afterwards no branch of the mock may have been rewritten.
 let acceptance: Awaited<ReturnType<typeof azureDevopsFixture>> | undefined;
-connectorAcceptance('Azure DevOps Repos: acceptance', async () => (acceptance = await azureDevopsFixture()), { direction: 'two_way' });
+connectorAcceptance('Azure DevOps Repos: acceptance', async () => (acceptance = await azureDevopsFixture()), { direction: 'two_way', codeHost: true });
 afterAll(() => {
   if (!acceptance) return; // the scenario was filtered out
   expect(acceptance.mock.git.moves.some((m) => m.branch === 'parlance/main')).toBe(true);

@@ -156,7 +156,7 @@ describe('Bitbucket Cloud connector', () => {
 
 // The acceptance scenario through the service; afterwards no branch of the mock may have been rewritten.
 let acceptance: Awaited<ReturnType<typeof bitbucketFixture>> | undefined;
-connectorAcceptance('Bitbucket Cloud: acceptance', async () => (acceptance = await bitbucketFixture()), { direction: 'two_way' });
+connectorAcceptance('Bitbucket Cloud: acceptance', async () => (acceptance = await bitbucketFixture()), { direction: 'two_way', codeHost: true });
 afterAll(() => {
   if (!acceptance) return; // the scenario was filtered out
   expect(acceptance?.mock.git.moves.some((m) => m.branch === 'parlance/main')).toBe(true);

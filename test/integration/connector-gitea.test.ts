@@ -141,6 +141,28 @@ describe('Gitea connector', () => {
     expect(mock.store.rewrites()).toEqual([]);
   });
 
+  it('writing the same refused rows again edits the one comment instead of posting another', async () => {
+    const problems = [{ path: 'locales/en.json', key: 'cart', locale: 'fr', line: 3, outcome: 'refused' as const, reason: 'placeholder {count} is missing' }];
+    const pull = mock.pulls[0]!;
+    const before = pull.comments.length;
+    await gitea.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, farewell: 'À très bientôt !' } }, problems, { id: 'bat_2', url: undefined, translated: 3, refused: 1, flagged: 0 }));
+    expect(pull.comments).toHaveLength(before);
+    expect(pull.comments.filter((c) => c.includes('<!-- parlance:refused bat_2 -->'))).toHaveLength(1);
+  });
+
+  it("the base moved while people's commits are on parlance/main: the branch is not rewritten, and one comment says why", async () => {
+    const ops = repositoryOperations(mock.store);
+    await ops.setSource('welcome', 'Welcome to the store');
+    const head = mock.store.head('parlance/main')!;
+    await gitea.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', cart: 'Der Warenkorb ist leer', farewell: 'Auf bald!' } }));
+    expect(mock.store.commit(mock.store.head('parlance/main')!)!.parents).toEqual([head]);
+    await gitea.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', cart: 'Der Warenkorb ist leer', farewell: 'Bis ganz bald' } }));
+    const notes = mock.pulls[0]!.comments.filter((c) => c.includes('<!-- parlance:human-commits -->'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/commits that Parlance did not make: `[0-9a-f]{7}` by @maria/);
+    expect(mock.store.rewrites()).toEqual([]);
+  });
+
   it("waits out a proxy's 429 (Retry-After) and goes on", async () => {
     mock.failNext429(1, 1);
     const started = Date.now();
@@ -213,4 +235,30 @@ describe('Gitea connector', () => {
   });
 });
 
-connectorAcceptance('Gitea connector: the acceptance scenario', giteaFixture, { direction: 'two_way' });
+describe('Gitea connector: rebuilding parlance/main', () => {
+  let mock: GiteaMock;
+  beforeAll(async () => {
+    mock = await startGiteaMock();
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('the base moved and only Parlance committed on the branch: the next commit is on the new base, the branch moved to it', async () => {
+    await gitea.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
+    const first = mock.store.head('parlance/main')!;
+    await repositoryOperations(mock.store).setSource('cart', 'Your basket is empty');
+    const main = mock.store.head('main')!;
+    await gitea.write!(context(mock), filesWriteBack({ de: { ...GERMAN, cart: 'Ihr Korb ist leer' }, fr: FRENCH }, [], { id: 'bat_2' }));
+    const head = mock.store.commit(mock.store.head('parlance/main')!)!;
+    expect(head.parents).toEqual([main]);
+    expect(new TextDecoder().decode(head.files.get('locales/fr.json'))).toContain('Bienvenue dans notre boutique');
+    const sent = JSON.parse(mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/contents')).at(-1)!.body) as Record<string, unknown>;
+    expect(sent).toMatchObject({ branch: 'main', new_branch: 'parlance/main', force_push: true });
+    expect(mock.store.rewrites()).toEqual([{ branch: 'parlance/main', before: first, after: head.id }]);
+    expect(mock.pulls).toHaveLength(1);
+    expect(mock.pulls[0]!.comments.some((c) => c.includes('parlance:human-commits'))).toBe(false);
+  });
+});
+
+connectorAcceptance('Gitea connector: the acceptance scenario', giteaFixture, { direction: 'two_way', codeHost: true });

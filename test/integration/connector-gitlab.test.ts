@@ -146,6 +146,46 @@ describe('GitLab connector', () => {
     expect(mock.store.rewrites()).toEqual([]);
   });
 
+  it('writing the same refused rows again edits the one note instead of posting another', async () => {
+    const problems = [{ path: 'locales/en.json', key: 'cart', locale: 'fr', line: 3, outcome: 'refused' as const, reason: 'placeholder {count} is missing' }];
+    const mr = mock.mergeRequests[0]!;
+    const before = mr.notes.length;
+    await gitlab.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, farewell: 'À très bientôt !' } }, problems, { id: 'bat_2', url: undefined, translated: 3, refused: 1, flagged: 0 }));
+    expect(mr.notes).toHaveLength(before);
+    expect(mr.notes.filter((n) => n.includes('<!-- parlance:refused bat_2 -->'))).toHaveLength(1);
+  });
+
+  it("the base moved while people's commits are on parlance/main: the branch is not rewritten, and one note says why", async () => {
+    const ops = repositoryOperations(mock.store);
+    await ops.setSource('welcome', 'Welcome to the store');
+    const head = mock.store.head('parlance/main')!;
+    await gitlab.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', cart: 'Der Warenkorb ist leer', farewell: 'Auf bald!' } }));
+    expect(mock.store.commit(mock.store.head('parlance/main')!)!.parents).toEqual([head]);
+    await gitlab.write!(context(mock), filesWriteBack({ de: { ...GERMAN, checkout: 'Zur Kasse, bitte', welcome: 'Herzlich willkommen', cart: 'Der Warenkorb ist leer', farewell: 'Bis ganz bald' } }));
+    const notes = mock.mergeRequests[0]!.notes.filter((n) => n.includes('<!-- parlance:human-commits -->'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/commits that Parlance did not make: `[0-9a-f]{7}` by Maria Example/);
+    expect(mock.store.rewrites()).toEqual([]);
+  });
+
+  it('names every batch of the sync, with its own counts and link, in the commit and the merge request', async () => {
+    const second = { id: 'bat_9', url: 'https://parlance.example.com/v1/batches/bat_9', paths: ['locales/more.json'], translated: 2, refused: 0, flagged: 1 };
+    await gitlab.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, farewell: 'À plus tard' } }, [], { translated: 5 }, [second]));
+    const message = mock.store.commit(mock.store.head('parlance/main')!)!.message;
+    expect(message).toContain('bat_1 <https://parlance.example.com/v1/batches/bat_1> (locales/en.json): 5 translated, 0 refused, 0 flagged');
+    expect(message).toContain('bat_9 <https://parlance.example.com/v1/batches/bat_9> (locales/more.json): 2 translated, 0 refused, 1 flagged');
+    expect(message).toMatch(/Parlance-Batch: bat_1\nParlance-Batch: bat_9$/);
+    const description = mock.mergeRequests[0]!.description;
+    expect(description).toContain('- [bat_1](https://parlance.example.com/v1/batches/bat_1) (locales/en.json): 5 translated');
+    expect(description).toContain('- [bat_9](https://parlance.example.com/v1/batches/bat_9) (locales/more.json): 2 translated, 0 refused, 1 flagged');
+  });
+
+  it("a rule's careful patterns in parlance.yml come with the listed file", async () => {
+    mock.store.commitTo('main', new Map([['parlance.yml', encoder.encode("files:\n  - source: 'locales/en.json'\n    translation: 'locales/{locale}.json'\n    careful: ['check*']\nlocales: [de, fr]\n")]]), 'Careful with checkout', MARIA);
+    const listing = await gitlab.list(context(mock));
+    expect((listing.units[0] as FileUnit).careful).toEqual(['check*']);
+  });
+
   it("waits out GitLab's 429 (RateLimit-Reset, Retry-After) and goes on", async () => {
     mock.failNext429(1, 1);
     const started = Date.now();
@@ -207,4 +247,31 @@ describe('GitLab connector', () => {
   });
 });
 
-connectorAcceptance('GitLab connector: the acceptance scenario', gitlabFixture, { direction: 'two_way' });
+describe('GitLab connector: rebuilding parlance/main', () => {
+  let mock: GitlabMock;
+  beforeAll(async () => {
+    mock = await startGitlabMock();
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  it('the base moved and only Parlance committed on the branch: the next commit is on the new base, the branch moved to it', async () => {
+    await gitlab.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
+    const first = mock.store.head('parlance/main')!;
+    await repositoryOperations(mock.store).setSource('cart', 'Your basket is empty');
+    const main = mock.store.head('main')!;
+    await gitlab.write!(context(mock), filesWriteBack({ de: { ...GERMAN, cart: 'Ihr Korb ist leer' }, fr: FRENCH }, [], { id: 'bat_2' }));
+    const head = mock.store.commit(mock.store.head('parlance/main')!)!;
+    expect(head.parents).toEqual([main]);
+    expect(new TextDecoder().decode(head.files.get('locales/fr.json'))).toContain('Bienvenue dans notre boutique');
+    const sent = JSON.parse(mock.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/repository/commits')).at(-1)!.body) as { start_sha?: string; force?: boolean };
+    expect(sent).toMatchObject({ start_sha: main, force: true });
+    // The one rewrite: Parlance's own commit replaced; the merge request is the same one.
+    expect(mock.store.rewrites()).toEqual([{ branch: 'parlance/main', before: first, after: head.id }]);
+    expect(mock.mergeRequests).toHaveLength(1);
+    expect(mock.mergeRequests[0]!.notes.some((n) => n.includes('parlance:human-commits'))).toBe(false);
+  });
+});
+
+connectorAcceptance('GitLab connector: the acceptance scenario', gitlabFixture, { direction: 'two_way', codeHost: true });

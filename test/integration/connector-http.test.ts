@@ -34,7 +34,7 @@ describe('the HTTP connector against a service', () => {
   });
 
   it('delivers translations signed, and a second delivery of the same is harmless', async () => {
-    const writeBack = { strings: [{ path: 'strings', key: 'cart', locale: 'de', text: 'Warenkorb leer' }], files: [], batch: null, problems: [] };
+    const writeBack = { strings: [{ path: 'strings', key: 'cart', locale: 'de', text: 'Warenkorb leer' }], files: [], batches: [], problems: [] };
     expect((await http.write!(context(mock), writeBack)).written).toBe(1);
     expect((await http.write!(context(mock), writeBack)).written).toBe(1);
     expect(await mock.translation('cart', 'de')).toBe('Warenkorb leer');

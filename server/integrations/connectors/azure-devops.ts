@@ -15,7 +15,7 @@
  *
  * Reference: https://learn.microsoft.com/en-us/rest/api/azure/devops/git/?view=azure-devops-rest-7.1 (refs/list,
  * items/list, items/get, pushes/create with the "Update a file in a new branch" example, pull-requests/get-pull-requests,
- * create, update, statuses/create) and https://learn.microsoft.com/en-us/azure/devops/service-hooks/events#git.push.
+ * create, update, statuses/create, diffs/get for the merge base) and https://learn.microsoft.com/en-us/azure/devops/service-hooks/events#git.push.
  */
 import { z } from '@hono/zod-openapi';
 import { branchFor, codeHostSettings, createCodeHostConnector, type CodeHostSettings, type GitHost } from '../code-host.js';
@@ -235,7 +235,13 @@ function openAzureDevops(ctx: Context): GitHost {
     }
   }
 
-  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus };
+  /** Diffs - Get names the merge base (`commonCommit`) of the two commits; no change is needed, hence `$top=1`. */
+  async function mergeBase(a: string, b: string): Promise<string> {
+    const query = { baseVersion: a, baseVersionType: 'commit', targetVersion: b, targetVersionType: 'commit', $top: '1' };
+    return (await json<{ commonCommit: string }>(url('/diffs/commits', query), `Finding the merge base of ${a.slice(0, 12)} and ${b.slice(0, 12)} in ${label}`)).commonCommit;
+  }
+
+  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus, mergeBase };
 }
 
 const pushEvent = z.object({

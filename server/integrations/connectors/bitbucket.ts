@@ -10,7 +10,7 @@
  * notification cannot be told from a new one; a replay only starts a harmless extra sync.
  *
  * Reference: https://developer.atlassian.com/cloud/bitbucket/rest/api-group-source/ (listing, `POST /src`),
- * api-group-refs (branches), api-group-pullrequests, api-group-reports (Code Insights), api-group-commit-statuses, and
+ * api-group-refs (branches), api-group-commits (merge-base), api-group-pullrequests, api-group-reports (Code Insights), api-group-commit-statuses, and
  * https://support.atlassian.com/bitbucket-cloud/docs/manage-webhooks/ (secret and `X-Hub-Signature`).
  */
 import { createHash, createHmac } from 'node:crypto';
@@ -214,7 +214,12 @@ function openBitbucket(ctx: Context): GitHost {
     }
   }
 
-  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus };
+  async function mergeBase(a: string, b: string): Promise<string> {
+    const found = await json<{ hash: string }>(`${repo}/merge-base/${encodeURIComponent(`${a}..${b}`)}`, `Finding the merge base of ${a.slice(0, 12)} and ${b.slice(0, 12)} in ${label}`);
+    return found.hash;
+  }
+
+  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus, mergeBase };
 }
 
 /** One annotation per problem row; its external id is stable, so reporting the same row again replaces it. */

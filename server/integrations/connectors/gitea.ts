@@ -4,18 +4,20 @@
  * repository webhook signed with HMAC-SHA256 of the body in `X-Gitea-Signature` (Forgejo also sends it as
  * `X-Forgejo-Signature`); neither sends a timestamp, so a replayed notification cannot be told from a fresh one: it
  * only starts one more sync, which is harmless. Gitea has no line annotations for commit statuses: the refused rows are
- * in the pull request's description (written by the code-host builder) and in one pull request comment per batch
- * that refused rows.
+ * in the pull request's description (written by the code-host builder) and in one pull request comment per batch set
+ * that refused rows, edited in place when written again. A rebuild of the branch is ChangeFiles from the base with
+ * `new_branch` and `force_push`.
  *
  * API reference: Gitea's swagger (templates/swagger/v1_json.tmpl, https://gitea.com/api/swagger): repoGetBranch,
  * GetTree (`truncated`, `page`, `total_count`), repoGetRawFile, repoGetContents, repoChangeFiles (ChangeFilesOptions,
  * ChangeFileOperation with the blob `sha` required for updates, FilesResponse), repoListPullRequests,
- * repoCreatePullRequest, repoEditPullRequest, repoCreateStatus (CreateStatusOption), issueCreateComment; webhooks:
+ * repoCreatePullRequest, repoEditPullRequest, repoCreateStatus (CreateStatusOption), repoCompareDiff, userGetCurrent, issueGetComments, issueCreateComment,
+ * issueEditComment; webhooks:
  * https://docs.gitea.com/usage/webhooks (X-Gitea-Event, X-Gitea-Signature) and Forgejo's webhook docs.
  */
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { codeHostSettings, createCodeHostConnector, refusedNote, type GitHost } from '../code-host.js';
+import { codeHostSettings, createCodeHostConnector, hasBatchTrailer, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
@@ -61,6 +63,13 @@ interface Contents {
 }
 interface FilesResponse {
   commit: { sha: string };
+}
+interface CompareCommit {
+  sha: string;
+  commit: { message: string; author: { name: string } };
+  author: { login: string } | null;
+  committer: { login: string } | null;
+  parents: { sha: string }[] | null;
 }
 interface PullRequest {
   number: number;
@@ -127,21 +136,25 @@ function openGitea(ctx: ConnectorContext<GiteaSettings, GiteaSecrets>): GitHost 
   async function commit(input: Parameters<GitHost['commit']>[0]): Promise<string> {
     // ChangeFiles commits on the head of `branch` (there is no parent commit to name): the head is read again right
     // before, and a moved head stops the write; the sync is retried on top of it. The blob sha of every updated file
-    // makes Gitea refuse a file that a person changed in the remaining window.
-    const from = input.create ? ctx.settings.base_branch : input.branch;
-    const head = await branchHead(from);
-    if (head !== input.parent) {
-      throw new ConnectorError(
-        'unavailable',
-        `Branch '${from}' of ${label} moved from ${input.parent.slice(0, 12)} to ${head ? head.slice(0, 12) : '(deleted)'} while Parlance prepared its commit; nothing was written, the sync is retried on top of the new head.`,
-      );
+    // makes Gitea refuse a file that a person changed in the remaining window. A new branch, and a rebuild, start from
+    // the base (`new_branch`); a rebuild's `force_push` replaces the branch, whose head was just checked to be the one
+    // holding only Parlance's commits.
+    const from = input.create || input.replaces ? ctx.settings.base_branch : input.branch;
+    for (const [branch, expected] of [[from, input.parent], ...(input.replaces ? [[input.branch, input.replaces]] : [])] as [string, string][]) {
+      const head = await branchHead(branch);
+      if (head !== expected) {
+        throw new ConnectorError(
+          'unavailable',
+          `Branch '${branch}' of ${label} moved from ${expected.slice(0, 12)} to ${head ? head.slice(0, 12) : '(deleted)'} while Parlance prepared its commit; nothing was written, the sync is retried on top of the new head.`,
+        );
+      }
     }
     const files = [];
     for (const file of input.files) {
       const content = Buffer.from(file.content).toString('base64');
       files.push(file.exists ? { operation: 'update', path: file.path, content, sha: await blobSha(input.parent, file.path) } : { operation: 'create', path: file.path, content });
     }
-    const body = { branch: from, ...(input.create ? { new_branch: input.branch } : {}), message: input.message, files };
+    const body = { branch: from, ...(input.create || input.replaces ? { new_branch: input.branch } : {}), ...(input.replaces ? { force_push: true } : {}), message: input.message, files };
     const what = `Committing ${input.files.length} translation file(s) to '${input.branch}' of ${label}`;
     const response = await ctx.http.request(`${repo}/contents`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(body) });
     if (response.status === 409 || response.status === 422) {
@@ -151,6 +164,38 @@ function openGitea(ctx: ConnectorContext<GiteaSettings, GiteaSecrets>): GitHost 
     }
     if (!response.ok) throw await failure(response, what);
     return ((await response.json()) as FilesResponse).commit.sha;
+  }
+
+  /** Commits reachable from `head` and not from `base` (Gitea's compare, `base...head`). */
+  async function compare(base: string, head: string): Promise<CompareCommit[]> {
+    const url = `${repo}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`;
+    return (await ctx.http.json<{ commits: CompareCommit[] | null }>(url, { what: `Comparing ${head.slice(0, 12)} with ${base.slice(0, 12)} in ${label}`, headers })).commits ?? [];
+  }
+
+  /** Gitea has no merge-base endpoint: it is the parent, outside the list, of the oldest commit `b` has and `a` has not. */
+  async function mergeBase(a: string, b: string): Promise<string> {
+    const commits = await compare(a, b);
+    const listed = new Set(commits.map((c) => c.sha));
+    const oldest = commits.find((c) => !listed.has(c.parents?.[0]?.sha ?? ''));
+    return oldest?.parents?.[0]?.sha ?? b;
+  }
+
+  let self: Promise<{ login: string }> | undefined;
+  const whoAmI = () => (self ??= ctx.http.json<{ login: string }>(`${ctx.settings.api_url.replace(/\/+$/, '')}/user`, { what: `Reading the token's account on ${label}`, headers }));
+
+  async function branchCommits(base: string, head: string) {
+    const commits = await compare(base, head);
+    const me = (await whoAmI()).login;
+    return { commits: commits.map((c) => ({ id: c.sha, author: c.author?.login ? `@${c.author.login}` : c.commit.author.name, ours: hasBatchTrailer(c.commit.message) && c.committer?.login === me })), complete: true };
+  }
+
+  /** A pull request is an issue in Gitea: its comments are the issue's, found by the marker and edited in place. */
+  async function upsertNote(id: string, marker: string, body: string) {
+    const comments = `${repo}/issues/${encodeURIComponent(id)}/comments`;
+    const what = `Commenting on pull request #${id} of ${label}`;
+    const found = (await ctx.http.json<{ id: number; body: string }[]>(comments, { what, headers })).find((c) => c.body.includes(marker));
+    if (!found) return void (await ctx.http.json(comments, { what, method: 'POST', headers: jsonHeaders, body: JSON.stringify({ body }) }));
+    if (found.body !== body) await ctx.http.json(`${repo}/issues/comments/${found.id}`, { what, method: 'PATCH', headers: jsonHeaders, body: JSON.stringify({ body }) });
   }
 
   async function findRequest(source: string, target: string) {
@@ -197,18 +242,9 @@ function openGitea(ctx: ConnectorContext<GiteaSettings, GiteaSecrets>): GitHost 
       headers: jsonHeaders,
       body: JSON.stringify({ state: input.state, context: 'parlance', description: input.summary.slice(0, DESCRIPTION_MAX), ...(input.url ? { target_url: input.url } : {}) }),
     });
-    const refused = input.problems.filter((row) => row.outcome === 'refused');
-    if (refused.length === 0 || !request) return;
-    // A pull request is an issue in Gitea: its comments are the issue's.
-    await ctx.http.json(`${repo}/issues/${encodeURIComponent(request.id)}/comments`, {
-      what: `Commenting the refused translations on pull request #${request.id} of ${label}`,
-      method: 'POST',
-      headers: jsonHeaders,
-      body: JSON.stringify({ body: refusedNote(input.summary, refused) }),
-    });
   }
 
-  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus };
+  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus, mergeBase, branchCommits, upsertNote };
 }
 
 const PushEvent = z.object({ ref: z.string() });

@@ -4,15 +4,16 @@
  * token GitLab sends back verbatim in `X-Gitlab-Token` (GitLab does not sign bodies, and sends no timestamp, so a
  * replayed notification cannot be told from a fresh one: it only starts one more sync, which is harmless).
  * GitLab has no line annotations for external statuses: the refused rows are in the merge request's description
- * (written by the code-host builder) and in one merge request note per batch that refused rows.
+ * (written by the code-host builder) and in one merge request note per batch set that refused rows, edited in place
+ * when written again. A rebuild of the branch uses the commits API's `force` with `start_sha`.
  *
  * API reference: https://docs.gitlab.com/api/branches/, /api/repositories/ (tree), /api/repository_files/ (raw),
- * /api/commits/ (create a commit with multiple files and actions; commit status), /api/merge_requests/,
- * /api/notes/, /user/project/integrations/webhook_events/ (push events) and /webhooks/ (X-Gitlab-Token).
+ * /api/commits/ (create a commit with multiple files and actions, `force`; commit status), /api/repositories/ (compare, merge_base), /api/merge_requests/,
+ * /api/notes/, /api/users/ (GET /user), /user/project/integrations/webhook_events/ (push events) and /webhooks/ (X-Gitlab-Token).
  */
 import { z } from '@hono/zod-openapi';
-import { codeHostSettings, createCodeHostConnector, refusedNote, type GitHost } from '../code-host.js';
-import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
+import { codeHostSettings, createCodeHostConnector, hasBatchTrailer, type GitHost } from '../code-host.js';
+import { ConnectorError, type ConnectorContext, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
 
@@ -64,6 +65,22 @@ interface MergeRequest {
   iid: number;
   web_url: string;
 }
+interface CompareCommit {
+  id: string;
+  message: string;
+  author_name: string;
+  committer_email: string;
+}
+interface User {
+  email?: string;
+  commit_email?: string;
+  public_email?: string;
+}
+interface Note {
+  id: number;
+  body: string;
+  system: boolean;
+}
 
 function openGitlab(ctx: ConnectorContext<GitlabSettings, GitlabSecrets>): GitHost {
   const root = ctx.settings.api_url.replace(/\/+$/, '');
@@ -113,6 +130,7 @@ function openGitlab(ctx: ConnectorContext<GitlabSettings, GitlabSecrets>): GitHo
   }
 
   async function commit(input: Parameters<GitHost['commit']>[0]): Promise<string> {
+    const expected = input.replaces ?? input.parent;
     if (!input.create) {
       // GitLab's commits endpoint has no compare-and-swap on the branch (`start_sha` only says where a NEW branch
       // starts): it commits on top of whatever the head is. So the head is read again right before committing, and a
@@ -120,10 +138,10 @@ function openGitlab(ctx: ConnectorContext<GitlabSettings, GitlabSecrets>): GitHo
       // their commit first. A push in the remaining window still ends up below our commit, never replaced, and the
       // `last_commit_id` of each updated file makes GitLab refuse our commit if that push changed one of them.
       const head = await branchHead(input.branch);
-      if (head !== input.parent) {
+      if (head !== expected) {
         throw new ConnectorError(
           'unavailable',
-          `Branch '${input.branch}' of ${label} moved from ${input.parent.slice(0, 12)} to ${head ? head.slice(0, 12) : '(deleted)'} while Parlance prepared its commit; nothing was written, the sync is retried on top of the new head.`,
+          `Branch '${input.branch}' of ${label} moved from ${expected.slice(0, 12)} to ${head ? head.slice(0, 12) : '(deleted)'} while Parlance prepared its commit; nothing was written, the sync is retried on top of the new head.`,
         );
       }
     }
@@ -139,7 +157,10 @@ function openGitlab(ctx: ConnectorContext<GitlabSettings, GitlabSecrets>): GitHo
       const last = await lastCommitOf(input.parent, file.path);
       actions.push({ action: 'update', file_path: file.path, content, encoding: 'base64', ...(last ? { last_commit_id: last } : {}) });
     }
-    const body = { branch: input.branch, commit_message: input.message, ...(input.create ? { start_sha: input.parent } : {}), actions };
+    // A rebuild: `force` with `start_sha` makes GitLab point the branch at a new commit on the base's head, replacing
+    // Parlance's own commits (the head was checked just above to be the one whose commits are all Parlance's).
+    const start = input.create ? { start_sha: input.parent } : input.replaces ? { start_sha: input.parent, force: true } : {};
+    const body = { branch: input.branch, commit_message: input.message, ...start, actions };
     const what = `Committing ${input.files.length} translation file(s) to '${input.branch}' of ${label}`;
     const response = await ctx.http.request(`${project}/repository/commits`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(body) });
     if (response.status === 400) {
@@ -201,21 +222,45 @@ function openGitlab(ctx: ConnectorContext<GitlabSettings, GitlabSecrets>): GitHo
         ...(input.url ? { target_url: input.url } : {}),
       }),
     });
-    const refused = input.problems.filter((row) => row.outcome === 'refused');
-    if (refused.length > 0 && request) await noteRefused(request.iid, input.summary, refused);
   }
 
-  /** GitLab cannot annotate source lines from outside CI, so the refused rows go to the merge request as a note. */
-  async function noteRefused(iid: string, summary: string, rows: ReportRow[]) {
-    await ctx.http.json(`${project}/merge_requests/${encodeURIComponent(iid)}/notes`, {
-      what: `Noting the refused translations on merge request !${iid} of ${label}`,
-      method: 'POST',
-      headers: jsonHeaders,
-      body: JSON.stringify({ body: refusedNote(summary, rows) }),
-    });
+  async function mergeBase(a: string, b: string): Promise<string> {
+    const url = `${project}/repository/merge_base?${new URLSearchParams([['refs[]', a], ['refs[]', b]])}`;
+    return (await ctx.http.json<Commit>(url, { what: `Finding the merge base of ${a.slice(0, 12)} and ${b.slice(0, 12)} in ${label}`, headers })).id;
   }
 
-  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus };
+  /** The token's own account (GET /user), whose commit email is on the commits Parlance makes through the API. */
+  let self: Promise<User> | undefined;
+  const whoAmI = () => (self ??= ctx.http.json<User>(`${root}/user`, { what: `Reading the token's account on ${label}`, headers }));
+
+  async function branchCommits(base: string, head: string) {
+    const url = `${project}/repository/compare?from=${encodeURIComponent(base)}&to=${encodeURIComponent(head)}&straight=false`;
+    const compared = await ctx.http.json<{ commits: CompareCommit[] }>(url, { what: `Comparing ${head.slice(0, 12)} with ${base.slice(0, 12)} in ${label}`, headers });
+    const me = await whoAmI();
+    const emails = new Set([me.commit_email, me.email, me.public_email].filter((e): e is string => !!e).map((e) => e.toLowerCase()));
+    const commits = compared.commits.map((c) => ({ id: c.id, author: c.author_name, ours: hasBatchTrailer(c.message) && emails.has(c.committer_email.toLowerCase()) }));
+    return { commits, complete: true };
+  }
+
+  /** GitLab cannot annotate source lines from outside CI: the refused rows (and other notices) are merge request notes. */
+  async function upsertNote(iid: string, marker: string, body: string) {
+    const notes = `${project}/merge_requests/${encodeURIComponent(iid)}/notes`;
+    const what = `Noting on merge request !${iid} of ${label}`;
+    let page: string | null = '1';
+    for (let count = 0; page && count < MAX_PAGES; count++) {
+      const response = await ctx.http.request(`${notes}?sort=asc&order_by=created_at&per_page=${PER_PAGE}&page=${page}`, { headers });
+      if (!response.ok) throw await failure(response, what);
+      const found = ((await response.json()) as Note[]).find((note) => !note.system && note.body.includes(marker));
+      if (found) {
+        if (found.body !== body) await ctx.http.json(`${notes}/${found.id}`, { what, method: 'PUT', headers: jsonHeaders, body: JSON.stringify({ body }) });
+        return;
+      }
+      page = response.headers.get('x-next-page') || null;
+    }
+    await ctx.http.json(notes, { what, method: 'POST', headers: jsonHeaders, body: JSON.stringify({ body }) });
+  }
+
+  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus, mergeBase, branchCommits, upsertNote };
 }
 
 const PushEvent = z.object({ object_kind: z.string(), ref: z.string() });

@@ -147,7 +147,7 @@ export const http: Connector<HttpSettings, HttpSecrets> = {
       const chunk = writeBack.strings.slice(i, i + DELIVERY_CHUNK);
       const body = JSON.stringify({
         connection_id: ctx.connectionId,
-        batch_id: writeBack.batch?.id ?? null,
+        batch_id: writeBack.batches[0]?.id ?? null,
         translations: chunk.map((t) => ({ key: t.key, locale: t.locale, text: t.text, ...(t.plurals ? { plurals: t.plurals } : {}) })),
       });
       const response = await ctx.http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers(ctx.secrets, body) }, body });

@@ -191,6 +191,14 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     const method = req.method!;
     if (rest === '/refs' && method === 'GET') return refs(url, res);
     if (rest === '/items' && method === 'GET') return items(url, res);
+    // diffs/get: the merge base of baseVersion and targetVersion (`commonCommit`), with the ahead and behind counts.
+    if (rest === '/diffs/commits' && method === 'GET') {
+      const q = url.searchParams;
+      const [base, target] = [git.resolve(q.get('baseVersion') ?? ''), git.resolve(q.get('targetVersion') ?? '')];
+      if (!base || !target) return azureError(res, 404, `TF401175: The version descriptor <Commit: ${!base ? q.get('baseVersion') : q.get('targetVersion')}> could not be resolved to a version in the repository.`, 'GitUnresolvableToCommitException');
+      const common = git.mergeBase(base.id, target.id)!;
+      return sendJson(res, 200, { allChangesIncluded: true, changeCounts: {}, changes: [], commonCommit: common.id, baseCommit: base.id, targetCommit: target.id, aheadCount: git.between(base.id, target.id).length, behindCount: git.between(target.id, base.id).length });
+    }
     if (rest === '/pushes' && method === 'POST') return handlePush(body, res);
     if (rest.toLowerCase() === '/pullrequests' && method === 'GET') {
       const q = url.searchParams;
@@ -314,6 +322,8 @@ export async function azureDevopsFixture(): Promise<RemoteFixture & { mock: Azur
     settings: { api_url: mock.url, organization: mock.organization, project: mock.project, repository: mock.repository },
     secrets: { token: mock.token },
     badSecrets: { token: 'azdo-pat-revoked' },
-    ...codeHostFixtureOps(mock.git, mock, (secret) => mock.pushEvent(secret)),
+    ...codeHostFixtureOps(mock.git, mock, (secret) => mock.pushEvent(secret), () => {
+      for (const pr of mock.pullRequests) if (pr.status === 'active') pr.status = 'completed';
+    }),
   };
 }

@@ -152,6 +152,16 @@ export async function startBitbucketMock(options: BitbucketMockOptions = {}): Pr
       if (!head) return error(res, 404, `Branch "${name}" not found.`);
       return sendJson(res, 200, { type: 'branch', name, target: { ...commitRef(head), message: git.commits.get(head)!.message }, links: { html: { href: `${htmlBase}/branch/${name}` } } });
     }
+    // api-group-commits: GET /merge-base/{revspec} ("a..b") answers the best common ancestor as a commit.
+    const mergeBase = rest.match(/^\/merge-base\/(.+)$/);
+    if (mergeBase && method === 'GET') {
+      const [a, b] = decodeURIComponent(mergeBase[1]!).split('..');
+      const [left, right] = [git.resolve(a ?? ''), git.resolve(b ?? '')];
+      if (!left || !right) return error(res, 404, `Commit not found: ${!left ? a : b}`);
+      const found = git.mergeBase(left.id, right.id);
+      if (!found) return error(res, 404, 'No merge base found.');
+      return sendJson(res, 200, { ...commitRef(found.id), message: found.message, date: found.timestamp, parents: found.parents.map(commitRef) });
+    }
     const src = rest.match(/^\/src\/([^/]+)\/?(.*)$/);
     if (src && method === 'GET') {
       const commit = git.resolve(decodeURIComponent(src[1]!));
@@ -296,6 +306,8 @@ export async function bitbucketFixture(): Promise<RemoteFixture & { mock: Bitbuc
     settings: { api_url: mock.url, workspace: mock.workspace, repo_slug: mock.repoSlug },
     secrets: { access_token: mock.token },
     badSecrets: { access_token: 'ATCTT3xFfGN0-revoked' },
-    ...codeHostFixtureOps(mock.git, mock, (secret) => mock.pushWebhook(secret)),
+    ...codeHostFixtureOps(mock.git, mock, (secret) => mock.pushWebhook(secret), () => {
+      for (const pr of mock.pullRequests) if (pr.state === 'OPEN') pr.state = 'MERGED';
+    }),
   };
 }

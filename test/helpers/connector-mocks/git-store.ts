@@ -5,7 +5,7 @@
  * naming locales/en.json, seeded with SEED) and the RemoteFixture operations over it, done as a person using git would.
  */
 import { createHash } from 'node:crypto';
-import type { ReportRow, WriteBack } from '../../../server/integrations/connector.js';
+import type { BatchSummary, ReportRow, WriteBack } from '../../../server/integrations/connector.js';
 import { SEED } from '../connector-kit.js';
 
 export interface Person {
@@ -152,6 +152,52 @@ export class GitStore {
     return this.moves.filter((move) => move.before !== null && !this.commits.get(move.after)!.parents.includes(move.before));
   }
 
+  /** Every commit reachable from `ref` (itself included). */
+  ancestors(ref: string): Set<string> {
+    const seen = new Set<string>();
+    const start = this.resolve(ref);
+    const pending = start ? [start.id] : [];
+    while (pending.length > 0) {
+      const id = pending.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      pending.push(...this.commits.get(id)!.parents);
+    }
+    return seen;
+  }
+
+  /** The commits reachable from `head` and not from `base`, newest first (git log base..head). */
+  between(base: string, head: string): StoredCommit[] {
+    const excluded = this.ancestors(base);
+    return [...this.ancestors(head)].filter((id) => !excluded.has(id)).map((id) => this.commits.get(id)!).sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+  }
+
+  /** git merge-base: the newest commit that both refs reach. */
+  mergeBase(a: string, b: string): StoredCommit | undefined {
+    const reach = this.ancestors(a);
+    return [...this.ancestors(b)].filter((id) => reach.has(id)).map((id) => this.commits.get(id)!).sort((x, y) => y.timestamp.localeCompare(x.timestamp))[0];
+  }
+
+  /**
+   * A person merging `source` into `into` with a merge commit, as a host's merge button does: the files `source`
+   * changed since the merge base are taken from it, every other file stays as `into` holds it.
+   */
+  merge(source: string, into: string, author: Person = MARIA): StoredCommit {
+    const ours = this.resolve(into)!;
+    const theirs = this.resolve(source)!;
+    const base = this.mergeBase(ours.id, theirs.id)!;
+    const changes = new Map<string, Uint8Array>();
+    for (const [path, content] of theirs.files) {
+      const before = base.files.get(path);
+      if (!before || !Buffer.from(before).equals(Buffer.from(content))) changes.set(path, content);
+    }
+    const files = new Map(ours.files);
+    for (const [path, content] of changes) files.set(path, content);
+    const created = this.store([ours.id, theirs.id], files, `Merge branch '${source}' into '${into}'`, author);
+    this.move(into, created.id);
+    return created;
+  }
+
   /** Every file and directory of the tree at `ref`, sorted as git sorts paths. */
   treeEntries(ref: string): TreeEntry[] {
     const commit = this.resolve(ref);
@@ -201,10 +247,14 @@ export function fillerFiles(count: number): Record<string, string> {
   return files;
 }
 
-/** What the repository holds for a string in a locale: on `parlance/<base>` once Parlance has written, else on the base. */
+/**
+ * What the repository holds for a string in a locale: on `parlance/<base>` once Parlance has written there, else (no
+ * branch yet, or one merged into the base and not written since) on the base.
+ */
 export function translationIn(store: GitStore, id: string, locale: string, base = 'main'): string | undefined {
   const branch = `parlance/${base}`;
-  const text = store.read(store.head(branch) ? branch : base, `locales/${locale}.json`);
+  const head = store.head(branch);
+  const text = store.read(head && !store.ancestors(base).has(head) ? branch : base, `locales/${locale}.json`);
   if (text === undefined) return undefined;
   const value = (JSON.parse(text) as Record<string, unknown>)[id];
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -232,10 +282,26 @@ export function repositoryOperations(store: GitStore, base = 'main') {
 
 /**
  * The RemoteFixture members a code-host mock has in common: the repository operations over its store, the change
- * notification it sends, and its server going down and coming back.
+ * notification it sends, its server going down and coming back, and a person merging Parlance's request (`merged`
+ * marks the mock's merge/pull request so) then editing a translation on the base branch.
  */
-export function codeHostFixtureOps(store: GitStore, server: { stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> }, webhook: (secret: string) => { headers: Record<string, string>; body: string }) {
-  return { ...repositoryOperations(store), webhook, stop: () => server.stop(), start: () => server.start(), close: () => server.close() };
+export function codeHostFixtureOps(store: GitStore, server: { stop(): Promise<void>; start(): Promise<void>; close(): Promise<void> }, webhook: (secret: string) => { headers: Record<string, string>; body: string }, merged?: () => void) {
+  return {
+    ...repositoryOperations(store),
+    webhook,
+    stop: () => server.stop(),
+    start: () => server.start(),
+    close: () => server.close(),
+    ...(merged
+      ? {
+          async mergeThenEditBase(id: string, locale: string, text: string) {
+            store.merge('parlance/main', 'main');
+            merged();
+            store.editJson('main', `locales/${locale}.json`, (file) => void (file[id] = text), `Fix the ${locale} wording of '${id}'`);
+          },
+        }
+      : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -247,13 +313,13 @@ export const FRENCH = { welcome: 'Bienvenue dans notre boutique', cart: 'Votre p
 
 /**
  * A write-back of `files` (locale → the strings of locales/<locale>.json) for the kit's source file, from batch
- * bat_1 (or `batch`) whose refused and flagged counts are those of `problems`.
+ * bat_1 (or `batch`) whose refused and flagged counts are those of `problems`; `more` adds further batches of the sync.
  */
-export function filesWriteBack(files: Record<string, Record<string, string>>, problems: ReportRow[] = [], batch: Partial<NonNullable<WriteBack['batch']>> = {}): WriteBack {
+export function filesWriteBack(files: Record<string, Record<string, string>>, problems: ReportRow[] = [], batch: Partial<BatchSummary> = {}, more: BatchSummary[] = []): WriteBack {
   return {
     strings: [],
     files: Object.entries(files).map(([locale, values]) => ({ source: SOURCE_PATH, locale, path: `locales/${locale}.json`, content: encoder.encode(`${JSON.stringify(values, null, 2)}\n`) })),
-    batch: { id: 'bat_1', url: 'https://parlance.example.com/batches/bat_1', translated: 8, refused: problems.filter((p) => p.outcome === 'refused').length, flagged: problems.filter((p) => p.outcome === 'flagged').length, ...batch },
+    batches: [{ id: 'bat_1', url: 'https://parlance.example.com/v1/batches/bat_1', paths: [SOURCE_PATH], translated: 8, refused: problems.filter((p) => p.outcome === 'refused').length, flagged: problems.filter((p) => p.outcome === 'flagged').length, ...batch }, ...more],
     problems,
   };
 }

@@ -122,6 +122,8 @@ export async function startGiteaMock(options: GiteaMockOptions = {}): Promise<Gi
     const auth = request.headers.authorization ?? '';
     if (auth !== `token ${token}` && auth !== `Bearer ${token}`) return apiError(401, 'invalid username, password or token');
     const parts = segments(request.path);
+    // userGetCurrent: the token's own account, the committer of what it commits through the API.
+    if (request.method === 'GET' && parts.join('/') === 'api/v1/user') return { status: 200, body: { ...user(), id: 7, login: PARLANCE_BOT.username, username: PARLANCE_BOT.username, full_name: PARLANCE_BOT.name, email: PARLANCE_BOT.email } };
     if (parts[0] !== 'api' || parts[1] !== 'v1' || parts[2] !== 'repos') return notFound();
     if (parts[3] !== owner || parts[4] !== name) return notFound();
     const rest = parts.slice(5);
@@ -186,6 +188,41 @@ export async function startGiteaMock(options: GiteaMockOptions = {}): Promise<Gi
       if (body.body !== undefined) pull.body = body.body;
       return { status: 201, body: pullJson(pull) };
     }
+    // repoCompareDiff: GET compare/{base}...{head}, the commits head has and base has not (Compare, []Commit).
+    if (method === 'GET' && rest[0] === 'compare' && rest.length >= 2) {
+      const [baseRef, headRef] = rest.slice(1).join('/').split('...');
+      const [base, head] = [store.resolve(baseRef ?? ''), store.resolve(headRef ?? '')];
+      if (!base || !head) return notFound(`object does not exist [id: ${!base ? baseRef : headRef}]`);
+      const account = (c: StoredCommit) => (c.author.username === PARLANCE_BOT.username ? { ...user(), id: 7, login: PARLANCE_BOT.username, username: PARLANCE_BOT.username } : user());
+      const commits = store.between(base.id, head.id).map((c) => ({
+        url: `${apiRepo()}/git/commits/${c.id}`,
+        sha: c.id,
+        created: c.timestamp,
+        html_url: `${htmlUrl()}/commit/${c.id}`,
+        commit: { url: `${apiRepo()}/git/commits/${c.id}`, message: `${c.message}\n`, author: { name: c.author.name, email: c.author.email, date: c.timestamp }, committer: { name: c.author.name, email: c.author.email, date: c.timestamp }, tree: { sha: c.id, url: `${apiRepo()}/git/trees/${c.id}` } },
+        author: account(c),
+        committer: account(c),
+        parents: c.parents.map((sha) => ({ url: `${apiRepo()}/git/commits/${sha}`, sha })),
+        files: null,
+        stats: null,
+      }));
+      return { status: 200, body: { total_commits: commits.length, commits, files: [] } };
+    }
+    // issueGetComments and issueEditComment: a comment's id here is 900 + its place in the pull request's list.
+    if (method === 'GET' && rest[0] === 'issues' && rest[2] === 'comments' && rest.length === 3) {
+      const pull = pulls.find((p) => String(p.number) === rest[1]);
+      if (!pull) return notFound();
+      return { status: 200, body: pull.comments.map((text, i) => ({ id: 901 + i, html_url: `${htmlUrl()}/pulls/${pull.number}#issuecomment-${901 + i}`, pull_request_url: `${htmlUrl()}/pulls/${pull.number}`, user: user(), body: text })) };
+    }
+    if (method === 'PATCH' && rest[0] === 'issues' && rest[1] === 'comments' && rest.length === 3) {
+      const index = Number(rest[2]) - 901;
+      const pull = pulls.find((p) => p.comments[index] !== undefined && index >= 0);
+      if (!pull) return notFound();
+      const body = parseBody(request.body) as { body?: string };
+      if (!body.body) return { status: 422, body: { message: '[Body]: Required', url: `${origin}/api/swagger` } };
+      pull.comments[index] = body.body;
+      return { status: 200, body: { id: 901 + index, user: user(), body: body.body } };
+    }
     if (method === 'POST' && rest[0] === 'issues' && rest[2] === 'comments' && rest.length === 3) {
       const pull = pulls.find((p) => String(p.number) === rest[1]);
       if (!pull) return notFound();
@@ -209,11 +246,12 @@ export async function startGiteaMock(options: GiteaMockOptions = {}): Promise<Gi
   function changeFiles(body: Record<string, unknown>): Answer {
     const { branch, new_branch: newBranch, message, files, force_push: force } = body as { branch?: string; new_branch?: string; message?: string; force_push?: boolean; files?: { operation: string; path: string; content?: string; sha?: string }[] };
     if (!Array.isArray(files) || files.length === 0) return { status: 422, body: { message: '[Files]: Required', url: `${origin}/api/swagger` } };
-    if (force) return apiError(422, 'this mock refuses force_push: a connector must never rewrite a branch');
+    // ChangeFilesOptions.force_push: an existing new_branch is overwritten by the commit on `branch`.
+    if (force && !newBranch) return apiError(422, 'force_push needs new_branch in this mock');
     const from = branch || 'main';
     const fromHead = store.head(from);
     if (!fromHead) return notFound(`branch does not exist [name: ${from}]`);
-    if (newBranch && store.head(newBranch)) return apiError(422, `branch already exists [name: ${newBranch}]`);
+    if (newBranch && store.head(newBranch) && !force) return apiError(422, `branch already exists [name: ${newBranch}]`);
     const base = store.commit(fromHead)!;
     const changes = new Map<string, Uint8Array>();
     for (const file of files) {
@@ -311,6 +349,8 @@ export async function giteaFixture(): Promise<RemoteFixture & { mock: GiteaMock 
     settings: { api_url: mock.apiUrl, repository: mock.repository },
     secrets: { token: mock.token },
     badSecrets: { token: '0000000000000000000000000000000000000000' },
-    ...codeHostFixtureOps(mock.store, mock, (secret) => mock.pushEvent(secret)),
+    ...codeHostFixtureOps(mock.store, mock, (secret) => mock.pushEvent(secret), () => {
+      for (const pull of mock.pulls) if (pull.state === 'open') pull.state = 'closed';
+    }),
   };
 }

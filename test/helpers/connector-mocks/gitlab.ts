@@ -102,6 +102,8 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
   const handle: AnswerHandler = (request): Answer => {
     if (request.headers['private-token'] !== token) return { status: 401, body: { message: '401 Unauthorized' } };
     const parts = segments(request.path);
+    // users.md: the token's own account; commits made through the API carry its commit email.
+    if (request.method === 'GET' && parts.join('/') === 'api/v4/user') return { status: 200, body: { ...GITLAB_USER, id: 7, username: PARLANCE_BOT.username, name: PARLANCE_BOT.name, email: PARLANCE_BOT.email, commit_email: PARLANCE_BOT.email, public_email: null, bot: true } };
     if (parts[0] !== 'api' || parts[1] !== 'v4' || parts[2] !== 'projects') return { status: 404, body: { error: '404 Not Found' } };
     if (parts[3] !== String(projectId) && parts[3] !== projectPath) return notFound('Project');
     const rest = parts.slice(4);
@@ -153,6 +155,23 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
       return { status: 200, headers, body: request.method === 'HEAD' ? undefined : { ...meta, content: Buffer.from(content).toString('base64') } };
     }
     if (route === 'POST repository/commits') return createCommit(parseBody(request.body));
+    // repositories.md: GET …/repository/merge_base?refs[]=…&refs[]=… answers the common ancestor as a commit.
+    if (route === 'GET repository/merge_base') {
+      const refs = q.getAll('refs[]');
+      if (refs.length < 2) return badRequest('Provide at least 2 refs');
+      const commits = refs.map((ref) => store.resolve(ref));
+      if (commits.some((c) => !c)) return notFound(`Commit`);
+      const found = store.mergeBase(commits[0]!.id, commits[1]!.id);
+      return found ? { status: 200, body: commitJson(found) } : notFound('Merge Base');
+    }
+    // repositories.md: GET …/repository/compare?from&to (straight=false: from the merge base), commits oldest first.
+    if (route === 'GET repository/compare') {
+      const from = store.resolve(q.get('from') ?? '');
+      const to = store.resolve(q.get('to') ?? '');
+      if (!from || !to) return notFound('Ref');
+      const commits = store.between(from.id, to.id).reverse();
+      return { status: 200, body: { commit: commits.at(-1) ? commitJson(commits.at(-1)!) : null, commits: commits.map(commitJson), diffs: [], compare_timeout: false, compare_same_ref: from.id === to.id, web_url: `${webUrl()}/-/compare/${from.id}...${to.id}` } };
+    }
     if (route === 'GET merge_requests/' || (request.method === 'GET' && rest[0] === 'merge_requests' && rest.length === 1)) {
       const found = mergeRequests.filter((mr) => (!q.get('state') || q.get('state') === 'all' || mr.state === q.get('state')) && (!q.get('source_branch') || mr.source_branch === q.get('source_branch')) && (!q.get('target_branch') || mr.target_branch === q.get('target_branch')));
       return { status: 200, headers: { 'X-Page': '1', 'X-Next-Page': '', 'X-Total': String(found.length), 'X-Total-Pages': '1' }, body: found.map(mrJson) };
@@ -176,10 +195,26 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
         if (body.description !== undefined) mr.description = body.description;
         return { status: 200, body: mrJson(mr) };
       }
+      // notes.md: a note's id here is 700 + its place in the merge request's list.
+      const noteJson = (index: number) => ({ id: 700 + index + 1, type: null, body: mr.notes[index]!, author: { ...GITLAB_USER, username: PARLANCE_BOT.username }, system: false, noteable_id: 9000 + mr.iid, noteable_type: 'MergeRequest', noteable_iid: mr.iid });
+      if (request.method === 'GET' && rest[2] === 'notes' && rest.length === 3) {
+        const perPage = Math.min(100, Number(q.get('per_page') ?? 20));
+        const page = Number(q.get('page') ?? 1);
+        const all = mr.notes.map((_, i) => noteJson(i));
+        const items = (q.get('sort') === 'asc' ? all : all.reverse()).slice((page - 1) * perPage, page * perPage);
+        return { status: 200, headers: { 'X-Page': String(page), 'X-Next-Page': page * perPage < all.length ? String(page + 1) : '', 'X-Total': String(all.length) }, body: items };
+      }
       if (request.method === 'POST' && rest[2] === 'notes') {
         if (!body.body) return { status: 400, body: { error: 'body is missing' } };
         mr.notes.push(body.body);
-        return { status: 201, body: { id: 700 + mr.notes.length, type: null, body: body.body, author: GITLAB_USER, system: false, noteable_id: 9000 + mr.iid, noteable_type: 'MergeRequest', noteable_iid: mr.iid } };
+        return { status: 201, body: noteJson(mr.notes.length - 1) };
+      }
+      if (request.method === 'PUT' && rest[2] === 'notes' && rest.length === 4) {
+        const index = Number(rest[3]) - 701;
+        if (!mr.notes[index]) return notFound('Note');
+        if (!body.body) return { status: 400, body: { error: 'body is missing' } };
+        mr.notes[index] = body.body;
+        return { status: 200, body: noteJson(index) };
       }
     }
     if (request.method === 'POST' && rest[0] === 'statuses' && rest.length === 2) {
@@ -198,11 +233,12 @@ export async function startGitlabMock(options: GitlabMockOptions = {}): Promise<
   function createCommit(body: Record<string, unknown>): Answer {
     const { branch, commit_message: message, start_sha: startSha, start_branch: startBranch, actions, force } = body as { branch?: string; commit_message?: string; start_sha?: string; start_branch?: string; actions?: { action: string; file_path: string; content?: string; encoding?: string; last_commit_id?: string }[]; force?: boolean };
     if (!branch || !message || !Array.isArray(actions)) return { status: 400, body: { error: 'branch is missing, commit_message is missing, actions is missing' } };
-    if (force) return badRequest('The connector is never to force; this mock refuses `force` so a test sees it');
+    // commits.md: `force` overwrites the target branch with a new commit based on start_branch or start_sha.
+    if (force && !startSha && !startBranch) return badRequest('force requires start_branch or start_sha');
     const exists = store.head(branch) !== undefined;
     let from: string | undefined;
     if (startSha || startBranch) {
-      if (exists) return badRequest(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
+      if (exists && !force) return badRequest(`A branch called '${branch}' already exists. Switch to that branch in order to make changes`);
       from = startSha ? store.commit(startSha)?.id : store.head(startBranch!);
       if (!from) return badRequest(`Invalid start ${startSha ? 'sha' : 'branch'}`);
     } else if (!exists) {
@@ -284,6 +320,8 @@ export async function gitlabFixture(): Promise<RemoteFixture & { mock: GitlabMoc
     settings: { api_url: mock.apiUrl, project: mock.projectPath },
     secrets: { token: mock.token },
     badSecrets: { token: 'glpat-revoked-000000000000' },
-    ...codeHostFixtureOps(mock.store, mock, (secret) => mock.pushEvent(secret)),
+    ...codeHostFixtureOps(mock.store, mock, (secret) => mock.pushEvent(secret), () => {
+      for (const mr of mock.mergeRequests) if (mr.state === 'opened') mr.state = 'merged';
+    }),
   };
 }
