@@ -1,11 +1,20 @@
 /** Pure helpers of the pull: where a locale's file goes, derived from the source file's path. */
+import { variableValues } from '../../src/core/path-templates.js';
+
+/** An Android resource file of the default locale: `…/values/strings.xml`. */
+const ANDROID_DEFAULT_VALUES = /(^|\/)values\/([^/]+\.xml)$/;
 
 /**
- * The target file's path: path segments or file-name stems spelled as the source locale (`en`, `en-US`, `en_US`)
- * are respelled for the target; a path with no locale in it gets a `<locale>/` folder in front.
+ * The target file's path: an Android resource file in `values/` goes to `values-<qualifier>/` (`values-de`,
+ * `values-pt-rBR`, `values-b+sr+Latn`), as Android looks it up; otherwise path segments or file-name stems spelled as
+ * the source locale (`en`, `en-US`, `en_US`) are respelled for the target, and a path with no locale in it gets a
+ * `<locale>/` folder in front.
  */
 export function targetPath(sourcePath: string, sourceLocale: string, targetLocale: string, extension: string): string {
   if (sourcePath === '') return `${targetLocale}${extension}`;
+  if (ANDROID_DEFAULT_VALUES.test(sourcePath)) {
+    return sourcePath.replace(ANDROID_DEFAULT_VALUES, (_, lead: string, file: string) => `${lead}values-${variableValues(sourcePath, targetLocale).android_locale}/${file}`);
+  }
   const spellings = new Set([sourceLocale, sourceLocale.replace(/-/g, '_')].map((s) => s.toLowerCase()));
   const parts = sourcePath.split('/');
   let replaced = false;

@@ -4,8 +4,12 @@
  * Brotli and gzip, CORS, the manifest, bundle id rotation, 404s that say nothing, files in their own format, and
  * a release after every batch. The provider is the OpenAI wire mock.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { getCodec } from '../../src/core/formats/index.js';
+import { parseXlsx } from '../../src/core/formats/xlsx.js';
 import { mockTranslate, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
 import { filePush, startService, waitForBatch, type BatchBody, type TestService } from '../helpers/service.js';
 
@@ -346,5 +350,81 @@ describe('project settings', () => {
     expect((await json<ReleaseBody>(await service.api('/v1/releases/latest'))).number).toBe(after!.number);
 
     await service.api('/v1/project', { method: 'PATCH', json: { bundle_shape: 'flat', bundle_files: false, release_on_batch: false } });
+  });
+
+  it('files in other formats: Android XML, gettext PO and Excel, each per locale in the shape of its source path, with its Content-Type', async () => {
+    await json(await service.api('/v1/project', { method: 'PATCH', json: { bundle_files: true } }));
+    const android = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="settings_title">Settings</string>
+    <plurals name="songs">
+        <item quantity="one">%d song</item>
+        <item quantity="other">%d songs</item>
+    </plurals>
+</resources>
+`;
+    const po = `msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Language: en\\n"
+
+msgid "Save changes"
+msgstr ""
+`;
+    const xlsx = new Uint8Array(readFileSync(join(import.meta.dirname, '../fixtures/formats/xlsx/openpyxl-inline.xlsx')));
+    /** The texts of a file by key: the values (the `other` form of a plural) of a file that holds one locale. */
+    const values = (format: 'android_xml') => (body: Uint8Array) => new Map(getCodec(format)!.parse(body).map((e) => [e.key, e.plurals?.other ?? e.source]));
+    const sources = [
+      { path: 'app/src/main/res/values/strings.xml', format: 'android_xml', body: new TextEncoder().encode(android), de: 'app/src/main/res/values-de/strings.xml', type: 'application/xml; charset=utf-8', read: values('android_xml') },
+      {
+        path: 'po/en.po',
+        format: 'po',
+        body: new TextEncoder().encode(po),
+        de: 'po/de.po',
+        type: 'text/x-gettext-translation; charset=utf-8',
+        // A PO file keeps the source in msgid and the translation in msgstr.
+        read: (body: Uint8Array) => new Map([...new TextDecoder().decode(body).matchAll(/^msgid "(.+)"\nmsgstr "(.*)"$/gm)].map((m) => [m[1]!, m[2]!])),
+      },
+      // A workbook holds a column per locale; the German file's `de` column is read.
+      { path: 'sheets/en.xlsx', format: 'xlsx', body: xlsx, de: 'sheets/de.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', read: (body: Uint8Array) => new Map(parseXlsx(body, 'de').map((e) => [e.key, e.source])) },
+    ] as const;
+    for (const source of sources) {
+      const pushed = await json<BatchBody>(await service.api('/v1/push', { method: 'POST', body: filePush(source.body, { path: source.path, format: source.format, locales: 'de,fr,ja' }, source.path.split('/').at(-1)) }), 202);
+      expect((await waitForBatch(service, pushed.id)).status).toBe('completed');
+    }
+    const { release } = await publish();
+    expect(release.includes_files).toBe(true);
+    const bundle = await bundleId();
+    for (const source of sources) {
+      const codec = getCodec(source.format)!;
+      const files = release.files.filter((f) => f.source_path === source.path);
+      // One file per locale, the source's own included, each in the source's format.
+      expect(files.map((f) => f.locale).sort()).toEqual(['de', 'en', 'fr', 'ja']);
+      expect(files.every((f) => f.format === source.format)).toBe(true);
+      const de = files.find((f) => f.locale === 'de')!;
+      expect(de.path).toBe(source.de);
+      expect(de.url).toBe(`/cdn/${bundle}/${release.number}/files/${source.de}`);
+      const served = await cdn(de.url);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe(source.type);
+      expect(served.headers.get('cache-control')).toContain('immutable');
+      const body = new Uint8Array(await served.arrayBuffer());
+      // Each key of the source is in the German file, translated (the mock upper-cases the text around placeholders,
+      // which stay as they were: `%d`, `{name}`).
+      const translated = source.read(body);
+      const sourceEntries = codec.parse(source.body).filter((e) => e.translatable !== false);
+      expect([...translated.keys()].sort()).toEqual(sourceEntries.map((e) => e.key).sort());
+      for (const from of sourceEntries) {
+        // Spaces at the edges of a source are kept around the translation.
+        const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim().toUpperCase();
+        const got = translated.get(from.key)!;
+        expect(got.trim().startsWith('de: '), `${source.format} ${from.key}: ${got}`).toBe(true);
+        expect(squeeze(got)).toBe(squeeze(mockTranslate(from.plurals ? from.plurals.other! : from.source, 'de')));
+      }
+      // The source locale's file is the pushed file itself.
+      const en = files.find((f) => f.locale === 'en')!;
+      expect(Buffer.from(await (await cdn(en.url)).arrayBuffer()).equals(Buffer.from(source.body))).toBe(true);
+    }
+    await service.api('/v1/project', { method: 'PATCH', json: { bundle_files: false } });
   });
 });

@@ -109,6 +109,14 @@ describe('target paths', () => {
     expect(targetPath('res/en_US.json', 'en-US', 'pt-BR', '.json')).toBe('res/pt_BR.json');
   });
 
+  it('puts an Android resource file of values/ in the values folder of the locale’s qualifier', () => {
+    expect(targetPath('app/src/main/res/values/strings.xml', 'en', 'de', '.xml')).toBe('app/src/main/res/values-de/strings.xml');
+    expect(targetPath('res/values/plurals.xml', 'en', 'pt-BR', '.xml')).toBe('res/values-pt-rBR/plurals.xml');
+    expect(targetPath('values/strings.xml', 'en', 'sr-Latn', '.xml')).toBe('values-b+sr+Latn/strings.xml');
+    // Not a values folder, or not XML: the general rule.
+    expect(targetPath('config/values/en.json', 'en', 'de', '.json')).toBe('config/values/de.json');
+  });
+
   it('names keys pushed without a file after the locale', () => {
     expect(targetPath('', 'en', 'de', '.json')).toBe('de.json');
   });
