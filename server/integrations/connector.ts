@@ -25,7 +25,10 @@ export interface RemoteString {
   plurals?: PluralForms;
   notes?: string;
   context?: string;
-  /** A length limit the remote system states (a field's maximum, a layer's width turned into characters). */
+  /**
+   * A length limit the remote system states (a field's maximum). Figma's text boxes are no such limit: they go into
+   * the note as a hint.
+   */
   maxLength?: number;
   /** Whatever the connector needs to write this string back (a document id and its version, a field path). */
   ref?: JsonValue;
