@@ -1,8 +1,9 @@
 /**
  * Storage targets end to end against real servers on 127.0.0.1: s3rver for S3-compatible storage and Azurite for
  * Azure Blob. Publish and sync; change one translation and publish again (only that locale's object and the
- * manifest are written); the target down and back; bad credentials and their rotation; the API's validation and
- * secrecy.
+ * manifest are written); the target down and back; bad credentials and their rotation; a sync that fails partway
+ * (with `{hash}` keys the old release stays whole); PATCH merging settings; the API's validation and secrecy,
+ * credentials encrypted at rest; a free-plan organisation with its console credential.
  */
 import { createHash } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
@@ -232,6 +233,23 @@ describe('S3-compatible storage (s3rver)', () => {
     expect(unknownField.status).toBe(422);
   });
 
+  it('stores credentials encrypted: the secret is in no column of the target’s row, and the sync can open it', async () => {
+    const secret = 'sEcReT-at-rest-7f3a9c1e5b';
+    const created = await json<Target>(
+      await service.api('/v1/storage-targets', { method: 'POST', json: s3Target({ name: 'At rest', enabled: false, credentials: { access_key_id: 'AKIAATREST00001234', secret_access_key: secret } }) }),
+      201,
+    );
+    const row = await service.runtime.db.selectFrom('storage_targets').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row.credentials_ciphertext).toMatch(/^[^.]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    for (const plain of [secret, Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('base64url'), Buffer.from(secret).toString('hex')]) {
+      expect(JSON.stringify(row)).not.toContain(plain);
+    }
+    // Not the access key id either, beyond the hint's last four characters.
+    expect(row.credentials_ciphertext).not.toContain('AKIAATREST');
+    expect(row.credentials_hint).toBe('access key …1234');
+    expect((await service.api(`/v1/storage-targets/${created.id}`, { method: 'DELETE' })).status).toBe(204);
+  });
+
   it('never returns credentials, and needs `manage`', async () => {
     const listed = await (await service.api('/v1/storage-targets')).text();
     expect(listed).not.toContain(s3.secretAccessKey === s3.accessKeyId ? '\u0000' : s3.secretAccessKey);
@@ -346,8 +364,10 @@ describe('a sync that fails partway (S3 through a proxy that refuses writes)', (
 });
 
 describe('Azure Blob Storage (Azurite)', () => {
+  let withKey: Target;
+
   it('syncs with a connection string and with a container SAS URL', async () => {
-    const withKey = await json<Target>(
+    withKey = await json<Target>(
       await service.api('/v1/storage-targets', {
         method: 'POST',
         json: { kind: 'azure_blob', name: 'Azure (key)', azure_blob: { container: 'releases' }, credentials: { connection_string: azurite.connectionString }, prefix: 'web', path_template: '{locale_underscore}/strings.json' },
@@ -382,6 +402,52 @@ describe('Azure Blob Storage (Azurite)', () => {
     sasContainer.close();
   });
 
+  it('uploads only the changed locale’s blob; retries while Azurite is down and completes once it is back; rotates credentials', async () => {
+    const container = await createAzureBlobClient({ container: 'releases' }, { connectionString: azurite.connectionString });
+    try {
+      const before = await container.head('web/de/strings.json');
+      await service.api('/v1/translations/sync.bye/ja?path=', { method: 'PUT', json: { text: 'さようなら' } });
+      let number = await publish();
+      let sync = await syncEnded(withKey.id, number);
+      expect(sync).toMatchObject({ status: 'succeeded', uploaded: 2, unchanged: 3 });
+      expect(uploads(sync)).toEqual(['web/ja/strings.json', 'web/manifest.json']);
+      expect((JSON.parse(text(await container.get('web/ja/strings.json'))!) as Record<string, string>)['sync.bye']).toBe('さようなら');
+      expect((await container.head('web/de/strings.json'))?.sha256).toBe(before?.sha256);
+
+      // Down: the sync is retried with the reason shown, and completes once Azurite is back.
+      await service.api('/v1/translations/sync.bye/fr?path=', { method: 'PUT', json: { text: 'Au revoir' } });
+      await azurite.halt();
+      number = await publish();
+      const deadline = Date.now() + 10_000;
+      let seen = await target(withKey.id);
+      while (!seen.last_error?.includes('retrying at')) {
+        if (Date.now() > deadline) throw new Error(`no failed attempt recorded: ${JSON.stringify(seen)}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        seen = await target(withKey.id);
+      }
+      expect(['pending', 'syncing']).toContain(seen.status);
+      await azurite.restart();
+      sync = await syncEnded(withKey.id, number);
+      expect(sync.status).toBe('succeeded');
+      expect(sync.attempts).toBeGreaterThan(1);
+      expect(uploads(sync)).toEqual(['web/fr/strings.json', 'web/manifest.json']);
+      expect(await target(withKey.id)).toMatchObject({ status: 'ok', last_release_number: number, last_error: null });
+      expect((JSON.parse(text(await container.get('web/manifest.json'))!) as { release: number }).release).toBe(number);
+
+      // Rotation: a SAS for the same container replaces the connection string; the next sync uses it.
+      const sasUrl = await azurite.containerSasUrl('releases');
+      const rotated = await json<Target>(await service.api(`/v1/storage-targets/${withKey.id}`, { method: 'PATCH', json: { credentials: { sas_url: sasUrl } } }));
+      expect(rotated.credentials.hint).toMatch(/^SAS for 127\.0\.0\.1:\d+, expires /);
+      await service.api('/v1/translations/sync.title/ja?path=', { method: 'PUT', json: { text: 'ようこそ' } });
+      number = await publish();
+      sync = await syncEnded(withKey.id, number);
+      expect(sync).toMatchObject({ status: 'succeeded', uploaded: 2 });
+      expect((JSON.parse(text(await container.get('web/ja/strings.json'))!) as Record<string, string>)['sync.title']).toBe('ようこそ');
+    } finally {
+      container.close();
+    }
+  });
+
   it('PATCH changes only the settings given: the container stays when the account URL changes', async () => {
     const created = await json<Target & { azure_blob: unknown }>(
       await service.api('/v1/storage-targets', { method: 'POST', json: { kind: 'azure_blob', name: 'Azure (patch)', enabled: false, azure_blob: { container: 'releases' }, credentials: { connection_string: azurite.connectionString } } }),
@@ -408,6 +474,50 @@ describe('Azure Blob Storage (Azurite)', () => {
     expect(status.last_error).toMatch(/refused the credentials|AuthorizationFailure|AuthenticationFailed/);
     expect((await service.api(`/v1/storage-targets/${created.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await service.api(`/v1/storage-targets/${created.id}`)).status).toBe(404);
+  });
+});
+
+describe('on the free plan', () => {
+  it('a free organisation, which cannot mint API tokens, adds a target, publishes and syncs with its console credential', async () => {
+    // The console's way in: a person signs up and gets a credential for a project (the first sign-up joins the seeded
+    // organisation, so a second person gets a free one of their own).
+    const signUp = async (email: string) => {
+      const res = await fetch(`${service.url}/v1/auth/sign-up`, { method: 'POST', headers: { 'content-type': 'application/json', origin: service.url }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+      const session = await json<{ organisations: { id: string; plan: string; can_mint_tokens: boolean }[] }>(res, 201);
+      const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+      return { session, cookie };
+    };
+    await signUp('first@example.com');
+    const { session, cookie } = await signUp('free@example.com');
+    const org = session.organisations[0]!;
+    expect(org).toMatchObject({ plan: 'free', can_mint_tokens: false });
+    const asPerson = (path: string, body: unknown, status: number) =>
+      fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: service.url, cookie }, body: JSON.stringify(body) }).then((res) => json<{ id: string; token: string }>(res, status));
+    const project = await asPerson('/v1/auth/projects', { organisation_id: org.id, name: 'Free site', source_locale: 'en', target_locales: ['de'] }, 201);
+    const { token } = await asPerson('/v1/auth/credentials', { project_id: project.id }, 201);
+    const refused = await service.api('/v1/tokens', { method: 'POST', token, json: { name: 'ci' } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('plan_forbids_tokens');
+
+    const pushed = await json<BatchBody>(await service.api('/v1/push', { method: 'POST', token, json: { keys: [{ key: 'free.title', source: 'Hello' }] } }), 202);
+    expect((await waitForBatch(service, pushed.id, token)).status).toBe('completed');
+    await s3.createBucket('free');
+    const created = await json<Target>(
+      await service.api('/v1/storage-targets', { method: 'POST', token, json: s3Target({ name: 'Free bucket', s3: { endpoint: s3.endpoint, region: 'us-east-1', bucket: 'free', force_path_style: true }, prefix: '' }) }),
+      201,
+    );
+    const published = await json<{ release: { number: number } }>(await service.api('/v1/releases', { method: 'POST', token }), 201);
+    const deadline = Date.now() + 20_000;
+    let sync: Sync | undefined;
+    while (!sync || !['succeeded', 'failed'].includes(sync.status)) {
+      if (Date.now() > deadline) throw new Error(`sync did not end: ${JSON.stringify(sync)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      sync = (await json<{ items: Sync[] }>(await service.api(`/v1/storage-targets/${created.id}/syncs`, { token }))).items.find((s) => s.release === published.release.number);
+    }
+    expect(sync).toMatchObject({ status: 'succeeded', uploaded: 3 });
+    const free = await createS3Client({ endpoint: s3.endpoint, region: 'us-east-1', bucket: 'free', forcePathStyle: true }, { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+    expect(Object.keys(JSON.parse(text(await free.get('de.json'))!) as object)).toEqual(['free.title']);
+    free.close();
   });
 });
 
