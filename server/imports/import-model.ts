@@ -58,7 +58,11 @@ export interface ImportedTerm {
   notes?: string;
 }
 
-/** What a reader hands the writer, in any order and any number of times (the writer is idempotent). */
+/**
+ * What a reader hands the writer, any number of times (the writer is idempotent). A reader emits the glossary before
+ * any translation (in an earlier emit, or the same one: the writer writes a glossary chunk first), since each
+ * translation is gated against the glossary as it stands when the translation is written; the rest in any order.
+ */
 export type ImportChunk =
   | { kind: 'locales'; source: string; targets: string[] }
   | { kind: 'keys'; keys: ImportedKey[] }

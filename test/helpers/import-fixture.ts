@@ -1,8 +1,8 @@
 /**
  * The project every importer test moves across: 520 keys in two source files (a flat JSON file and Android strings
  * with plurals), source en, targets de, ar (six plural forms) and pt-BR, reviewed and unreviewed translations, one
- * translation a gate refuses, notes, context, max lengths, tags, translation memory and a glossary with a forbidden
- * term. Each platform's mock serves it in that platform's shapes; each test checks the import against it.
+ * translation the placeholders gate refuses and two the glossary gate flags, notes, context, max lengths, tags,
+ * translation memory and a glossary with a forbidden term. Each platform's mock serves it in that platform's shapes; each test checks the import against it.
  */
 import type { FormatId, PluralForms } from '../../src/core/formats/codec.js';
 
@@ -42,6 +42,12 @@ const JSON_FILE = 'locales/en.json';
 export const ANDROID_FILE = 'app/src/main/res/values/strings.xml';
 export const FIXTURE_JSON_KEYS = 400;
 export const FIXTURE_ANDROID_KEYS = 120;
+/**
+ * The JSON key whose source holds the glossary term 'Dashboard' and whose German and Arabic translations (neither
+ * reviewed) leave the term's translation out: the glossary gate flags both, on the first import as on every later one.
+ */
+const GLOSSARY_KEY_INDEX = 2;
+export const FIXTURE_GLOSSARY_KEY = 'screen0.item2';
 /** Every eighth Android key is a plural. */
 const isPlural = (i: number) => i % 8 === 3;
 
@@ -58,7 +64,7 @@ export function importFixture(): ImportFixture {
       path: JSON_FILE,
       format: 'json',
       key: `screen${Math.floor(i / 20)}.item${i}`,
-      source: i % 10 === 7 ? `Hello {name}, you have {count} messages (${i})` : `Item ${i} of the list`,
+      source: i % 10 === 7 ? `Hello {name}, you have {count} messages (${i})` : i === GLOSSARY_KEY_INDEX ? 'Open the Dashboard' : `Item ${i} of the list`,
       ...(i % 5 === 0 ? { notes: `Shown on screen ${Math.floor(i / 20)}` } : {}),
       ...(i % 50 === 11 ? { context: 'verb' } : {}),
       ...(i % 25 === 4 ? { maxLength: 40 } : {}),

@@ -34,8 +34,10 @@ describe('Crowdin API v2', () => {
     expectCrowdinNotes(collected);
     expect(collected.repeats).toBe(0);
     expect(collected.warnings).toEqual([]);
-    // The asynchronous exports: started, polled, then fetched from the pre-signed link (which refuses the Crowdin token).
-    expect(mock.requests.filter((r) => /^POST /.test(r))).toEqual(['POST /api/v2/tms/7/exports', 'POST /api/v2/glossaries/3/exports']);
+    // The asynchronous exports: started, polled, then fetched from the pre-signed link (which refuses the Crowdin token);
+    // the glossary first, so that every translation is gated against it.
+    expect(mock.requests.filter((r) => /^POST /.test(r))).toEqual(['POST /api/v2/glossaries/3/exports', 'POST /api/v2/tms/7/exports']);
+    expect(run.chunks.findIndex((c) => c.kind === 'glossary')).toBeLessThan(run.chunks.findIndex((c) => c.kind === 'translations'));
     expect(mock.requests.filter((r) => r.startsWith('GET /crowdin-exports/'))).toHaveLength(2);
     expect(mock.requests.some((r) => /\/(tms\/9|glossaries\/1)\//.test(r))).toBe(false);
     expect(mock.requests.every((r) => !/limit=(\d+)/.test(r) || Number(/limit=(\d+)/.exec(r)![1]) <= 500)).toBe(true);
@@ -51,7 +53,8 @@ describe('Crowdin API v2', () => {
 
     // Where a proxy in front of Crowdin adds Retry-After, the wait is what it asks.
     mock.failNext429(1, { retryAfter: 3 });
-    const told = await runReader((context) => crowdinReader.readApi(source(), context), { crashAfterEmits: 1 });
+    // Three emits: the glossary, the TM, the JSON file's strings.
+    const told = await runReader((context) => crowdinReader.readApi(source(), context), { crashAfterEmits: 3 });
     expect(told.waits).toEqual([`rate limited by ${new URL(mock.url).host}: 3000 ms`]);
     expect(collect(told.chunks).keys.size).toBe(400);
   });

@@ -49,7 +49,8 @@ describe('Lokalise import', () => {
   });
 
   it('resumes after a crash from the last checkpoint, with nothing lost', async () => {
-    const first = await runReader((context) => lokaliseReader.readApi(source(), context), { crashAfterEmits: 3 });
+    // The glossary's pages come first (three of them), then the six key pages: the crash falls after the third.
+    const first = await runReader((context) => lokaliseReader.readApi(source(), context), { crashAfterEmits: 6 });
     expect(first.crashed).toBe(true);
     expect(first.checkpoint).toMatchObject({ stage: 'keys', cursor: expect.any(String) });
     const seen = mock.requests.length;

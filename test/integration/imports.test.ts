@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../server/runtime.js';
 import { createLogger } from '../../server/logger.js';
 import type { ImportFixture } from '../helpers/import-fixture.js';
-import { ANDROID_FILE, FIXTURE_ANDROID_KEYS, FIXTURE_JSON_KEYS, importFixture } from '../helpers/import-fixture.js';
+import { ANDROID_FILE, FIXTURE_ANDROID_KEYS, FIXTURE_GLOSSARY_KEY, FIXTURE_JSON_KEYS, importFixture } from '../helpers/import-fixture.js';
 import { getCodec } from '../../src/core/formats/index.js';
 import { crowdinArchive, startCrowdinMock } from '../helpers/platform-mocks/crowdin.js';
 import { lokaliseArchive, startLokaliseMock } from '../helpers/platform-mocks/lokalise.js';
@@ -36,15 +36,17 @@ interface Case {
   archivePaths: boolean;
   /** Whether the API path brings memory units across. */
   apiMemory: boolean;
+  /** Whether the API path brings the glossary across. */
+  apiGlossary: boolean;
 }
 
 const CASES: Case[] = [
-  { platform: 'crowdin', start: (f) => startCrowdinMock(f), archive: crowdinArchive, paths: true, archivePaths: true, apiMemory: true },
-  { platform: 'lokalise', start: (f) => startLokaliseMock(f), archive: lokaliseArchive, paths: true, archivePaths: true, apiMemory: false },
-  { platform: 'phrase', start: (f) => startPhraseMock(f), archive: phraseArchive, paths: false, archivePaths: true, apiMemory: false },
-  { platform: 'transifex', start: (f) => startTransifexMock(f), archive: transifexArchive, paths: true, archivePaths: true, apiMemory: true },
-  { platform: 'tolgee', start: (f) => startTolgeeMock(f), archive: tolgeeArchive, paths: false, archivePaths: false, apiMemory: true },
-  { platform: 'poeditor', start: (f) => startPoeditorMock(f), archive: poeditorArchive, paths: false, archivePaths: false, apiMemory: false },
+  { platform: 'crowdin', start: (f) => startCrowdinMock(f), archive: crowdinArchive, paths: true, archivePaths: true, apiMemory: true, apiGlossary: true },
+  { platform: 'lokalise', start: (f) => startLokaliseMock(f), archive: lokaliseArchive, paths: true, archivePaths: true, apiMemory: false, apiGlossary: true },
+  { platform: 'phrase', start: (f) => startPhraseMock(f), archive: phraseArchive, paths: false, archivePaths: true, apiMemory: false, apiGlossary: true },
+  { platform: 'transifex', start: (f) => startTransifexMock(f), archive: transifexArchive, paths: true, archivePaths: true, apiMemory: true, apiGlossary: false },
+  { platform: 'tolgee', start: (f) => startTolgeeMock(f), archive: tolgeeArchive, paths: false, archivePaths: false, apiMemory: true, apiGlossary: true },
+  { platform: 'poeditor', start: (f) => startPoeditorMock(f), archive: poeditorArchive, paths: false, archivePaths: false, apiMemory: false, apiGlossary: false },
 ];
 
 interface ImportBody {
@@ -119,7 +121,7 @@ function expected(locale: string) {
   return fixture.translations.filter((t) => t.locale === locale).map((t) => ({ ...t, key: fixture.keys[t.keyId - 1]! }));
 }
 
-describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePaths, apiMemory }) => {
+describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePaths, apiMemory, apiGlossary }) => {
   let mock: PlatformMock;
   let project: { projectId: string; token: string };
   let first: ImportBody;
@@ -149,6 +151,10 @@ describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePat
     expect(first.report.locales.de!.flagged).toBeGreaterThanOrEqual(1);
     expect(first.report.gate_failures).toContainEqual(expect.objectContaining({ locale: 'de', gate: 'placeholders' }));
     if (apiMemory) expect(first.report.memory_units).toBeGreaterThanOrEqual(fixture.memory.length);
+    // The glossary arrives before the translations are gated: the first import already flags the translations that
+    // leave out a term's translation.
+    const glossaryFailures = first.report.gate_failures.filter((f) => f.gate === 'glossary');
+    expect(glossaryFailures.map((f) => [f.key, f.locale]).sort()).toEqual(apiGlossary ? [[FIXTURE_GLOSSARY_KEY, 'ar'], [FIXTURE_GLOSSARY_KEY, 'de']] : []);
     // Tags come across and are on the key.
     const tagged = fixture.keys.find((k) => k.tags.length === 2)!;
     const keys = await json<{ items: { key: string; tags: string[] }[] }>(await service.api(`/v1/keys?locale=de&q=${encodeURIComponent(tagged.key)}&limit=50`, { token: project.token }));
@@ -206,6 +212,9 @@ describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePat
     const again = await importApi(project.token, platform, mock);
     expect(again.status).toBe('completed');
     expect(again.report.keys).toEqual({ added: 0, updated: 0, unchanged: fixture.keys.length });
+    // The same glossary failures as the first run: the glossary was in place for the first run's translations too.
+    const glossaryFailures = (body: ImportBody) => body.report.gate_failures.filter((f) => f.gate === 'glossary');
+    expect(glossaryFailures(again)).toEqual(glossaryFailures(first));
     const keys = await json<{ total: number }>(await service.api('/v1/keys?locale=de&limit=1', { token: project.token }));
     expect(keys.total).toBe(fixture.keys.length);
   });

@@ -158,6 +158,12 @@ export async function readCrowdinArchive(bytes: Uint8Array, fileName: string, co
   const keysByPath = new Map<string, Map<string, ImportedKey>>();
   const formats = new Map<string, FormatId>();
   let step = 0;
+  // Glossaries first: every translation is then gated against the project's whole glossary.
+  for (const f of glossaries) {
+    const index = step++;
+    if (index < done) continue;
+    await context.emit([locales, ...(index === 0 ? warnings : []), { kind: 'glossary', terms: glossaryFromTbx(f.bytes, from, f.path) }], { done: index + 1 });
+  }
   for (const file of sources) {
     const format = detectFormat(file.path, file.bytes);
     const index = step++;
@@ -200,11 +206,6 @@ export async function readCrowdinArchive(bytes: Uint8Array, fileName: string, co
     const index = step++;
     if (index < done) continue;
     await context.emit([{ kind: 'memory', units: memoryFromTmx(f.bytes, from, f.path) }], { done: index + 1 });
-  }
-  for (const f of glossaries) {
-    const index = step++;
-    if (index < done) continue;
-    await context.emit([{ kind: 'glossary', terms: glossaryFromTbx(f.bytes, from, f.path) }], { done: index + 1 });
   }
 }
 

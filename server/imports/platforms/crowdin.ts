@@ -73,7 +73,7 @@ interface CrowdinResource {
   projectIds?: number[];
 }
 
-/** Where the reader is: one file's strings, then each target language's translations of that file, then TMs and glossaries. */
+/** Where the reader is: glossaries, TMs, then one file's strings and each target language's translations of that file. */
 type Checkpoint =
   | { stage: 'files'; file: number; language: number; offset: number }
   | { stage: 'memory'; index: number }
@@ -222,7 +222,33 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
   const languages = project.targetLanguageIds;
   const locales: ImportChunk = { kind: 'locales', source: project.sourceLanguageId, targets: languages };
 
-  let at: Checkpoint = isCheckpoint(context.checkpoint) ? context.checkpoint : { stage: 'files', file: 0, language: -1, offset: 0 };
+  // Glossaries and TMs first: every translation is then gated against the project's whole glossary.
+  let at: Checkpoint = isCheckpoint(context.checkpoint) ? context.checkpoint : { stage: 'glossary', index: 0 };
+  const belongs = (r: CrowdinResource) => (r.projectIds ?? []).includes(project.id);
+  if (at.stage === 'glossary') {
+    const glossaries = (await api.all<CrowdinResource>('/glossaries')).filter(belongs);
+    for (let i = at.index; i < glossaries.length; i++) {
+      const glossary = glossaries[i]!;
+      context.progress(`Exporting glossary '${glossary.name}'`, i, glossaries.length);
+      const tbx = await api.exportFile(`/glossaries/${glossary.id}`, { format: 'tbx' }, `glossary ${glossary.id} ('${glossary.name}')`);
+      const terms = glossaryFromTbx(tbx, project.sourceLanguageId, `Crowdin glossary ${glossary.id}`);
+      await context.emit([locales, { kind: 'glossary', terms }], i + 1 < glossaries.length ? { stage: 'glossary', index: i + 1 } : { stage: 'memory', index: 0 });
+    }
+    if (glossaries.length === 0) await context.emit([locales], { stage: 'memory', index: 0 });
+    at = { stage: 'memory', index: 0 };
+  }
+  if (at.stage === 'memory') {
+    const tms = (await api.all<CrowdinResource>('/tms')).filter(belongs);
+    for (let i = at.index; i < tms.length; i++) {
+      const tm = tms[i]!;
+      context.progress(`Exporting translation memory '${tm.name}'`, i, tms.length);
+      const tmx = await api.exportFile(`/tms/${tm.id}`, { format: 'tmx' }, `translation memory ${tm.id} ('${tm.name}')`);
+      const units = memoryFromTmx(tmx, project.sourceLanguageId, `Crowdin translation memory ${tm.id}`);
+      await context.emit([{ kind: 'memory', units }], i + 1 < tms.length ? { stage: 'memory', index: i + 1 } : { stage: 'files', file: 0, language: -1, offset: 0 });
+    }
+    if (tms.length === 0) await context.emit([], { stage: 'files', file: 0, language: -1, offset: 0 });
+    at = { stage: 'files', file: 0, language: -1, offset: 0 };
+  }
   if (at.stage === 'files') {
     for (let f = at.file; f < files.length; f++) {
       const file = files[f]!;
@@ -266,39 +292,13 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
                 ? { stage: 'files', file: f, language: l + 1, offset: 0 }
                 : f + 1 < files.length
                   ? { stage: 'files', file: f + 1, language: -1, offset: 0 }
-                  : { stage: 'memory', index: 0 };
+                  : { stage: 'done' };
           await context.emit([...chunks, { kind: 'translations', rows: translations }], next);
           offset = nextOffset;
         }
       }
     }
-    if (files.length === 0) await context.emit([locales], { stage: 'memory', index: 0 });
-    at = { stage: 'memory', index: 0 };
-  }
-
-  const belongs = (r: CrowdinResource) => (r.projectIds ?? []).includes(project.id);
-  if (at.stage === 'memory') {
-    const tms = (await api.all<CrowdinResource>('/tms')).filter(belongs);
-    for (let i = at.index; i < tms.length; i++) {
-      const tm = tms[i]!;
-      context.progress(`Exporting translation memory '${tm.name}'`, i, tms.length);
-      const tmx = await api.exportFile(`/tms/${tm.id}`, { format: 'tmx' }, `translation memory ${tm.id} ('${tm.name}')`);
-      const units = memoryFromTmx(tmx, project.sourceLanguageId, `Crowdin translation memory ${tm.id}`);
-      await context.emit([{ kind: 'memory', units }], i + 1 < tms.length ? { stage: 'memory', index: i + 1 } : { stage: 'glossary', index: 0 });
-    }
-    if (tms.length === 0) await context.emit([], { stage: 'glossary', index: 0 });
-    at = { stage: 'glossary', index: 0 };
-  }
-  if (at.stage === 'glossary') {
-    const glossaries = (await api.all<CrowdinResource>('/glossaries')).filter(belongs);
-    for (let i = at.index; i < glossaries.length; i++) {
-      const glossary = glossaries[i]!;
-      context.progress(`Exporting glossary '${glossary.name}'`, i, glossaries.length);
-      const tbx = await api.exportFile(`/glossaries/${glossary.id}`, { format: 'tbx' }, `glossary ${glossary.id} ('${glossary.name}')`);
-      const terms = glossaryFromTbx(tbx, project.sourceLanguageId, `Crowdin glossary ${glossary.id}`);
-      await context.emit([{ kind: 'glossary', terms }], i + 1 < glossaries.length ? { stage: 'glossary', index: i + 1 } : { stage: 'done' });
-    }
-    if (glossaries.length === 0) await context.emit([], { stage: 'done' });
+    if (files.length === 0) await context.emit([locales], { stage: 'done' });
   }
 }
 

@@ -264,7 +264,8 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
   const baseIso = project.base_language_iso;
   const languages = await api.languages();
   const parsed = checkpointSchema.safeParse(context.checkpoint);
-  let state: Checkpoint = context.checkpoint === undefined || !parsed.success ? { stage: 'keys', cursor: null } : parsed.data;
+  // The glossary first: every translation is then gated against the project's whole glossary.
+  let state: Checkpoint = context.checkpoint === undefined || !parsed.success ? { stage: 'glossary', cursor: null } : parsed.data;
 
   // Written again on a resumed run: cheap, and the writer keeps one copy.
   let pending: ImportChunk[] = [
@@ -280,18 +281,12 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
     state = next;
   };
 
-  let page = 0;
-  while (state.stage === 'keys') {
-    context.progress(`Reading keys of Lokalise project ${project.name ?? source.project} (page ${++page})`);
-    const { keys, next } = await api.keys(state.cursor);
-    await emit(mapKeys(keys, baseIso), next ? { stage: 'keys', cursor: next } : { stage: 'glossary', cursor: null });
-  }
   while (state.stage === 'glossary') {
     context.progress(`Reading the glossary of Lokalise project ${project.name ?? source.project}`);
     const page = await api.terms(state.cursor);
     if ('unavailable' in page) {
       const message = `Lokalise did not give project ${source.project}'s glossary (${page.unavailable}); the glossary is not imported. Lokalise's glossary needs a plan that includes it.`;
-      await emit([{ kind: 'warning', message }], { stage: 'done' });
+      await emit([{ kind: 'warning', message }], { stage: 'keys', cursor: null });
       break;
     }
     const terms: ImportedTerm[] = page.terms.map((t) => ({
@@ -301,7 +296,13 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
       ...(t.caseSensitive !== undefined && { caseSensitive: t.caseSensitive }),
       ...(t.description && { notes: t.description }),
     }));
-    await emit([{ kind: 'glossary', terms }], page.next ? { stage: 'glossary', cursor: page.next } : { stage: 'done' });
+    await emit([{ kind: 'glossary', terms }], page.next ? { stage: 'glossary', cursor: page.next } : { stage: 'keys', cursor: null });
+  }
+  let page = 0;
+  while (state.stage === 'keys') {
+    context.progress(`Reading keys of Lokalise project ${project.name ?? source.project} (page ${++page})`);
+    const { keys, next } = await api.keys(state.cursor);
+    await emit(mapKeys(keys, baseIso), next ? { stage: 'keys', cursor: next } : { stage: 'done' });
   }
   if (pending.length > 0) await emit([], { stage: 'done' });
 }

@@ -1,7 +1,7 @@
 /** Reads a Phrase Strings project through API v2 (project, locales, keys, translations, term bases) into import chunks. */
 import type { PluralForms, PluralCategory } from '../../../src/core/formats/codec.js';
 import { PLURAL_CATEGORIES } from '../../../src/core/formats/codec.js';
-import { ImportSourceError, type ApiSource, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
+import { ImportSourceError, type ApiSource, type ImportChunk, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
 import { readPhraseArchive } from './phrase-archive.js';
 
 const DEFAULT_BASE = 'https://api.phrase.com/v2';
@@ -22,7 +22,7 @@ interface PhraseTranslation {
 interface PhraseTerm { id: string; term: string; description?: string | null; translatable?: boolean; case_sensitive?: boolean; translations?: { locale_code: string; content: string }[] }
 interface PhraseGlossary { id: string; name: string; projects?: { id: string }[] }
 
-/** Where a resumed run starts: keys from `page`, then target locale `locale` from `page`, then the term bases. */
+/** Where a resumed run starts: the term bases, then keys from `page`, then target locale `locale` from `page`. */
 type Checkpoint = { stage: 'keys'; page: number } | { stage: 'translations'; locale: number; page: number } | { stage: 'glossary' } | { stage: 'done' };
 
 function parseCheckpoint(value: unknown): Checkpoint {
@@ -30,7 +30,8 @@ function parseCheckpoint(value: unknown): Checkpoint {
   if (c?.stage === 'translations' && typeof c.locale === 'number' && typeof c.page === 'number') return { stage: 'translations', locale: c.locale, page: c.page };
   if (c?.stage === 'keys' && typeof c.page === 'number') return { stage: 'keys', page: c.page };
   if (c?.stage === 'glossary' || c?.stage === 'done') return { stage: c.stage };
-  return { stage: 'keys', page: 1 };
+  // The term bases first: every translation is then gated against the project's whole glossary.
+  return { stage: 'glossary' };
 }
 
 /** The `rel="next"` address of an RFC 5988 Link header, which Phrase sends on every list page but the last. */
@@ -125,13 +126,37 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
   const targets = locales.filter((l) => l !== sourceLocale);
   const localesChunk = { kind: 'locales' as const, source: localeTag(sourceLocale), targets: targets.map(localeTag) };
 
-  if (checkpoint.stage === 'keys') {
+  if (checkpoint.stage === 'glossary') {
+    // Term bases belong to the account; the ones linked to this project are its glossary.
+    const terms: ImportedTerm[] = [];
+    if (project.account?.id) {
+      const account = encodeURIComponent(project.account.id);
+      const glossaries = await client.all<PhraseGlossary>(client.list(`/accounts/${account}/glossaries`, 1), 'the term bases');
+      for (const glossary of glossaries.filter((g) => g.projects?.some((p) => p.id === project.id))) {
+        const list = await client.all<PhraseTerm>(client.list(`/accounts/${account}/glossaries/${glossary.id}/terms`, 1), `term base ${glossary.id}`);
+        for (const t of list) {
+          terms.push({
+            term: t.term,
+            translations: Object.fromEntries((t.translations ?? []).filter((tr) => tr.content !== '').map((tr) => [tr.locale_code, tr.content])),
+            // Phrase Strings term bases have no forbidden terms; a term marked not translatable has no translations instead.
+            forbidden: false,
+            ...(t.case_sensitive !== undefined ? { caseSensitive: t.case_sensitive } : {}),
+            ...(t.description ? { notes: t.description } : {}),
+          });
+        }
+      }
+    }
+    const warnings: ImportChunk[] = project.account?.id ? [] : [{ kind: 'warning', message: `Phrase did not say which account project ${source.project} belongs to; its term bases were not read.` }];
+    await context.emit([localesChunk, { kind: 'glossary', terms }, ...warnings], { stage: 'keys', page: 1 });
+  }
+
+  if (checkpoint.stage === 'glossary' || checkpoint.stage === 'keys') {
     // A key's source text is its translation in the default locale; read them all first so each keys page is complete.
     context.progress(`reading the ${localeTag(sourceLocale)} source texts`);
     const sources = groupTranslations(
       await client.all<PhraseTranslation>(client.list(`/projects/${client.project}/locales/${sourceLocale.id}/translations`, 1, '&sort=key_name&order=asc'), 'the source translations'),
     );
-    let pageNo = checkpoint.page;
+    let pageNo = checkpoint.stage === 'keys' ? checkpoint.page : 1;
     let first = true;
     for (let url: string | undefined = client.list(`/projects/${client.project}/keys`, pageNo); url; pageNo++) {
       const p: { items: PhraseKey[]; next: string | undefined } = await client.page<PhraseKey>(url, 'the keys');
@@ -160,7 +185,7 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
   }
 
   let resume = parseCheckpoint(context.checkpoint);
-  if (resume.stage === 'keys') resume = { stage: 'translations', locale: 0, page: 1 };
+  if (resume.stage === 'glossary' || resume.stage === 'keys') resume = { stage: 'translations', locale: 0, page: 1 };
   if (resume.stage === 'translations') {
     for (let index = resume.locale; index < targets.length; index++) {
       const locale = targets[index]!;
@@ -190,35 +215,13 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
           });
         }
         // With forms held back, the run must restart at this page to see them again.
-        const next: Checkpoint = url ? { stage: 'translations', locale: index, page: carry.length ? pageNo : pageNo + 1 } : index + 1 < targets.length ? { stage: 'translations', locale: index + 1, page: 1 } : { stage: 'glossary' };
+        const next: Checkpoint = url ? { stage: 'translations', locale: index, page: carry.length ? pageNo : pageNo + 1 } : index + 1 < targets.length ? { stage: 'translations', locale: index + 1, page: 1 } : { stage: 'done' };
         await context.emit([localesChunk, { kind: 'translations', rows }], next);
         context.progress(`read ${tag} translations page ${pageNo}`, index + 1, targets.length);
       }
     }
   }
 
-  // Term bases belong to the account; the ones linked to this project are its glossary.
-  const terms: ImportedTerm[] = [];
-  if (project.account?.id) {
-    const account = encodeURIComponent(project.account.id);
-    const glossaries = await client.all<PhraseGlossary>(client.list(`/accounts/${account}/glossaries`, 1), 'the term bases');
-    for (const glossary of glossaries.filter((g) => g.projects?.some((p) => p.id === project.id))) {
-      const list = await client.all<PhraseTerm>(client.list(`/accounts/${account}/glossaries/${glossary.id}/terms`, 1), `term base ${glossary.id}`);
-      for (const t of list) {
-        terms.push({
-          term: t.term,
-          translations: Object.fromEntries((t.translations ?? []).filter((tr) => tr.content !== '').map((tr) => [tr.locale_code, tr.content])),
-          // Phrase Strings term bases have no forbidden terms; a term marked not translatable has no translations instead.
-          forbidden: false,
-          ...(t.case_sensitive !== undefined ? { caseSensitive: t.case_sensitive } : {}),
-          ...(t.description ? { notes: t.description } : {}),
-        });
-      }
-    }
-  } else {
-    await context.emit([{ kind: 'warning', message: `Phrase did not say which account project ${source.project} belongs to; its term bases were not read.` }], { stage: 'glossary' });
-  }
-  await context.emit([localesChunk, { kind: 'glossary', terms }], { stage: 'done' });
 }
 
 async function mapParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -172,8 +172,19 @@ export async function readTolgeeArchive(bytes: Uint8Array, fileName: string, con
   const targets = [...new Set(json.map((f) => f.locale))].filter((l) => l !== base.locale);
   for (const t of tmx) for (const u of t.doc.units) for (const v of u.variants) if (v.locale.toLowerCase() !== base.locale.toLowerCase() && !targets.includes(v.locale)) targets.push(v.locale);
 
-  // Source files first: a key is written before its translations.
+  // Glossaries first (every translation is then gated against the whole glossary), then source files: a key is
+  // written before its translations.
   const steps: { name: string; run: () => ImportChunk[] }[] = [];
+  for (const n of csv) {
+    steps.push({
+      name: n,
+      run: () => {
+        const terms = glossaryTerms(n, files[n]!);
+        return terms ? [{ kind: 'glossary', terms }] : [{ kind: 'warning', message: `${n} in the Tolgee export is not a Tolgee glossary export (its header is not term,description,translatable,casesensitive,abbreviation,forbidden,…); it was not read.` }];
+      },
+    });
+  }
+
   for (const f of [...json].sort((a, b) => Number(b.locale === base.locale) - Number(a.locale === base.locale))) {
     steps.push({ name: f.name, run: () => languageChunks(f, f.locale === base.locale) });
   }
@@ -192,16 +203,6 @@ export async function readTolgeeArchive(bytes: Uint8Array, fileName: string, con
       },
     });
   }
-  for (const n of csv) {
-    steps.push({
-      name: n,
-      run: () => {
-        const terms = glossaryTerms(n, files[n]!);
-        return terms ? [{ kind: 'glossary', terms }] : [{ kind: 'warning', message: `${n} in the Tolgee export is not a Tolgee glossary export (its header is not term,description,translatable,casesensitive,abbreviation,forbidden,…); it was not read.` }];
-      },
-    });
-  }
-
   const start = (context.checkpoint as ArchiveCheckpoint | undefined)?.filesDone ?? 0;
   for (let i = start; i < steps.length; i++) {
     context.signal.throwIfAborted();

@@ -65,8 +65,8 @@ const memoryAssignments = z.object({
 const errorBody = z.object({ code: z.string().optional(), message: z.string().optional(), params: z.unknown().optional() });
 
 /**
- * Where a resumed API read continues: `keys` at a translations cursor (none: the first page), then the glossaries
- * (by index, then terms page), then the shared translation memories (by index).
+ * Where a resumed API read continues: the glossaries (by index, then terms page), then `keys` at a translations
+ * cursor (none: the first page), then the shared translation memories (by index).
  */
 type Checkpoint = { stage: 'keys'; cursor?: string } | { stage: 'glossary'; glossary: number; page: number } | { stage: 'memory'; memory: number };
 const checkpointSchema: z.ZodType<Checkpoint> = z.union([
@@ -136,7 +136,8 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
   const api = createTolgeeApi(source, context);
   const { projectId } = api;
   const resumed = context.checkpoint === undefined ? undefined : checkpointSchema.safeParse(context.checkpoint);
-  let checkpoint: Checkpoint = resumed?.success ? resumed.data : { stage: 'keys' };
+  // The glossary first: every translation is then gated against the project's whole glossary.
+  let checkpoint: Checkpoint = resumed?.success ? resumed.data : { stage: 'glossary', glossary: 0, page: 0 };
 
   const info = await api.getJson(`/v2/projects/${projectId}`, project, 'the project');
   const languages: z.infer<typeof language>[] = [];
@@ -156,11 +157,8 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
     checkpoint = next;
   };
 
-  if (checkpoint.stage === 'keys') await readKeys(api, context, baseTag, [baseTag, ...targets], checkpoint.cursor, emit);
-  if (checkpoint.stage !== 'memory') {
-    const start = checkpoint.stage === 'glossary' ? checkpoint : { glossary: 0, page: 0 };
-    await readGlossaries(api, context, info.organizationOwner?.id, start, emit);
-  }
+  if (checkpoint.stage === 'glossary') await readGlossaries(api, context, info.organizationOwner?.id, checkpoint, emit);
+  if (checkpoint.stage !== 'memory') await readKeys(api, context, baseTag, [baseTag, ...targets], checkpoint.stage === 'keys' ? checkpoint.cursor : undefined, emit);
   const memoryStart = checkpoint.stage === 'memory' ? checkpoint.memory : 0;
   await readMemories(api, context, info.organizationOwner?.id, baseTag, memoryStart, emit);
   if (pending.length > 0) await context.emit(pending, checkpoint);
@@ -226,10 +224,10 @@ async function readKeys(api: Api, context: ReaderContext, baseTag: string, tags:
     }
     cursor = answer.nextCursor ?? undefined;
     const done = !cursor;
-    await emit([{ kind: 'keys', keys }, { kind: 'translations', rows }, ...warnings], done ? { stage: 'glossary', glossary: 0, page: 0 } : { stage: 'keys', cursor });
+    await emit([{ kind: 'keys', keys }, { kind: 'translations', rows }, ...warnings], done ? { stage: 'memory', memory: 0 } : { stage: 'keys', cursor });
     if (done) return;
   }
-  await emit([], { stage: 'glossary', glossary: 0, page: 0 });
+  await emit([], { stage: 'memory', memory: 0 });
 }
 
 const PAT_NOTE = 'a personal access token (tgpat_…) of a member of the project\'s organization, on a plan with';
@@ -240,7 +238,7 @@ async function readGlossaries(api: Api, context: ReaderContext, organizationId: 
     list = await api.getJson(`/v2/projects/${api.projectId}/glossaries`, glossaries, 'the glossaries', true);
   } catch (error) {
     if (!(error instanceof OptionalPartUnavailable)) throw error;
-    await emit([{ kind: 'warning', message: `${error.message}; the glossary was not imported. Reading it takes ${PAT_NOTE} glossaries.` }], { stage: 'memory', memory: 0 });
+    await emit([{ kind: 'warning', message: `${error.message}; the glossary was not imported. Reading it takes ${PAT_NOTE} glossaries.` }], { stage: 'keys' });
     return;
   }
   const all = list._embedded?.glossaries ?? [];

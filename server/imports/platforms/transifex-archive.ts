@@ -159,7 +159,8 @@ export async function readTransifexArchive(bytes: Uint8Array, fileName: string, 
   }
   if (!sourceLanguage) sourceLanguage = tmxPaths.map((p) => parseTmx(files.get(p)!).sourceLocale).find((l) => !!l) ?? 'en';
   for (const path of tmxPaths) items.push({ label: path, read: () => memoryChunks(path, files.get(path)!, sourceLanguage) });
-  for (const path of csvPaths) items.push({ label: path, read: () => glossaryChunks(path, files.get(path)!) });
+  // Glossaries first: every translation is then gated against the project's whole glossary.
+  items.unshift(...csvPaths.map((path) => ({ label: path, read: () => glossaryChunks(path, files.get(path)!) })));
 
   const locales: ImportChunk = { kind: 'locales', source: sourceLanguage, targets: [...targets].sort() };
   const saved = checkpointSchema.safeParse(context.checkpoint);
