@@ -44,6 +44,11 @@ export interface ImportReport {
   /** Platform tags that were not BCP-47 as they were, and what they became (`pt_BR` → `pt-BR`). */
   locale_mappings: Record<string, string>;
   languages_added: string[];
+  /**
+   * Platform locales left out (the plan had no room for them, or the project lacks them): kept in the saved report, so
+   * a resumed import leaves out the same ones.
+   */
+  locales_refused: string[];
   memory_units: number;
   glossary_terms: { added: number; updated: number };
   /** Translations a gate failed: imported and flagged for review, never dropped. */
@@ -58,6 +63,7 @@ export const emptyReport = (): ImportReport => ({
   locales: {},
   locale_mappings: {},
   languages_added: [],
+  locales_refused: [],
   memory_units: 0,
   glossary_terms: { added: 0, updated: 0 },
   gate_failures: [],
@@ -126,8 +132,12 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
     return trx.selectFrom('projects').select(['id', 'organisation_id', 'source_locale', 'length_budget_percent']).where('id', '=', projectId).executeTakeFirstOrThrow();
   }
 
-  /** Locales the plan had no room for: their translations are left out, and the report says so once per locale. */
-  const refusedLocales = new Set<string>();
+  /** Leaves a locale's translations out, saying why once per import (the report, saved with each emit, remembers). */
+  function refuse(tag: string, why: string) {
+    if (report.locales_refused.includes(tag)) return;
+    report.locales_refused.push(tag);
+    warn(why);
+  }
 
   async function writeLocales(trx: Executor, source: string, targets: readonly string[]) {
     const p = await project(trx);
@@ -140,11 +150,10 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
     const existing = new Set((await trx.selectFrom('project_languages').select('tag').where('project_id', '=', projectId).execute()).map((l) => l.tag));
     for (const tag of targets) {
       const mapped = locale(tag);
-      if (!mapped || mapped === p.source_locale || existing.has(mapped) || refusedLocales.has(mapped)) continue;
+      if (!mapped || mapped === p.source_locale || existing.has(mapped) || report.locales_refused.includes(mapped)) continue;
       // The plan's locale rows count the source: an import adds languages as POST /v1/languages would, no further.
       if (existing.size + 2 > limit) {
-        refusedLocales.add(mapped);
-        warn(`'${mapped}' is not added: the ${plan} plan allows ${limit} locale rows including the source, and this project has ${existing.size + 1}; its translations are left out`);
+        refuse(mapped, `'${mapped}' is not added: the ${plan} plan allows ${limit} locale rows including the source, and this project has ${existing.size + 1}; its translations are left out`);
         continue;
       }
       existing.add(mapped);
@@ -268,6 +277,9 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
 
   async function writeTranslationRows(trx: Executor, rows: readonly ImportedTranslation[]) {
     const p = await project(trx);
+    // Only into the project's languages (a dry run's would-be ones too), whatever chunks a resumed run saw before.
+    const targets = new Set((await trx.selectFrom('project_languages').select('tag').where('project_id', '=', projectId).execute()).map((l) => l.tag));
+    if (options.dryRun) for (const tag of report.languages_added) targets.add(tag);
     const glossary = await loadGlossary(trx, projectId);
     // Keys written by an earlier run of this import (before a restart) are looked up by (path, key), as pairs.
     const wanted = new Map<string, { path: string; key: string }>();
@@ -296,7 +308,11 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
         warn(`translation into ${tag} of '${r.key}'${r.path ? ` in ${r.path}` : ''}, a key the import did not read, is left out`, r.ref);
         continue;
       }
-      if (tag === p.source_locale || refusedLocales.has(tag)) continue;
+      if (tag === p.source_locale) continue;
+      if (!targets.has(tag)) {
+        refuse(tag, `'${tag}' is not a language of this project; its translations are left out`);
+        continue;
+      }
       const t = tally(tag);
       const existing = current.get(`${k.id}\u0000${tag}`);
       if (existing && options.conflict === 'keep_human' && (existing.state === 'human' || existing.state === 'approved')) {

@@ -58,10 +58,12 @@ interface ImportBody {
     locales: Record<string, { human: number; machine: number; held: number; flagged: number; kept: number; memory: number }>;
     locale_mappings: Record<string, string>;
     languages_added: string[];
+    locales_refused: string[];
     memory_units: number;
     glossary_terms: { added: number; updated: number };
     gate_failures: { key: string; locale: string; gate: string }[];
     gate_failures_count: number;
+    warnings: { message: string; ref?: string }[];
     warnings_count: number;
   };
 }
@@ -306,6 +308,37 @@ describe('the import job', () => {
     expect(result.status).toBe('completed');
     expect(result.report.keys.added).toBe(fixture.keys.length);
     expect(await allowance(project.token)).toBe(before);
+  });
+
+  it('a resumed import leaves out the locales the plan refused, even where the reader sends no locales again', async () => {
+    const mock = await startCrowdinMock(fixture);
+    try {
+      // A free plan has 15 locale rows: with the source and 13 targets, ar takes the last one and pt-BR finds none.
+      const organisation = await service.runtime.organisations.createOrganisation({ name: 'refused org', plan: 'free' });
+      const created = await service.runtime.organisations.createProject({ organisationId: organisation.id, name: 'refused', sourceLocale: 'en', targetLocales: ['de', 'fr', 'es', 'it', 'nl', 'sv', 'da', 'fi', 'pl', 'cs', 'ja', 'ko', 'zh'] });
+      const token = await service.mintToken({ projectId: created.id, abilities: ['read', 'pull', 'write', 'manage'], kind: 'session', expiresAt: new Date(Date.now() + 3_600_000) });
+      const first = await importApi(token, 'crowdin', mock);
+      expect(first.status).toBe('completed');
+      expect(first.report.languages_added).toEqual(['ar']);
+      expect(first.report.locales_refused).toEqual(['pt-BR']);
+      // As a worker that died after saving a checkpoint inside the translations would leave it: running, its lease
+      // lapsed, to resume at the first language's translations of the first file (Crowdin sends no locales there).
+      const { sealSecret } = await import('../../server/github-app/crypto.js');
+      const credentials = sealSecret(service.config.secretKey!, JSON.stringify({ token: mock.token, project: mock.projectId, baseUrl: mock.url }), `imports:${first.id}:credentials`);
+      await service.runtime.db
+        .updateTable('imports')
+        .set({ status: 'running', finished_at: null, credentials_ciphertext: credentials, checkpoint: JSON.stringify({ stage: 'files', file: 0, language: 0, offset: 0 }), lease_owner: 'gone', lease_expires_at: new Date(Date.now() - 1000) })
+        .where('id', '=', first.id)
+        .execute();
+      const resumed = await finished(token, first.id);
+      expect(resumed.status).toBe('completed');
+      expect(resumed.report.locales_refused).toEqual(['pt-BR']);
+      expect(resumed.report.warnings.filter((w) => w.message.includes("'pt-BR'"))).toHaveLength(1);
+      const written = await service.runtime.db.selectFrom('translations as t').innerJoin('keys as k', 'k.id', 't.key_id').select((eb) => eb.fn.countAll<string>().as('n')).where('k.project_id', '=', created.id).where('t.locale', '=', 'pt-BR').executeTakeFirstOrThrow();
+      expect(Number(written.n)).toBe(0);
+    } finally {
+      await mock.stop();
+    }
   });
 
   it('resumes from its checkpoint after the service stops mid-import, without duplicates', async () => {

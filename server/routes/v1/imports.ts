@@ -54,6 +54,7 @@ const Import = z
         locales: z.record(z.string(), Tally).openapi({ description: 'Per locale: translations imported as human (reviewed on the platform), machine, held, flagged (a gate failed), kept (a person’s translation in Parlance won), and memory units.' }),
         locale_mappings: z.record(z.string(), z.string()).openapi({ description: "Platform tags that needed mapping to BCP-47, e.g. `pt_BR` → `pt-BR`." }),
         languages_added: z.array(z.string()),
+        locales_refused: z.array(z.string()).openapi({ description: "The platform's locales whose translations were left out: the plan had no room for another language, or the project lacks it. A resumed import leaves out the same ones." }),
         memory_units: z.number().int(),
         glossary_terms: z.object({ added: z.number().int(), updated: z.number().int() }),
         gate_failures: z.array(z.object({ key: z.string(), path: z.string(), locale: z.string(), gate: z.string(), reason: z.string() })),
