@@ -174,6 +174,7 @@ export function createImportService(deps: ImportServiceDeps) {
       } else {
         await reader.readArchive(new Uint8Array(Buffer.from(row.archive!, 'base64')), row.archive_name ?? 'export.zip', context);
       }
+      await writer.finish(db);
       await db
         .updateTable('imports')
         .set({ status: 'completed', report: JSON.stringify(report), progress: JSON.stringify({ message: 'done' }), finished_at: sql`now()`, credentials_ciphertext: null, archive: null, lease_owner: null, lease_expires_at: null })

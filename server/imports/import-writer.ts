@@ -28,14 +28,23 @@ export interface ImportOptions {
   dryRun: boolean;
 }
 
+/** What an import brought into one locale. */
 export interface LocaleTally {
+  /** The project's active keys with a translation in this locale once the import completed (a dry run: `translations` + `kept`). */
   keys: number;
+  /** Translations imported in this run: human + machine + held + flagged. */
+  translations: number;
+  /** Reviewed on the platform: imported as human translations, protected from machine passes (also when a gate failed). */
   human: number;
   machine: number;
   held: number;
+  /** Not reviewed on the platform, and a gate failed: imported flagged for review. */
   flagged: number;
+  /** A person's translation in Parlance that the import left as it was. */
   kept: number;
   memory: number;
+  /** Glossary terms imported with a translation into this locale. */
+  glossary: number;
 }
 
 export interface ImportReport {
@@ -52,7 +61,7 @@ export interface ImportReport {
   memory_units: number;
   glossary_terms: { added: number; updated: number };
   /** Translations a gate failed: imported and flagged for review, never dropped. */
-  gate_failures: { key: string; path: string; locale: string; gate: string; reason: string }[];
+  gate_failures: { key: string; path: string; locale: string; gate: string; reason: string; state: 'human' | 'flagged' | 'held' }[];
   gate_failures_count: number;
   warnings: { message: string; ref?: string }[];
   warnings_count: number;
@@ -112,7 +121,13 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
     report.warnings_count++;
     if (report.warnings.length < REPORT_LIST_LIMIT) report.warnings.push(ref ? { message, ref } : { message });
   };
-  const tally = (locale: string): LocaleTally => (report.locales[locale] ??= { keys: 0, human: 0, machine: 0, held: 0, flagged: 0, kept: 0, memory: 0 });
+  const tally = (locale: string): LocaleTally => {
+    // A report saved by an earlier version lacks the newer counts.
+    const t = (report.locales[locale] ??= { keys: 0, translations: 0, human: 0, machine: 0, held: 0, flagged: 0, kept: 0, memory: 0, glossary: 0 });
+    t.translations ??= 0;
+    t.glossary ??= 0;
+    return t;
+  };
 
   /** The project's tag for a platform tag, or undefined with a warning. */
   function locale(tag: string, ref?: string): string | undefined {
@@ -328,24 +343,29 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
         glossary,
       );
       const failures = report_.failures.map((f) => ({ gate: f.gate, reason: f.reason }));
-      for (const f of failures) {
-        report.gate_failures_count++;
-        if (report.gate_failures.length < REPORT_LIST_LIMIT) report.gate_failures.push({ key: k.key, path: k.path, locale: tag, gate: f.gate, reason: f.reason });
-      }
       const plurals = value.plurals ? JSON.stringify(value.plurals) : null;
       const origin = `import:${deps.platform}`;
-      if (!r.reviewed && options.unreviewed === 'hold') {
+      const holding = !r.reviewed && options.unreviewed === 'hold';
+      // A gate failure is imported all the same, never dropped. A reviewed translation stays a human one, protected from
+      // machine passes as a person's edit that overruns a length limit is, its failures kept on the row for a
+      // reviewer; an unreviewed one is flagged for review.
+      const state = holding ? 'held' : r.reviewed ? 'human' : failures.length > 0 ? 'flagged' : 'accepted';
+      for (const f of failures) {
+        report.gate_failures_count++;
+        if (report.gate_failures.length < REPORT_LIST_LIMIT) report.gate_failures.push({ key: k.key, path: k.path, locale: tag, gate: f.gate, reason: f.reason, state: state === 'accepted' ? 'flagged' : state });
+      }
+      t.translations++;
+      if (state === 'held') {
         held.push({ key_id: k.id, locale: tag, text: value.text, plurals, source_hash: k.source_hash, failures: JSON.stringify(failures), origin, batch_id: null, state: 'held' });
         t.held++;
         continue;
       }
-      // A gate failure is imported all the same, flagged for a person to look at: an import never drops a translation.
-      const state = failures.length > 0 ? 'flagged' : r.reviewed ? 'human' : 'accepted';
       written.push({ key_id: k.id, locale: tag, text: value.text, plurals, source_hash: k.source_hash, origin, batch_id: null, state, failures: failures.length > 0 ? JSON.stringify(failures) : null });
       if (state === 'flagged') t.flagged++;
       else if (state === 'human') t.human++;
       else t.machine++;
-      if (state !== 'flagged') {
+      // Only what passed every gate joins the memory, to be offered again.
+      if (failures.length === 0) {
         remembered.push({ organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: tag, source: k.source, sourcePlurals: k.source_plurals, context: k.context, text: value.text, plurals: value.plurals, origin: r.reviewed ? 'human' : 'tmx' });
       }
     }
@@ -384,6 +404,7 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
         const mapped = locale(tag);
         if (mapped && text.trim() !== '') translations[mapped] = text.trim();
       }
+      for (const tag of Object.keys(translations)) tally(tag).glossary++;
       const existing = await trx.selectFrom('glossary_terms').select(['id', 'translations']).where('project_id', '=', projectId).where(sql<boolean>`lower(term) = lower(${term.term})`).executeTakeFirst();
       if (existing) report.glossary_terms.updated++;
       else report.glossary_terms.added++;
@@ -418,7 +439,23 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
           else warn(chunk.message, chunk.ref);
         }
       }
-      for (const t of Object.values(report.locales)) t.keys = t.human + t.machine + t.held + t.flagged + t.kept;
+      if (options.dryRun) for (const t of Object.values(report.locales)) t.keys = t.translations + t.kept;
+    },
+    /** Counts, once the reader is done, each locale's keys with a translation: what the project now holds. */
+    async finish(executor: Executor): Promise<void> {
+      const tags = Object.keys(report.locales);
+      if (options.dryRun || tags.length === 0) return;
+      const counts = await executor
+        .selectFrom('translations as t')
+        .innerJoin('keys as k', 'k.id', 't.key_id')
+        .select(['t.locale', (eb) => eb.fn.countAll<string>().as('n')])
+        .where('k.project_id', '=', projectId)
+        .where('k.state', '=', 'active')
+        .where('t.locale', 'in', tags)
+        .groupBy('t.locale')
+        .execute();
+      const byLocale = new Map(counts.map((c) => [c.locale, Number(c.n)]));
+      for (const tag of tags) tally(tag).keys = byLocale.get(tag) ?? 0;
     },
   };
 }

@@ -398,13 +398,18 @@ export interface ImportOptionsInput {
 }
 
 export interface ImportLocaleTally {
+  /** Active keys with a translation in this locale once the import completed. */
   keys: number;
+  /** Translations imported: human + machine + held + flagged. */
+  translations: number;
   human: number;
   machine: number;
   held: number;
   flagged: number;
   kept: number;
   memory: number;
+  /** Glossary terms imported with a translation into this locale. */
+  glossary: number;
 }
 
 export interface ImportJob {
@@ -420,9 +425,12 @@ export interface ImportJob {
     locales: Record<string, ImportLocaleTally>;
     locale_mappings: Record<string, string>;
     languages_added: string[];
+    /** Platform locales whose translations were left out (no room on the plan, or not a language of the project). */
+    locales_refused?: string[];
     memory_units: number;
     glossary_terms: { added: number; updated: number };
-    gate_failures: { key: string; path: string; locale: string; gate: string; reason: string }[];
+    /** `state`: how the failing translation was imported (`human`: reviewed on the platform, protected). */
+    gate_failures: { key: string; path: string; locale: string; gate: string; reason: string; state?: 'human' | 'flagged' | 'held' }[];
     gate_failures_count: number;
     warnings: { message: string; ref?: string }[];
     warnings_count: number;

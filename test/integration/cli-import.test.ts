@@ -41,9 +41,10 @@ describe('parlance import', () => {
     const run = await cli(['import', 'poeditor', '--project', mock.projectId, '--base-url', mock.url], { POEDITOR_TOKEN: mock.token });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/keys +520 added, 0 updated, 0 unchanged/);
-    expect(run.stdout).toMatch(/pt-BR .* reviewed \(human\)/);
+    expect(run.stdout).toMatch(/pt-BR +\d+ keys, \d+ translations \(\d+ reviewed \(human\), \d+ machine, 0 held, \d+ flagged\), 0 kept, \d+ memory units, \d+ glossary terms/);
     expect(run.stdout).toMatch(/locales +pt-br → pt-BR/);
-    expect(run.stdout).toMatch(/gates +\d+ failure\(s\), imported and flagged for review/);
+    expect(run.stdout).toMatch(/gates +\d+ failure\(s\), imported all the same/);
+    expect(run.stdout).toMatch(/de screen0\.item7: placeholders: .* \[human\]/);
     expect(run.stderr).toContain('Importing from poeditor');
     expect(`${run.stdout}${run.stderr}`).not.toContain(mock.token);
   });

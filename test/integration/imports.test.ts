@@ -4,6 +4,7 @@
  * memory, glossary, added languages) and what a pull gives; no words charged, a second run changes nothing, an
  * import paused by a stopping service resumes from its checkpoint, and a free-plan organisation imports too.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../../server/runtime.js';
 import { createLogger } from '../../server/logger.js';
@@ -55,13 +56,13 @@ interface ImportBody {
   error: string | null;
   report: {
     keys: { added: number; updated: number; unchanged: number };
-    locales: Record<string, { human: number; machine: number; held: number; flagged: number; kept: number; memory: number }>;
+    locales: Record<string, { keys: number; translations: number; human: number; machine: number; held: number; flagged: number; kept: number; memory: number; glossary: number }>;
     locale_mappings: Record<string, string>;
     languages_added: string[];
     locales_refused: string[];
     memory_units: number;
     glossary_terms: { added: number; updated: number };
-    gate_failures: { key: string; locale: string; gate: string }[];
+    gate_failures: { key: string; locale: string; gate: string; state: string }[];
     gate_failures_count: number;
     warnings: { message: string; ref?: string }[];
     warnings_count: number;
@@ -118,6 +119,9 @@ async function allowance(token: string) {
   return (await json<{ allowance: { words_remaining: number } }>(await service.api('/v1/project', { token }))).allowance.words_remaining;
 }
 
+/** The German translation that drops its placeholders; reviewed on the platform. */
+const BROKEN_KEY = fixture.keys[fixture.translations.find((t) => t.locale === 'de' && t.text === 'Hallo, Sie haben Nachrichten')!.keyId - 1]!.key;
+
 /** What the fixture says a locale holds, by key: translations, and for reviewed ones whether they were reviewed. */
 function expected(locale: string) {
   return fixture.translations.filter((t) => t.locale === locale).map((t) => ({ ...t, key: fixture.keys[t.keyId - 1]! }));
@@ -147,11 +151,15 @@ describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePat
       const rows = expected(locale);
       const t = first.report.locales[locale]!;
       expect(t.human + t.machine + t.flagged, `translations into ${locale}`).toBe(rows.length);
+      expect(t.translations, `translations into ${locale}`).toBe(rows.length);
+      // Every translated key, counted in the project: one translation per key.
+      expect(t.keys, `keys with a translation in ${locale}`).toBe(rows.length);
       expect(t.held).toBe(0);
+      expect(t.glossary, `glossary terms with a ${locale} translation`).toBe(apiGlossary ? fixture.glossary.filter((g) => g.translations[locale]).length : 0);
     }
-    // The German translation that lost its placeholders is imported, flagged, and named in the report.
-    expect(first.report.locales.de!.flagged).toBeGreaterThanOrEqual(1);
-    expect(first.report.gate_failures).toContainEqual(expect.objectContaining({ locale: 'de', gate: 'placeholders' }));
+    // The German translation that lost its placeholders, reviewed on the platform, is imported as a human translation
+    // (protected from machine passes) and named in the report.
+    expect(first.report.gate_failures).toContainEqual(expect.objectContaining({ key: BROKEN_KEY, locale: 'de', gate: 'placeholders', state: 'human' }));
     if (apiMemory) expect(first.report.memory_units).toBeGreaterThanOrEqual(fixture.memory.length);
     // The glossary arrives before the translations are gated: the first import already flags the translations that
     // leave out a term's translation.
@@ -164,14 +172,31 @@ describe.each(CASES)('$platform', ({ platform, start, archive, paths, archivePat
     expect(await allowance(project.token)).toBe(before);
   });
 
+  it.skipIf(!apiGlossary && !apiMemory)('the glossary and the memory are in the project afterwards', async () => {
+    if (apiGlossary) {
+      const terms = await json<{ items: { term: string; translations: Record<string, string>; forbidden: boolean }[] }>(await service.api('/v1/glossary?limit=100', { token: project.token }));
+      expect(terms.items.map((t) => t.term).sort()).toEqual(fixture.glossary.map((g) => g.term).sort());
+      expect(terms.items.find((t) => t.term === 'Dashboard')?.translations).toEqual({ de: 'Übersicht', ar: 'لوحة التحكم' });
+    }
+    if (apiMemory) {
+      const tmx = await (await service.api('/v1/memory/export?locales=de', { token: project.token })).text();
+      for (const m of fixture.memory.filter((u) => u.locale === 'de').slice(0, 5)) {
+        expect(tmx).toContain(m.source);
+        expect(tmx).toContain(m.text);
+      }
+    }
+  });
+
   it('reviewed translations become human translations, the others machine ones', async () => {
     const reviewedDe = expected('de').filter((t) => t.reviewed).length;
-    const human = await json<{ items: { key: string }[] }>(await service.api('/v1/translations?state=human&locale=de&limit=500', { token: project.token }));
+    const human = await json<{ items: { key: string; failures: { gate: string }[] }[] }>(await service.api('/v1/translations?state=human&locale=de&limit=500', { token: project.token }));
     const flagged = await json<{ items: { key: string; failures: { gate: string }[] }[] }>(await service.api('/v1/translations?state=flagged&locale=de&limit=500', { token: project.token }));
     expect(flagged.items.length).toBe(first.report.locales.de!.flagged);
     // The reviewed ones but the flagged: a review on the platform does not get a broken placeholder past the gates.
     expect(human.items.length).toBe(first.report.locales.de!.human);
-    expect(human.items.length).toBeGreaterThanOrEqual(reviewedDe - flagged.items.length);
+    // Reviewed translations stay human ones even where a gate failed: the failure is kept on the row.
+    expect(human.items.length).toBe(reviewedDe);
+    expect(new Set(human.items.find((i) => i.key === BROKEN_KEY)?.failures.map((f) => f.gate))).toEqual(new Set(['placeholders']));
   });
 
   it('a pull afterwards gives the imported translations', async () => {
@@ -308,6 +333,77 @@ describe('the import job', () => {
     expect(result.status).toBe('completed');
     expect(result.report.keys.added).toBe(fixture.keys.length);
     expect(await allowance(project.token)).toBe(before);
+  });
+
+  it('cancels a running import: it stops, and the project holds exactly the chunks committed before', async () => {
+    // Pages of ten keep the import running long enough to cancel it part-way.
+    const mock = await startTransifexMock(fixture, { pageSize: 10 });
+    try {
+      const project = await newProject('cancel');
+      const queued = await json<ImportBody>(
+        await service.api('/v1/imports', { method: 'POST', token: project.token, json: { platform: 'transifex', api: { token: mock.token, project: mock.projectId, base_url: mock.url } } }),
+        202,
+      );
+      for (let i = 0; i < 500; i++) {
+        const now = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}`, { token: project.token }));
+        if (now.report.keys.added > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const cancelled = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}/cancel`, { method: 'POST', token: project.token }));
+      expect(cancelled.status).toBe('cancelled');
+      // The worker notices at its next page or emit; then nothing more is written.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const keyCount = async () => (await json<{ total: number }>(await service.api('/v1/keys?locale=de&limit=1', { token: project.token }))).total;
+      const after = await keyCount();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await keyCount()).toBe(after);
+      expect(after).toBeGreaterThan(0);
+      expect(after).toBeLessThan(fixture.keys.length);
+      // The report is saved in the transaction of each chunk: the keys in the project are the ones it counts.
+      const final = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}`, { token: project.token }));
+      expect(final.status).toBe('cancelled');
+      expect(final.report.keys.added).toBe(after);
+      const row = await service.runtime.db.selectFrom('imports').select(['credentials_ciphertext', 'lease_owner']).where('id', '=', queued.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ credentials_ciphertext: null, lease_owner: null });
+      // A cancelled import cannot be cancelled again.
+      expect((await service.api(`/v1/imports/${queued.id}/cancel`, { method: 'POST', token: project.token })).status).toBe(409);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it("forgets the platform's token and the uploaded export once an import ends", async () => {
+    const mock = await startPoeditorMock(fixture);
+    try {
+      const project = await newProject('forget');
+      const viaApi = await importApi(project.token, 'poeditor', mock);
+      const viaArchive = await importArchive(project.token, 'poeditor', poeditorArchive(fixture));
+      expect([viaApi.status, viaArchive.status]).toEqual(['completed', 'completed']);
+      const rows = await service.runtime.db
+        .selectFrom('imports')
+        .select(['id', 'source', 'credentials_ciphertext', sql<boolean>`archive is null`.as('archive_cleared'), 'archive_name'])
+        .where('id', 'in', [viaApi.id, viaArchive.id])
+        .orderBy('id')
+        .execute();
+      expect(rows.map((r) => [r.source, r.credentials_ciphertext, r.archive_cleared])).toEqual([
+        ['api', null, true],
+        ['archive', null, true],
+      ]);
+      expect(rows[1]!.archive_name).toBe('poeditor-export.zip');
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('needs the manage ability to start, list or cancel an import', async () => {
+    const project = await newProject('abilities');
+    const token = await service.mintToken({ projectId: project.projectId, abilities: ['read', 'pull', 'push', 'write'] });
+    const post = await service.api('/v1/imports', { method: 'POST', token, json: { platform: 'poeditor', api: { token: 'x'.repeat(32), project: '1' } } });
+    expect(post.status).toBe(403);
+    expect(((await post.json()) as { detail: string }).detail).toMatch(/manage/);
+    expect((await service.api('/v1/imports', { token })).status).toBe(403);
+    expect((await service.api('/v1/imports/imp_x/cancel', { method: 'POST', token })).status).toBe(403);
+    expect((await json<{ items: unknown[] }>(await service.api('/v1/imports', { token: project.token }))).items).toEqual([]);
   });
 
   it('a resumed import leaves out the locales the plan refused, even where the reader sends no locales again', async () => {

@@ -37,7 +37,17 @@ const ApiImport = z
   .strict()
   .openapi('ApiImportInput');
 
-const Tally = z.object({ keys: z.number().int(), human: z.number().int(), machine: z.number().int(), held: z.number().int(), flagged: z.number().int(), kept: z.number().int(), memory: z.number().int() });
+const Tally = z.object({
+  keys: z.number().int().openapi({ description: "The project's active keys with a translation in this locale once the import completed (in a dry run: the translations it would import, plus kept ones)." }),
+  translations: z.number().int().openapi({ description: 'Translations imported: human + machine + held + flagged.' }),
+  human: z.number().int().openapi({ description: 'Reviewed on the platform: imported as human translations, protected from machine passes, also when a gate failed (the failure is on the row and in `gate_failures`).' }),
+  machine: z.number().int(),
+  held: z.number().int(),
+  flagged: z.number().int().openapi({ description: 'Not reviewed on the platform, and a gate failed: imported flagged for review.' }),
+  kept: z.number().int().openapi({ description: 'A translation a person wrote or approved in Parlance, left as it was (conflict `keep_human`).' }),
+  memory: z.number().int().openapi({ description: 'Translation memory units into this locale.' }),
+  glossary: z.number().int().openapi({ description: 'Glossary terms imported with a translation into this locale.' }),
+});
 
 const Import = z
   .object({
@@ -51,13 +61,15 @@ const Import = z
     report: z
       .object({
         keys: z.object({ added: z.number().int(), updated: z.number().int(), unchanged: z.number().int() }),
-        locales: z.record(z.string(), Tally).openapi({ description: 'Per locale: translations imported as human (reviewed on the platform), machine, held, flagged (a gate failed), kept (a person’s translation in Parlance won), and memory units.' }),
+        locales: z.record(z.string(), Tally).openapi({ description: 'Per locale: keys, translations (as human, machine, held, flagged; kept ones left as they were), memory units and glossary terms.' }),
         locale_mappings: z.record(z.string(), z.string()).openapi({ description: "Platform tags that needed mapping to BCP-47, e.g. `pt_BR` → `pt-BR`." }),
         languages_added: z.array(z.string()),
         locales_refused: z.array(z.string()).openapi({ description: "The platform's locales whose translations were left out: the plan had no room for another language, or the project lacks it. A resumed import leaves out the same ones." }),
         memory_units: z.number().int(),
         glossary_terms: z.object({ added: z.number().int(), updated: z.number().int() }),
-        gate_failures: z.array(z.object({ key: z.string(), path: z.string(), locale: z.string(), gate: z.string(), reason: z.string() })),
+        gate_failures: z.array(
+          z.object({ key: z.string(), path: z.string(), locale: z.string(), gate: z.string(), reason: z.string(), state: z.enum(['human', 'flagged', 'held']).optional().openapi({ description: 'How the translation was imported: `human` (reviewed on the platform, protected, the failure on the row), `flagged` or `held`.' }) }),
+        ),
         gate_failures_count: z.number().int(),
         warnings: z.array(z.object({ message: z.string(), ref: z.string().optional() })),
         warnings_count: z.number().int(),

@@ -163,14 +163,17 @@ export function reportLines(job: ImportJob): string[] {
   const lines = [`${job.id}: ${job.platform} ${job.source === 'api' ? 'API' : `export ${job.archive_name ?? ''}`}, ${job.status}${job.options.dry_run ? ' (dry run: nothing was written)' : ''}`];
   lines.push(`  keys          ${r.keys.added} added, ${r.keys.updated} updated, ${r.keys.unchanged} unchanged`);
   for (const [locale, t] of Object.entries(r.locales)) {
-    lines.push(`  ${locale.padEnd(13)} ${t.human} reviewed (human), ${t.machine} machine, ${t.held} held, ${t.flagged} flagged, ${t.kept} kept, ${t.memory} memory units`);
+    lines.push(
+      `  ${locale.padEnd(13)} ${t.keys} keys, ${t.translations ?? 0} translations (${t.human} reviewed (human), ${t.machine} machine, ${t.held} held, ${t.flagged} flagged), ${t.kept} kept, ${t.memory} memory units, ${t.glossary ?? 0} glossary terms`,
+    );
   }
   if (Object.keys(r.locale_mappings).length > 0) lines.push(`  locales       ${Object.entries(r.locale_mappings).map(([from, to]) => `${from} → ${to}`).join(', ')}`);
   if (r.languages_added.length > 0) lines.push(`  languages     added ${r.languages_added.join(', ')}`);
+  if (r.locales_refused?.length) lines.push(`  languages     left out ${r.locales_refused.join(', ')} (see the warnings)`);
   lines.push(`  memory        ${r.memory_units} units; glossary ${r.glossary_terms.added} terms added, ${r.glossary_terms.updated} updated`);
   if (r.gate_failures_count > 0) {
-    lines.push(`  gates         ${r.gate_failures_count} failure(s), imported and flagged for review:`);
-    for (const f of r.gate_failures.slice(0, 10)) lines.push(`    ${f.locale} ${f.key}${f.path ? ` (${f.path})` : ''}: ${f.gate}: ${f.reason}`);
+    lines.push(`  gates         ${r.gate_failures_count} failure(s), imported all the same (reviewed ones as human translations, the others flagged or held for review):`);
+    for (const f of r.gate_failures.slice(0, 10)) lines.push(`    ${f.locale} ${f.key}${f.path ? ` (${f.path})` : ''}: ${f.gate}: ${f.reason}${f.state ? ` [${f.state}]` : ''}`);
   }
   if (r.warnings_count > 0) {
     lines.push(`  warnings      ${r.warnings_count}:`);

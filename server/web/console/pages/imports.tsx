@@ -382,31 +382,35 @@ function ImportReport(props: { job: ImportJob }) {
           columns={[
             'Language',
             { label: 'Keys', num: true },
+            { label: 'Translations', num: true },
             { label: 'Human', num: true },
             { label: 'Machine', num: true },
             { label: 'Held', num: true },
             { label: 'Flagged', num: true },
             { label: 'Kept', num: true },
             { label: 'Memory', num: true },
+            { label: 'Glossary', num: true },
           ]}
         >
           {locales.map(([tag, t]) => (
             <tr key={tag}>
               <th scope="row">{localeLabel(tag)}</th>
               <td class="num">{formatNumber(t.keys)}</td>
+              <td class="num">{formatNumber(t.translations ?? 0)}</td>
               <td class="num">{formatNumber(t.human)}</td>
               <td class="num">{formatNumber(t.machine)}</td>
               <td class="num">{formatNumber(t.held)}</td>
               <td class="num">{formatNumber(t.flagged)}</td>
               <td class="num">{formatNumber(t.kept)}</td>
               <td class="num">{formatNumber(t.memory)}</td>
+              <td class="num">{formatNumber(t.glossary ?? 0)}</td>
             </tr>
           ))}
         </DataTable>
       ) : null}
       <p class="hint">
-        Human: reviewed on the platform. Held: waiting in the review queue. Flagged: a quality gate refused it (listed below). Kept: a person’s translation here won over the
-        platform’s.
+        Keys: keys with a translation in the language now. Human: reviewed on the platform, protected from machine passes even where a quality gate failed (listed below).
+        Held: waiting in the review queue. Flagged: not reviewed, and a quality gate failed (listed below). Kept: a person’s translation here won over the platform’s.
       </p>
       <GateFailureTable job={job} />
       <Warnings job={job} />
