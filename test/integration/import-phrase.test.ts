@@ -26,6 +26,8 @@ describe('Phrase Strings import', () => {
     expectFixture(collected, fixture, { fields: apiFields });
     expect(collected.repeats).toBe(0);
     expect(run.checkpoint).toEqual({ stage: 'done' });
+    // The API carries no translation memory, and the import says so (as Lokalise's does).
+    expect(collected.warnings).toEqual([expect.stringMatching(/^Phrase's API gives no translation memory, so project .*'s memory is not part of this import\. Export it as TMX/)]);
     // Term bases: the one linked to this project, with Phrase's fields; Phrase has no forbidden terms.
     expect([...collected.glossary.values()].map((t) => t.term).sort()).toEqual(fixture.glossary.map((g) => g.term).sort());
     for (const g of fixture.glossary) {

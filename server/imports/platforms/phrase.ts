@@ -146,7 +146,13 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
         }
       }
     }
-    const warnings: ImportChunk[] = project.account?.id ? [] : [{ kind: 'warning', message: `Phrase did not say which account project ${source.project} belongs to; its term bases were not read.` }];
+    const warnings: ImportChunk[] = [
+      {
+        kind: 'warning',
+        message: `Phrase's API gives no translation memory, so project ${source.project}'s memory is not part of this import. Export it as TMX from Phrase's translation memory and import that file (alone or in the pull archive) to bring it across.`,
+      },
+    ];
+    if (!project.account?.id) warnings.push({ kind: 'warning', message: `Phrase did not say which account project ${source.project} belongs to; its term bases were not read.` });
     await context.emit([localesChunk, { kind: 'glossary', terms }, ...warnings], { stage: 'keys', page: 1 });
   }
 
