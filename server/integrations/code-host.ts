@@ -1,11 +1,11 @@
 /**
  * Code hosts (GitLab, Bitbucket Cloud, Azure DevOps Repos, Gitea/Forgejo) as connectors, with the GitHub App's
  * behaviour: `parlance.yml` on the base branch names the source files and where their translations go; people's edits
- * of translation files on the branch or on the base are imported as human translations; a write-back is one commit on
- * the branch `parlance/<base>` (created from the base the first time, then on top of its head; rebuilt on the base
- * when the base moved and only Parlance committed there, never forced over people's commits), one merge/pull request
- * from that branch kept up to date, and a commit status listing the refused rows with their source lines. A vendor
- * module implements only `GitHost`.
+ * of translation files on the branch or on the base are imported as human translations; a write-back is one commit
+ * per batch on the branch `parlance/<base>` (created from the base the first time, then on top of its head; rebuilt on
+ * the base when the base moved and only Parlance committed there, never forced over people's commits), one merge/pull
+ * request from that branch kept up to date, and a commit status listing the refused rows with their source lines. A
+ * vendor module implements only `GitHost`.
  */
 import { z } from '@hono/zod-openapi';
 import { parseConfig, type ParlanceConfig } from '../../src/cli/config.js';
@@ -13,7 +13,7 @@ import { detectFormat, isFormatId } from '../../src/core/formats/index.js';
 import { repoPathProblem } from '../../src/core/repo-path.js';
 import { matchSourcePaths, targetPaths } from '../github-app/handlers/repository.js';
 import { branchProblem, configPathProblem } from '../routes/v1/integrations.js';
-import { ConnectorError, type BatchSummary, type Connector, type ConnectorContext, type FileUnit, type ReportRow, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from './connector.js';
+import { ConnectorError, type BatchSummary, type Connector, type ConnectorContext, type FileUnit, type FileWrite, type ReportRow, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from './connector.js';
 
 /** What the framework needs from a code host's API; each method throws ConnectorError on a failed answer. */
 export interface GitHost {
@@ -31,7 +31,8 @@ export interface GitHost {
    * head is an error, never overwritten. `exists` says whether the file is already at `parent`. Returns the commit id.
    * `replaces` (hosts with `branchCommits` only): the branch exists at that commit, holding only Parlance's commits,
    * and is moved to the new commit on `parent` (the base's head) instead: the one rewrite Parlance makes, as the
-   * GitHub App rebuilds its branch; a head other than `replaces` is an error, never overwritten.
+   * GitHub App rebuilds its branch; a head other than `replaces` is an error, never overwritten. A host that refuses
+   * the rewrite for want of a permission throws RebuildRefusedError, and nothing is written.
    */
   commit(input: { branch: string; parent: string; create: boolean; replaces?: string; files: { path: string; content: Uint8Array; exists: boolean }[]; message: string }): Promise<string>;
   /** The open merge/pull request from `source` into `target`, if any. */
@@ -53,6 +54,8 @@ export interface GitHost {
    * edited to `body`, or posted when there is none; so a retried write, or the next sync, never posts it twice.
    */
   upsertNote?(requestId: string, marker: string, body: string): Promise<void>;
+  /** The host shows refused rows on their source lines itself (in reportStatus): no refused-rows note is posted. */
+  annotatesRows?: boolean;
 }
 
 /** A commit on Parlance's branch that the base does not have. */
@@ -61,6 +64,16 @@ export interface BranchCommit {
   /** Who to name in the note: the author's account, else the name in the commit. */
   author: string;
   ours: boolean;
+  /** The batches its `Parlance-Batch` trailers name: a batch already committed is not committed again. */
+  batches: string[];
+}
+
+/** The host refused to move the branch to a commit that does not descend from its head, for want of a permission. */
+export class RebuildRefusedError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'RebuildRefusedError';
+  }
 }
 
 /** The settings every code host shares; a vendor adds its repository address. */
@@ -94,11 +107,15 @@ export const branchFor = (base: string) => `parlance/${base}`;
 /** The marker that makes a commit Parlance's, as the GitHub App writes it. */
 export const BATCH_TRAILER = 'Parlance-Batch';
 
-/** Whether a commit message ends with Parlance's batch trailer (one of the lines of its last paragraph). */
-export function hasBatchTrailer(message: string): boolean {
+/** The batch ids of a commit message's `Parlance-Batch` trailers (lines of its last paragraph). */
+export function batchTrailers(message: string): string[] {
   const paragraphs = message.trim().split(/\r?\n\s*\r?\n/);
-  return (paragraphs.at(-1) ?? '').split(/\r?\n/).some((line) => new RegExp(`^${BATCH_TRAILER}: \\S+$`).test(line.trim()));
+  const trailer = new RegExp(`^${BATCH_TRAILER}: (\\S+)$`);
+  return (paragraphs.at(-1) ?? '').split(/\r?\n/).flatMap((line) => trailer.exec(line.trim())?.[1] ?? []);
 }
+
+/** Whether a commit message ends with Parlance's batch trailer. */
+export const hasBatchTrailer = (message: string): boolean => batchTrailers(message).length > 0;
 
 export interface CodeHostSpec<Settings extends CodeHostSettings, Secrets> {
   id: string;
@@ -121,6 +138,26 @@ async function readConfig(host: GitHost, commit: string, path: string): Promise<
   }
 }
 
+/**
+ * The translation files Parlance's branch holds that differ from the base's and that `skip` does not name: what a
+ * rebuild must carry onto the base so that replacing the branch loses nothing Parlance committed earlier.
+ */
+async function carriedFiles(host: GitHost, ctx: ConnectorContext<CodeHostSettings, unknown>, input: { baseHead: string; branchHead: string; skip: ReadonlySet<string> }) {
+  const config = await readConfig(host, input.baseHead, ctx.settings.config_path);
+  const sources = matchSourcePaths(config, await host.listFiles(input.baseHead)).filter((source) => repoPathProblem(source.path) === undefined);
+  const locales = (config.locales ?? ctx.targetLocales).filter((locale) => ctx.targetLocales.includes(locale));
+  const sourcePaths = new Set(sources.map((source) => source.path));
+  const carried: { path: string; content: Uint8Array; exists: boolean }[] = [];
+  for (const path of new Set(targetPaths(sources, locales).map((target) => target.path))) {
+    if (input.skip.has(path) || sourcePaths.has(path)) continue;
+    const ours = await host.readFile(input.branchHead, path);
+    if (ours === null) continue;
+    const onBase = await host.readFile(input.baseHead, path);
+    if (!sameBytes(ours, onBase)) carried.push({ path, content: ours, exists: onBase !== null });
+  }
+  return carried;
+}
+
 export function pullRequestTitle(base: string): string {
   return `Parlance: translations for ${base}`;
 }
@@ -128,6 +165,7 @@ export function pullRequestTitle(base: string): string {
 /** Hidden markers that let a later write find its own note again (GitLab and Gitea render HTML comments as nothing). */
 export const refusedMarker = (batches: readonly BatchSummary[]) => `<!-- parlance:refused ${batches.map((b) => b.id).join(',') || 'none'} -->`;
 export const HUMAN_COMMITS_MARKER = '<!-- parlance:human-commits -->';
+export const REBUILD_REFUSED_MARKER = '<!-- parlance:rebuild-refused -->';
 
 /**
  * The note listing refused rows with their source lines, as the GitHub App's check-run annotations would: a merge/pull
@@ -146,19 +184,20 @@ export function batchLine(b: BatchSummary, link: (b: BatchSummary) => string = (
 }
 
 /**
- * The commit message: each batch with its counts, then one trailer per batch (the App's `Parlance-Batch` trailer, by
- * which a later write recognises Parlance's commits). A sync's batches share one commit: one write-back per sync.
+ * One batch's commit message, as the GitHub App writes it: the batch with its counts and link, then its
+ * `Parlance-Batch` trailer, by which a later write recognises Parlance's commits and the batches already committed.
+ * Files no batch claims (a file re-rendered after an imported edit) go in a commit whose trailer is `none`.
  */
-export function commitMessage(batches: readonly BatchSummary[], files: number): string {
-  const subject = batches.length === 0 ? 'Parlance: translations' : `Parlance: translations of batch ${batches.map((b) => b.id).join(', ')}`;
-  const body = batches.length === 0 ? [`${files} file(s) updated; no batch ran.`] : batches.map((b) => batchLine(b, (x) => (x.url ? `${x.id} <${x.url}>` : x.id)));
-  const trailers = batches.length === 0 ? [`${BATCH_TRAILER}: none`] : batches.map((b) => `${BATCH_TRAILER}: ${b.id}`);
-  return [subject, body.join('\n'), trailers.join('\n')].join('\n\n');
+export function commitMessage(batch: BatchSummary | null, files: number, carried = 0): string {
+  const subject = batch ? `Parlance: translations of batch ${batch.id}` : 'Parlance: translations';
+  const body = [batch ? batchLine(batch, (x) => (x.url ? `${x.id} <${x.url}>` : x.id)) : `${files} file(s) updated; no batch ran.`];
+  if (carried > 0) body.push(`Also carries ${carried} translation file(s) from Parlance's earlier commits, as the branch is rebuilt on the moved base.`);
+  return [subject, body.join('\n'), `${BATCH_TRAILER}: ${batch?.id ?? 'none'}`].join('\n\n');
 }
 
 /** The merge request's description: what the latest sync's batches did, and where to see them. */
 export function pullRequestBody(writeBack: WriteBack, files: number): string {
-  const lines = ['Translations from Parlance, kept up to date by one commit per sync on this branch.', ''];
+  const lines = ['Translations from Parlance, kept up to date by one commit per batch on this branch.', ''];
   if (writeBack.batches.length === 1) lines.push(`Latest batch: ${batchLine(writeBack.batches[0]!)}.`);
   else if (writeBack.batches.length > 1) lines.push('Latest batches:', ...writeBack.batches.map((b) => `- ${batchLine(b)}`));
   else lines.push('Latest sync: no translation was needed.');
@@ -185,6 +224,31 @@ export function humanCommitsNote(input: { branch: string; base: string; commits:
     `The branch \`${input.branch}\` has commits that Parlance did not make: ${named.join(', ')}.`,
     `\`${input.base}\` has moved since, but the branch was not rebuilt on it, because that would force-push over these commits; Parlance adds its commits on top of them. If this merge request conflicts with \`${input.base}\`, merge \`${input.base}\` into it by hand, or delete the branch so Parlance recreates it on the next sync.`,
   ].join('\n\n');
+}
+
+/** The note that explains why the branch was extended instead of rebuilt: the host refused the rewrite. */
+export function rebuildRefusedNote(input: { branch: string; base: string; reason: string }): string {
+  return [
+    REBUILD_REFUSED_MARKER,
+    `\`${input.base}\` has moved and only Parlance has committed on \`${input.branch}\`, so Parlance tried to rebuild the branch on it; the host refused: ${input.reason}`,
+    `Parlance adds its commits on top of the branch instead. To have it rebuilt, give the token's account the permission to force-push on \`${input.branch}\` (that branch only); otherwise merge \`${input.base}\` into this pull request by hand if it conflicts.`,
+  ].join('\n\n');
+}
+
+/**
+ * The sync's files grouped into one commit per batch, in the order the batches completed (the order of
+ * `writeBack.batches`): each batch has the translation files of its source files; files no batch claims come last.
+ */
+export function commitGroups(writeBack: WriteBack): { batch: BatchSummary | null; files: FileWrite[] }[] {
+  const claimed = new Set<FileWrite>();
+  const groups: { batch: BatchSummary | null; files: FileWrite[] }[] = writeBack.batches.map((batch) => {
+    const files = writeBack.files.filter((f) => !claimed.has(f) && batch.paths.includes(f.source));
+    for (const file of files) claimed.add(file);
+    return { batch, files };
+  });
+  const rest = writeBack.files.filter((f) => !claimed.has(f));
+  if (rest.length > 0) groups.push({ batch: null, files: rest });
+  return groups;
 }
 
 /** Whether two files hold the same bytes (null: no file). */
@@ -252,24 +316,64 @@ export function createCodeHostConnector<Settings extends CodeHostSettings, Secre
       // so the merge request never conflicts; people's commits forbid that, and are named once in a note instead.
       let rebuild = false;
       let humans: { commits: BranchCommit[]; unlisted: boolean } | null = null;
-      if (branchHead !== null && branchHead !== baseHead && host.branchCommits && (await host.mergeBase(baseHead, branchHead)) !== baseHead) {
+      let onBranch: BranchCommit[] = [];
+      if (branchHead !== null && branchHead !== baseHead && host.branchCommits) {
         const listed = await host.branchCommits(baseHead, branchHead);
-        if (listed.complete && listed.commits.every((c) => c.ours)) rebuild = true;
-        else humans = { commits: listed.commits, unlisted: !listed.complete };
+        onBranch = listed.commits;
+        if ((await host.mergeBase(baseHead, branchHead)) !== baseHead) {
+          if (listed.complete && listed.commits.every((c) => c.ours)) rebuild = true;
+          else humans = { commits: listed.commits, unlisted: !listed.complete };
+        }
       }
-      const parent = rebuild ? baseHead : (branchHead ?? baseHead);
-      const changed: { path: string; content: Uint8Array; exists: boolean }[] = [];
-      for (const file of writeBack.files) {
-        const now = await host.readFile(parent, file.path);
-        if (now !== null && Buffer.from(now).equals(Buffer.from(file.content))) continue;
-        changed.push({ path: file.path, content: file.content, exists: now !== null });
+      // A batch whose commit is already on the branch (its trailer, on a commit the rebuild keeps) is not committed
+      // again: a retried write that stopped after some of its batches' commits goes on with the rest.
+      const committed = new Set(rebuild ? [] : onBranch.flatMap((c) => c.batches));
+      const commits = commitGroups(writeBack);
+      const changesAt = async (parent: string, files: readonly FileWrite[]) => {
+        const changed: { path: string; content: Uint8Array; exists: boolean }[] = [];
+        for (const file of files) {
+          const now = await host.readFile(parent, file.path);
+          if (now !== null && sameBytes(now, file.content)) continue;
+          changed.push({ path: file.path, content: file.content, exists: now !== null });
+        }
+        return changed;
+      };
+      let tip = rebuild ? baseHead : (branchHead ?? baseHead);
+      let replaces = rebuild ? branchHead! : undefined;
+      let refusal: string | null = null;
+      let written = 0;
+      const made: string[] = [];
+      const skipped: string[] = [];
+      for (const group of commits) {
+        if (group.batch && committed.has(group.batch.id)) {
+          skipped.push(group.batch.id);
+          continue;
+        }
+        let changed = await changesAt(tip, group.files);
+        if (changed.length === 0) continue;
+        // The rebuild's first commit also carries what Parlance committed before on the branch and this write does not
+        // hold again (translations of other source files), so that replacing the branch loses none of them.
+        const carried = replaces ? await carriedFiles(host, ctx, { baseHead, branchHead: replaces, skip: new Set(writeBack.files.map((f) => f.path)) }) : [];
+        try {
+          tip = await host.commit({ branch, parent: tip, create: branchHead === null && made.length === 0, ...(replaces ? { replaces } : {}), files: [...changed, ...carried], message: commitMessage(group.batch, changed.length + carried.length, carried.length) });
+          written += changed.length;
+        } catch (error) {
+          if (!(error instanceof RebuildRefusedError) || !replaces) throw error;
+          // The host does not let the token rewrite the branch: it is extended as before, and the note says why.
+          refusal = error.reason;
+          replaces = undefined;
+          tip = branchHead!;
+          changed = await changesAt(tip, group.files);
+          if (changed.length === 0) continue;
+          tip = await host.commit({ branch, parent: tip, create: false, files: changed, message: commitMessage(group.batch, changed.length) });
+          written += changed.length;
+        }
+        replaces = undefined;
+        made.push(tip);
       }
-      let commit = branchHead ?? baseHead;
-      if (changed.length > 0) {
-        commit = await host.commit({ branch, parent, create: branchHead === null, ...(rebuild ? { replaces: branchHead! } : {}), files: changed, message: commitMessage(writeBack.batches, changed.length) });
-      }
+      const rebuilt = rebuild && refusal === null && made.length > 0;
       // A rebuild with nothing to commit leaves Parlance's stale commits alone, and opens nothing for them.
-      const shows = changed.length > 0 || (branchHead !== null && !rebuild);
+      const shows = made.length > 0 || (branchHead !== null && !(rebuild && refusal === null));
       let request = await host.findRequest(branch, base);
       const body = pullRequestBody(writeBack, writeBack.files.length);
       if (request === null && shows) {
@@ -278,9 +382,9 @@ export function createCodeHostConnector<Settings extends CodeHostSettings, Secre
         await host.updateRequest(request.id, { title: pullRequestTitle(base), body });
       }
       const refused = writeBack.problems.filter((p) => p.outcome === 'refused');
-      if (commit !== baseHead || writeBack.problems.length > 0) {
+      if (tip !== baseHead || writeBack.problems.length > 0) {
         await host.reportStatus({
-          commit,
+          commit: tip,
           state: refused.length > 0 ? 'failure' : 'success',
           summary: refused.length > 0 ? `${refused.length} translation(s) refused by the quality gates` : `Translations up to date${writeBack.problems.length ? `; ${writeBack.problems.length} flagged` : ''}`,
           problems: writeBack.problems,
@@ -288,15 +392,18 @@ export function createCodeHostConnector<Settings extends CodeHostSettings, Secre
         });
       }
       if (request !== null && host.upsertNote) {
-        if (refused.length > 0) {
+        if (refused.length > 0 && !host.annotatesRows) {
           // One note per batch set: a retried write (or the same batches written again) edits it instead of posting another.
           const marker = refusedMarker(writeBack.batches);
           await host.upsertNote(request.id, marker, `${marker}\n${refusedNote(`${refused.length} translation(s) refused by the quality gates`, refused)}`);
         }
-        if (humans !== null && changed.length > 0) await host.upsertNote(request.id, HUMAN_COMMITS_MARKER, humanCommitsNote({ branch, base, ...humans }));
+        if (humans !== null && made.length > 0) await host.upsertNote(request.id, HUMAN_COMMITS_MARKER, humanCommitsNote({ branch, base, ...humans }));
+        if (refusal !== null && made.length > 0) await host.upsertNote(request.id, REBUILD_REFUSED_MARKER, rebuildRefusedNote({ branch, base, reason: refusal }));
       }
-      const what = changed.length === 0 ? `${branch} already up to date` : `commit ${commit.slice(0, 12)} on ${branch}${rebuild ? `, rebuilt on ${base}@${baseHead.slice(0, 12)}` : ''}`;
-      return { written: changed.length, ...(request ? { url: request.url } : {}), note: what };
+      const parts = [made.length === 0 ? `${branch} already up to date` : `${made.length} commit(s) on ${branch} (${made.map((c) => c.slice(0, 12)).join(', ')})${rebuilt ? `, rebuilt on ${base}@${baseHead.slice(0, 12)}` : ''}`];
+      if (skipped.length > 0) parts.push(`batch ${skipped.join(', ')} already committed there`);
+      if (refusal !== null) parts.push(`not rebuilt on the moved ${base}, extended instead: ${refusal}`);
+      return { written, ...(request ? { url: request.url } : {}), note: parts.join('; ') };
     },
   };
 }

@@ -301,13 +301,22 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       .slice(0, REPORT_ROWS)
       .map(({ r, outcome }) => ({ path: r.path, key: r.key, locale: r.locale, line: r.line, outcome, reason: reasonOf(r) || outcome }));
     const service = deps.publicUrl().replace(/\/+$/, '');
-    const batches = batchIds.map((id) => {
+    // In the order the batches completed, as the GitHub App commits each batch when it completes (then the push order).
+    const made = await db.selectFrom('batches').select(['id', 'path', 'finished_at']).where('id', 'in', [...batchIds]).execute();
+    const byId = new Map(made.map((b) => [b.id, b]));
+    const finished = (id: string) => {
+      const at = byId.get(id)?.finished_at;
+      return at ? new Date(at).getTime() : Number.POSITIVE_INFINITY;
+    };
+    const ordered = [...batchIds].map((id, index) => ({ id, index })).sort((a, b) => finished(a.id) - finished(b.id) || a.index - b.index);
+    const batches = ordered.map(({ id }) => {
       const own = rows.filter((r) => r.batch_id === id);
+      const pushed = byId.get(id)?.path;
       return {
         id,
         // The batch's address in the API, as the GitHub App links its batch.
         url: `${service}/v1/batches/${encodeURIComponent(id)}`,
-        paths: [...new Set(own.map((r) => r.path))].sort(),
+        paths: [...new Set([...own.map((r) => r.path), ...(pushed ? [pushed] : [])])].sort(),
         translated: own.filter((r) => r.outcome === 'translated' || r.outcome === 'memory').length,
         refused: own.filter(isRefused).length,
         flagged: own.filter(isFlagged).length,

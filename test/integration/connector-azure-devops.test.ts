@@ -4,7 +4,8 @@ import type { FileUnit, ReportRow } from '../../server/integrations/connector.js
 import { azureDevops } from '../../server/integrations/connectors/azure-devops.js';
 import { connectorAcceptance } from '../helpers/connector-kit.js';
 import { azureDevopsFixture, startAzureDevopsMock, type AzureDevopsMock } from '../helpers/connector-mocks/azure-devops.js';
-import { filesWriteBack, FRENCH, GERMAN, translationIn } from '../helpers/connector-mocks/git-store.js';
+import { filesWriteBack, FRENCH, GERMAN, PARLANCE_BOT, translationIn, twoBatchWriteBack } from '../helpers/connector-mocks/git-store.js';
+import { batchTrailers } from '../../server/integrations/code-host.js';
 import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
 const context = (mock: AzureDevopsMock, settings: Record<string, unknown> = {}, secrets: Record<string, unknown> = { token: mock.token }) => connectorContext(azureDevops, { api_url: mock.url, organization: mock.organization, project: mock.project, repository: mock.repository, ...settings }, secrets);
@@ -172,11 +173,104 @@ describe('Azure DevOps Repos connector', () => {
   });
 });
 
-// The acceptance scenario through the service; afterwards no branch of the mock may have been rewritten.
+describe('Azure DevOps Repos connector: one commit per batch', () => {
+  it('a sync of two source files pushes one commit per batch (its files, its trailer), in order; a retried write pushes none again', async () => {
+    const mock = await startAzureDevopsMock();
+    try {
+      const write = twoBatchWriteBack(['bat_51', 'bat_52'], { de: GERMAN }, { de: { pay: 'Bezahlen' }, fr: { pay: 'Payer' } });
+      const result = await azureDevops.write!(context(mock), write);
+      expect(result.written).toBe(3);
+      expect(mock.pushes).toHaveLength(2);
+      expect(mock.pushes.map((p) => p.commits[0]!.changes.map((c) => c.item.path))).toEqual([['/locales/de.json'], ['/src/checkout/de.json', '/src/checkout/fr.json']]);
+      expect(mock.pushes.map((p) => batchTrailers(p.commits[0]!.comment))).toEqual([['bat_51'], ['bat_52']]);
+      const head = mock.git.commits.get(mock.git.branches.get('parlance/main')!)!;
+      expect(mock.pushes[1]!.refUpdates[0]!.oldObjectId).toBe(head.parents[0]);
+      expect(mock.pullRequests).toHaveLength(1);
+      expect(mock.pullRequests[0]!.description).toMatch(/\[bat_51\][^\n]*\n- \[bat_52\]/);
+      const again = await azureDevops.write!(context(mock), twoBatchWriteBack(['bat_51', 'bat_52'], { de: { ...GERMAN, cart: 'Der Korb ist leer' } }, { de: { pay: 'Bezahlen' }, fr: { pay: 'Payer' } }));
+      expect(again.written).toBe(0);
+      expect(again.note).toContain('batch bat_51, bat_52 already committed there');
+      expect(mock.pushes).toHaveLength(2);
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
+describe('Azure DevOps Repos connector: rebuilding parlance/main on a moved base', () => {
+  let mock: AzureDevopsMock;
+  beforeEach(async () => {
+    mock = await startAzureDevopsMock();
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  const rewordSource = () => mock.git.editJson('main', 'locales/en.json', (data) => void (data.cart = 'Your basket is empty'), 'Reword cart');
+  const notes = (marker: string) => (mock.threads.get(1) ?? []).filter((t) => t.comments[0]!.content.includes(marker));
+
+  it('only Parlance committed there: one push whose commit has the new base as parent and the old head as oldObjectId (a non-fast-forward update)', async () => {
+    await azureDevops.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
+    const first = mock.git.branches.get('parlance/main')!;
+    const main = rewordSource().id;
+    const result = await azureDevops.write!(context(mock), filesWriteBack({ de: { ...GERMAN, cart: 'Ihr Korb ist leer' } }));
+    const push = mock.pushes.at(-1)! as (typeof mock.pushes)[number] & { commits: { parents?: string[] }[] };
+    expect(push.refUpdates).toEqual([{ name: 'refs/heads/parlance/main', oldObjectId: first }]);
+    expect(push.commits[0]!.parents).toEqual([main]);
+    const head = mock.git.commits.get(mock.git.branches.get('parlance/main')!)!;
+    expect(head.parents).toEqual([main]);
+    // The French file this write did not hold again is carried from Parlance's earlier commit, not lost.
+    expect(translationIn(mock.git, 'farewell', 'fr')).toBe('À bientôt');
+    expect(translationIn(mock.git, 'cart', 'de')).toBe('Ihr Korb ist leer');
+    expect(head.files.get('locales/en.json')).toEqual(mock.git.commits.get(main)!.files.get('locales/en.json'));
+    expect(mock.git.rewrites()).toEqual([{ branch: 'parlance/main', before: first, after: head.id }]);
+    expect(result.note).toContain('rebuilt on main@');
+    expect(mock.pullRequests).toHaveLength(1);
+    expect(mock.threads.get(1) ?? []).toEqual([]);
+  });
+
+  it("a person's commit on the branch: no rewrite, the push goes on top of it, and one thread names it however often it is written", async () => {
+    await azureDevops.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
+    const human = mock.git.editJson('parlance/main', 'locales/de.json', (data) => void (data.checkout = 'Zur Kasse, bitte'), 'Better German');
+    rewordSource();
+    await azureDevops.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, cart: 'Votre panier est encore vide' } }));
+    expect(mock.git.commits.get(mock.git.branches.get('parlance/main')!)!.parents).toEqual([human.id]);
+    await azureDevops.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, cart: 'Votre panier reste vide' } }));
+    expect(mock.git.rewrites()).toEqual([]);
+    const found = notes('<!-- parlance:human-commits -->');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.comments[0]!.content).toContain(`\`${human.id.slice(0, 7)}\` by Maria Example`);
+    expect(found[0]!.threadContext).toBeNull();
+  });
+
+  it('ForcePush denied: Azure answers 403 TF401027, the branch is extended instead, and one thread and the sync note say so', async () => {
+    await azureDevops.write!(context(mock), filesWriteBack({ de: GERMAN, fr: FRENCH }));
+    const first = mock.git.branches.get('parlance/main')!;
+    mock.setForcePush(false);
+    rewordSource();
+    const result = await azureDevops.write!(context(mock), filesWriteBack({ de: { ...GERMAN, cart: 'Ihr Korb ist leer' } }));
+    expect(mock.requests.filter((r) => r.startsWith('POST ') && r.includes('/pushes?'))).toHaveLength(3);
+    expect(mock.pushes.at(-1)!.refUpdates).toEqual([{ name: 'refs/heads/parlance/main', oldObjectId: first }]);
+    expect(mock.git.commits.get(mock.git.branches.get('parlance/main')!)!.parents).toEqual([first]);
+    expect(translationIn(mock.git, 'cart', 'de')).toBe('Ihr Korb ist leer');
+    expect(mock.git.rewrites()).toEqual([]);
+    expect(result.note).toMatch(/not rebuilt on the moved main, extended instead: Azure DevOps answered HTTP 403: TF401027: You need the Git 'ForcePush' permission/);
+    // Written again (the base still moved, the rewrite still refused): the one thread is kept, not posted twice.
+    await azureDevops.write!(context(mock), filesWriteBack({ de: { ...GERMAN, cart: 'Ihr Korb bleibt leer' } }));
+    const found = notes('<!-- parlance:rebuild-refused -->');
+    expect(found).toHaveLength(1);
+    expect(found[0]!.comments[0]!.content).toContain("give the token's account the permission to force-push on `parlance/main`");
+    expect(mock.git.rewrites()).toEqual([]);
+  });
+});
+
+// The acceptance scenario through the service; afterwards no person's commit may have been rewritten away.
 let acceptance: Awaited<ReturnType<typeof azureDevopsFixture>> | undefined;
 connectorAcceptance('Azure DevOps Repos: acceptance', async () => (acceptance = await azureDevopsFixture()), { direction: 'two_way', codeHost: true });
 afterAll(() => {
   if (!acceptance) return; // the scenario was filtered out
   expect(acceptance.mock.git.moves.some((m) => m.branch === 'parlance/main')).toBe(true);
-  expect(acceptance.mock.git.rewrites()).toEqual([]);
+  // A rebuild on the moved base may replace Parlance's own commits, never a person's.
+  const git = acceptance.mock.git;
+  for (const move of git.rewrites()) expect(git.between(move.after, move.before!).filter((c) => c.author.name !== PARLANCE_BOT.name)).toEqual([]);
 });

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileUnit } from '../../server/integrations/connector.js';
 import { gitlab, gitlabSettings } from '../../server/integrations/connectors/gitlab.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
-import { filesWriteBack, FRENCH, GERMAN, MARIA, repositoryOperations } from '../helpers/connector-mocks/git-store.js';
+import { filesWriteBack, FRENCH, GERMAN, MARIA, repositoryOperations, twoBatchWriteBack } from '../helpers/connector-mocks/git-store.js';
+import { batchTrailers } from '../../server/integrations/code-host.js';
 import { gitlabFixture, startGitlabMock, type GitlabMock } from '../helpers/connector-mocks/gitlab.js';
 import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
@@ -168,16 +169,40 @@ describe('GitLab connector', () => {
     expect(mock.store.rewrites()).toEqual([]);
   });
 
-  it('names every batch of the sync, with its own counts and link, in the commit and the merge request', async () => {
-    const second = { id: 'bat_9', url: 'https://parlance.example.com/v1/batches/bat_9', paths: ['locales/more.json'], translated: 2, refused: 0, flagged: 1 };
-    await gitlab.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, farewell: 'À plus tard' } }, [], { translated: 5 }, [second]));
-    const message = mock.store.commit(mock.store.head('parlance/main')!)!.message;
-    expect(message).toContain('bat_1 <https://parlance.example.com/v1/batches/bat_1> (locales/en.json): 5 translated, 0 refused, 0 flagged');
-    expect(message).toContain('bat_9 <https://parlance.example.com/v1/batches/bat_9> (locales/more.json): 2 translated, 0 refused, 1 flagged');
-    expect(message).toMatch(/Parlance-Batch: bat_1\nParlance-Batch: bat_9$/);
+  it('a sync of two source files: one commit per batch, in the order they completed, each with its own files, counts and trailer; the merge request names both', async () => {
+    const before = mock.store.head('parlance/main')!;
+    const result = await gitlab.write!(context(mock), twoBatchWriteBack(['bat_31', 'bat_32'], { fr: { ...FRENCH, farewell: 'À plus tard' } }, { de: { pay: 'Bezahlen' } }));
+    const head = mock.store.commit(mock.store.head('parlance/main')!)!;
+    const first = mock.store.commit(head.parents[0]!)!;
+    expect(first.parents).toEqual([before]);
+    expect(first.message).toBe('Parlance: translations of batch bat_31\n\nbat_31 <https://parlance.example.com/v1/batches/bat_31> (locales/en.json): 5 translated, 0 refused, 0 flagged\n\nParlance-Batch: bat_31');
+    expect(mock.store.changedPaths(first.id)).toEqual({ added: [], modified: ['locales/fr.json'] });
+    expect(head.message).toBe('Parlance: translations of batch bat_32\n\nbat_32 <https://parlance.example.com/v1/batches/bat_32> (src/checkout/en.json): 2 translated, 0 refused, 1 flagged\n\nParlance-Batch: bat_32');
+    expect(mock.store.changedPaths(head.id)).toEqual({ added: ['src/checkout/de.json'], modified: [] });
+    expect(result).toMatchObject({ written: 2 });
+    expect(result.note).toMatch(/^2 commit\(s\) on parlance\/main/);
     const description = mock.mergeRequests[0]!.description;
-    expect(description).toContain('- [bat_1](https://parlance.example.com/v1/batches/bat_1) (locales/en.json): 5 translated');
-    expect(description).toContain('- [bat_9](https://parlance.example.com/v1/batches/bat_9) (locales/more.json): 2 translated, 0 refused, 1 flagged');
+    expect(description).toContain('- [bat_31](https://parlance.example.com/v1/batches/bat_31) (locales/en.json): 5 translated, 0 refused, 0 flagged');
+    expect(description).toContain('- [bat_32](https://parlance.example.com/v1/batches/bat_32) (src/checkout/en.json): 2 translated, 0 refused, 1 flagged');
+  });
+
+  it('a retried write: a batch whose commit is on the branch (its trailer) is skipped even when its file renders otherwise; the rest are committed once', async () => {
+    // The first attempt committed bat_41 and stopped before bat_42.
+    await gitlab.write!(context(mock), filesWriteBack({ fr: { ...FRENCH, farewell: 'À tout à l’heure' } }, [], { id: 'bat_41' }));
+    const afterFirst = mock.store.head('parlance/main')!;
+    const retry = twoBatchWriteBack(['bat_41', 'bat_42'], { fr: { ...FRENCH, farewell: 'À la prochaine' } }, { de: { pay: 'Jetzt bezahlen' } });
+    const result = await gitlab.write!(context(mock), retry);
+    const head = mock.store.commit(mock.store.head('parlance/main')!)!;
+    expect(head.parents).toEqual([afterFirst]);
+    expect(batchTrailers(head.message)).toEqual(['bat_42']);
+    expect(result.note).toContain('batch bat_41 already committed there');
+    // The same write once more: nothing new.
+    const again = await gitlab.write!(context(mock), retry);
+    expect(again.written).toBe(0);
+    expect(mock.store.head('parlance/main')).toBe(head.id);
+    const trailers = [...mock.store.ancestors('parlance/main')].flatMap((id) => batchTrailers(mock.store.commit(id)!.message));
+    expect(trailers.filter((t) => t === 'bat_41')).toHaveLength(1);
+    expect(trailers.filter((t) => t === 'bat_42')).toHaveLength(1);
   });
 
   it("a rule's careful patterns in parlance.yml come with the listed file", async () => {

@@ -4,6 +4,10 @@
  * compare-and-swap: a branch that moved since it was read answers 409 TF401028, and nothing is written), keeps one pull
  * request open, and sets a commit status `parlance/localization` (succeeded or failed) on each commit Parlance makes.
  *
+ * The branch is rebuilt on a moved base, when only Parlance committed there, by a push whose commit names the base's
+ * head as its parent and whose oldObjectId is the branch's head: a non-fast-forward update, which needs the Git
+ * ForcePush permission on the branch; without it Azure answers 403 TF401027, and the branch is extended instead.
+ *
  * Azure DevOps has no line annotations on a commit: each refused row becomes a comment thread on the pull request, on
  * its source file and line (at most 50; all rows are in the description's table). A thread whose row is no longer
  * refused is marked fixed; flagged rows stay in the description only, so review is not drowned in threads.
@@ -15,10 +19,11 @@
  *
  * Reference: https://learn.microsoft.com/en-us/rest/api/azure/devops/git/?view=azure-devops-rest-7.1 (refs/list,
  * items/list, items/get, pushes/create with the "Update a file in a new branch" example, pull-requests/get-pull-requests,
- * create, update, statuses/create, diffs/get for the merge base) and https://learn.microsoft.com/en-us/azure/devops/service-hooks/events#git.push.
+ * create, update, statuses/create, diffs/get for the merge base, commits/get-commits, pull-request-threads and
+ * pull-request-thread-comments, GitRefUpdateStatus ForcePushRequired) and https://learn.microsoft.com/en-us/azure/devops/service-hooks/events#git.push.
  */
 import { z } from '@hono/zod-openapi';
-import { branchFor, codeHostSettings, createCodeHostConnector, type CodeHostSettings, type GitHost } from '../code-host.js';
+import { batchTrailers, branchFor, codeHostSettings, createCodeHostConnector, hasBatchTrailer, RebuildRefusedError, type CodeHostSettings, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
@@ -46,6 +51,8 @@ const API_VERSION = '7.1';
 const DESCRIPTION_MAX = 4000;
 /** The most refused rows posted as threads; the rest are in the description's table. */
 const THREADS_MAX = 50;
+/** The most commits of the branch listed; more count as people's (the branch is then not rebuilt). */
+const COMMITS_MAX = 100;
 /** How Parlance's threads start, to tell them from people's. */
 const THREAD_MARK = '**Parlance**';
 
@@ -70,7 +77,17 @@ interface CommentThread {
   status?: string;
   isDeleted?: boolean;
   threadContext?: { filePath?: string } | null;
-  comments?: { content?: string }[];
+  comments?: { id?: number; content?: string }[];
+}
+interface GitCommit {
+  commitId: string;
+  comment: string;
+  commentTruncated?: boolean;
+  author?: { name?: string; email?: string };
+  committer?: { name?: string; email?: string };
+}
+interface ConnectionData {
+  authenticatedUser: { id: string; providerDisplayName?: string; properties?: { Account?: { $value?: string } } };
 }
 
 function threadContent(row: ReportRow): string {
@@ -151,10 +168,13 @@ function openAzureDevops(ctx: Context): GitHost {
     const body = {
       // For an existing branch oldObjectId must be its head now (else 409); for a new one it is the commit the branch
       // starts from (Microsoft's "Update a file in a new branch" example), and a branch created meanwhile is refused.
-      refUpdates: [{ name: `refs/heads/${input.branch}`, oldObjectId: input.parent }],
+      // A rebuild names the branch's head as oldObjectId and the base's head as the commit's parent: a
+      // non-fast-forward update, which Azure allows only with the ForcePush permission on the branch.
+      refUpdates: [{ name: `refs/heads/${input.branch}`, oldObjectId: input.replaces ?? input.parent }],
       commits: [
         {
           comment: input.message,
+          ...(input.replaces ? { parents: [input.parent] } : {}),
           changes: input.files.map((file) => ({
             changeType: file.exists ? 'edit' : 'add',
             item: { path: `/${file.path}` },
@@ -167,6 +187,11 @@ function openAzureDevops(ctx: Context): GitHost {
     if (response.status === 409) {
       const said = vendorMessage(await response.text().catch(() => ''));
       throw new ConnectorError('unavailable', `${what}: the branch moved since Parlance read it at ${input.parent.slice(0, 12)} (someone pushed to it), so nothing was written and nothing of theirs was overwritten; the next attempt starts from the new head (Azure DevOps answered HTTP 409${said ? `: ${said}` : ''}).`);
+    }
+    if (response.status === 403 && input.replaces) {
+      // TF401027 (GitNeedsPermissionException): the token's identity lacks ForcePush on the branch; nothing was written.
+      const said = vendorMessage(await response.clone().text().catch(() => ''));
+      if (/TF401027/.test(said) && /ForcePush/i.test(said)) throw new RebuildRefusedError(`Azure DevOps answered HTTP 403: ${said}`);
     }
     if (response.status === 203) throw new ConnectorError('auth', `${what}: Azure DevOps answered with its sign-in page (HTTP 203): the token was not accepted.`);
     if (!response.ok) throw await failure(response, what);
@@ -241,7 +266,45 @@ function openAzureDevops(ctx: Context): GitHost {
     return (await json<{ commonCommit: string }>(url('/diffs/commits', query), `Finding the merge base of ${a.slice(0, 12)} and ${b.slice(0, 12)} in ${label}`)).commonCommit;
   }
 
-  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus, mergeBase };
+  /** The token's identity (Connection Data's authenticated user), whose account email commits pushed through the API carry. */
+  let self: Promise<ConnectionData> | undefined;
+  const whoAmI = () => (self ??= json<ConnectionData>(`${root}/${encodeURIComponent(s.organization)}/_apis/connectionData`, `Reading the token's identity on ${label}`));
+
+  /**
+   * Commits - Get Commits with an item version and a compare version: the commits `head` has and `base` has not. Azure
+   * cuts a long comment (`commentTruncated`); the trailer is at its end, so such a commit is read whole.
+   */
+  async function branchCommits(base: string, head: string) {
+    const query = {
+      'searchCriteria.itemVersion.version': head,
+      'searchCriteria.itemVersion.versionType': 'commit',
+      'searchCriteria.compareVersion.version': base,
+      'searchCriteria.compareVersion.versionType': 'commit',
+      'searchCriteria.$top': String(COMMITS_MAX),
+    };
+    const what = `Listing the commits of ${head.slice(0, 12)} not in ${base.slice(0, 12)} in ${label}`;
+    const listed = await json<Listed<GitCommit>>(url('/commits', query), what);
+    const email = (await whoAmI()).authenticatedUser.properties?.Account?.$value?.toLowerCase();
+    const commits = [];
+    for (const c of listed.value) {
+      const comment = c.commentTruncated ? (await json<GitCommit>(url(`/commits/${encodeURIComponent(c.commitId)}`), what)).comment : c.comment;
+      const ours = hasBatchTrailer(comment) && !!email && c.committer?.email?.toLowerCase() === email;
+      commits.push({ id: c.commitId, author: c.author?.name ?? c.author?.email ?? 'someone', ours, batches: ours ? batchTrailers(comment) : [] });
+    }
+    return { commits, complete: listed.value.length < COMMITS_MAX };
+  }
+
+  /** A pull request thread without a file (a general comment), found again by the marker in its first comment. */
+  async function upsertNote(requestId: string, marker: string, body: string) {
+    const threadsUrl = url(`/pullRequests/${encodeURIComponent(requestId)}/threads`);
+    const what = `Commenting on pull request !${requestId} in ${label}`;
+    const found = (await json<Listed<CommentThread>>(threadsUrl, what)).value.find((t) => !t.isDeleted && (t.comments?.[0]?.content ?? '').includes(marker));
+    if (!found) return void (await json(threadsUrl, what, { method: 'POST', body: { comments: [{ parentCommentId: 0, content: body, commentType: 'text' }], status: 'active' } }));
+    const first = found.comments![0]!;
+    if (first.content !== body) await json(url(`/pullRequests/${encodeURIComponent(requestId)}/threads/${found.id}/comments/${first.id}`), what, { method: 'PATCH', body: { content: body } });
+  }
+
+  return { label, branchHead, listFiles, readFile, commit, findRequest, openRequest, updateRequest, reportStatus, mergeBase, branchCommits, upsertNote, annotatesRows: true };
 }
 
 const pushEvent = z.object({

@@ -17,7 +17,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { codeHostSettings, createCodeHostConnector, hasBatchTrailer, type GitHost } from '../code-host.js';
+import { codeHostSettings, batchTrailers, createCodeHostConnector, hasBatchTrailer, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
@@ -186,7 +186,13 @@ function openGitea(ctx: ConnectorContext<GiteaSettings, GiteaSecrets>): GitHost 
   async function branchCommits(base: string, head: string) {
     const commits = await compare(base, head);
     const me = (await whoAmI()).login;
-    return { commits: commits.map((c) => ({ id: c.sha, author: c.author?.login ? `@${c.author.login}` : c.commit.author.name, ours: hasBatchTrailer(c.commit.message) && c.committer?.login === me })), complete: true };
+    return {
+      commits: commits.map((c) => {
+        const ours = hasBatchTrailer(c.commit.message) && c.committer?.login === me;
+        return { id: c.sha, author: c.author?.login ? `@${c.author.login}` : c.commit.author.name, ours, batches: ours ? batchTrailers(c.commit.message) : [] };
+      }),
+      complete: true,
+    };
   }
 
   /** A pull request is an issue in Gitea: its comments are the issue's, found by the marker and edited in place. */

@@ -12,7 +12,7 @@
  * /api/notes/, /api/users/ (GET /user), /user/project/integrations/webhook_events/ (push events) and /webhooks/ (X-Gitlab-Token).
  */
 import { z } from '@hono/zod-openapi';
-import { codeHostSettings, createCodeHostConnector, hasBatchTrailer, type GitHost } from '../code-host.js';
+import { codeHostSettings, batchTrailers, createCodeHostConnector, hasBatchTrailer, type GitHost } from '../code-host.js';
 import { ConnectorError, type ConnectorContext, type WebhookRequest, type WebhookVerdict } from '../connector.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
@@ -238,7 +238,10 @@ function openGitlab(ctx: ConnectorContext<GitlabSettings, GitlabSecrets>): GitHo
     const compared = await ctx.http.json<{ commits: CompareCommit[] }>(url, { what: `Comparing ${head.slice(0, 12)} with ${base.slice(0, 12)} in ${label}`, headers });
     const me = await whoAmI();
     const emails = new Set([me.commit_email, me.email, me.public_email].filter((e): e is string => !!e).map((e) => e.toLowerCase()));
-    const commits = compared.commits.map((c) => ({ id: c.id, author: c.author_name, ours: hasBatchTrailer(c.message) && emails.has(c.committer_email.toLowerCase()) }));
+    const commits = compared.commits.map((c) => {
+      const ours = hasBatchTrailer(c.message) && emails.has(c.committer_email.toLowerCase());
+      return { id: c.id, author: c.author_name, ours, batches: ours ? batchTrailers(c.message) : [] };
+    });
     return { commits, complete: true };
   }
 

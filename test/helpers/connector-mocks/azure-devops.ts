@@ -9,8 +9,12 @@
  * pushes/create (`refUpdates[].oldObjectId`, `commits[].changes[]` of `add`/`edit` with `newContent` `base64encoded`;
  * 201 with the GitPush; the "Update a file in a new branch" example, where a new branch's oldObjectId is the commit it
  * starts from), pull-requests (`searchCriteria.*`, `pullRequestId`, PATCH), statuses/create (`state`, `context`);
+ * commits/get-commits (`searchCriteria.itemVersion` and `compareVersion`; `comment` cut with `commentTruncated`) and
+ * commits/get, a push's commit naming its `parents` (a non-fast-forward update needs ForcePush), thread comments/update,
+ * Connection Data (`authenticatedUser.properties.Account.$value`);
  * the error body `{ $id, innerException, message, typeName, typeKey, errorCode, eventId }` with Azure's TF codes
- * (TF401019 repository not found, TF401174 item not found, TF401028 stale reference, TF400813 anonymous access);
+ * (TF401019 repository not found, TF401174 item not found, TF401028 stale reference, TF400813 anonymous access,
+ * TF401027 a missing Git permission: GitNeedsPermissionException, 403);
  * 203 with the sign-in page when `X-TFS-FedAuthRedirect: Suppress` is not sent; 429 with Retry-After and the
  * `X-RateLimit-*` headers (learn.microsoft.com/en-us/azure/devops/integrate/concepts/rate-limits); service hooks
  * (learn.microsoft.com/en-us/azure/devops/service-hooks/events#git.push): the `git.push` event envelope, sent with the
@@ -19,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RemoteFixture } from '../connector-kit.js';
-import { codeHostFixtureOps, GitStore, NO_COMMIT, PARLANCE_BOT, seedFiles } from './git-store.js';
+import { codeHostFixtureOps, GitStore, NO_COMMIT, PARLANCE_BOT, seedFiles, type StoredCommit } from './git-store.js';
 import { sendJson, serveOnLoopback } from './loopback.js';
 
 export interface AzureDevopsMockOptions {
@@ -30,6 +34,8 @@ export interface AzureDevopsMockOptions {
   token?: string;
   /** A test knob: the most refs a page of `GET refs` holds before `x-ms-continuationtoken` (Azure pages at 1000). */
   refsPageSize?: number;
+  /** A test knob: whether the token's identity has the ForcePush permission on parlance/ branches (default true). */
+  forcePush?: boolean;
 }
 
 /** A pull request comment thread as Azure DevOps answers it (GitPullRequestCommentThread, the fields used here). */
@@ -58,6 +64,8 @@ export interface AzureDevopsMock {
   /** Comment threads by pull request id. */
   threads: Map<number, MockThread[]>;
   failNext429(count?: number): void;
+  /** Grants or denies the token's identity the ForcePush permission on parlance/ branches. */
+  setForcePush(allowed: boolean): void;
   /** Runs once, just before the next push is handled (a person pushing in between). */
   beforeNextPush(action: () => void): void;
   /** The git.push service hook event for the latest move of `branch`, with basic authentication `user:password`. */
@@ -84,6 +92,7 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
   const statuses: AzureDevopsMock['statuses'] = [];
   const threads: AzureDevopsMock['threads'] = new Map();
   let fail429 = 0;
+  let forcePush = options.forcePush ?? true;
   let beforePush: (() => void) | undefined;
   let base = '';
   const repoApi = () => `${base}/${organization}/${project}/_apis/git/repositories/${repositoryId}`;
@@ -107,7 +116,14 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     if (head ? head !== update.oldObjectId : update.oldObjectId !== NO_COMMIT && !git.commits.has(update.oldObjectId)) {
       return azureError(res, 409, `TF401028: The reference '${update.name}' has already been updated by another client, so you cannot update it. Please try again.`, 'GitReferenceStaleException');
     }
-    const parent = head ?? (update.oldObjectId === NO_COMMIT ? undefined : update.oldObjectId);
+    // A commit may name its parents; one that does not descend from the branch's head moves the branch backwards or
+    // sideways, a non-fast-forward update Azure allows only with ForcePush (TF401027 otherwise, nothing written).
+    const named = (push.commits[0] as { parents?: string[] }).parents?.[0];
+    if (named !== undefined && !git.commits.has(named)) return azureError(res, 400, `TF401175: The commit ${named} could not be found.`, 'GitCommitDoesNotExistException');
+    if (named !== undefined && head && !git.ancestors(named).has(head) && !forcePush) {
+      return azureError(res, 403, `TF401027: You need the Git 'ForcePush' permission to perform this action. Details: identity 'a6c2b1f0-4b1e-4c61-9c3d-1f0e2d3c4b5a\\parlance@example.com', scope 'branch'.`, 'GitNeedsPermissionException');
+    }
+    const parent = named ?? head ?? (update.oldObjectId === NO_COMMIT ? undefined : update.oldObjectId);
     const tree = parent ? git.commits.get(parent)!.files : new Map<string, Uint8Array>();
     const changes = new Map<string, Uint8Array>();
     for (const change of push.commits[0]!.changes as { changeType: string; item: { path: string }; newContent?: { content: string; contentType: string } }[]) {
@@ -159,6 +175,13 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     return sendJson(res, 200, { value: page, count: page.length }, more ? { 'x-ms-continuationtoken': String(start + size) } : {});
   }
 
+  /** A GitCommitRef as commits/get-commits (cut comment) and commits/get (whole) answer it. */
+  const commitRecord = (c: StoredCommit, cut: boolean) => {
+    const person = { name: c.author.name, email: c.author.email, date: c.timestamp };
+    const long = cut && c.message.length > 200;
+    return { commitId: c.id, author: person, committer: person, comment: long ? c.message.slice(0, 200) : c.message, ...(long ? { commentTruncated: true } : {}), parents: c.parents, url: `${repoApi()}/commits/${c.id}` };
+  };
+
   const prRecord = (pr: AzureDevopsMock['pullRequests'][number]) => ({ ...pr, repository: repoRecord(), url: `${repoApi()}/pullRequests/${pr.pullRequestId}`, mergeStatus: 'succeeded', isDraft: false });
 
   async function handle(req: IncomingMessage, body: Buffer, res: ServerResponse) {
@@ -179,6 +202,10 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     const auth = authorized(req);
     if (auth === 'signin') return res.writeHead(203, { 'content-type': 'text/html; charset=utf-8' }).end('<!DOCTYPE html><html><head><title>Azure DevOps Services | Sign In</title></head><body></body></html>');
     if (auth === 'refused') return azureError(res, 401, 'TF400813: Resource not available for anonymous access. Client authentication required.', 'UnauthorizedRequestException', 'Microsoft.TeamFoundation.Framework.Server.UnauthorizedRequestException, Microsoft.TeamFoundation.Framework.Server');
+    // Connection Data (no api-version needed): the token's identity, its email in properties.Account.
+    if (url.pathname === `/${organization}/_apis/connectionData` && req.method === 'GET') {
+      return sendJson(res, 200, { authenticatedUser: { id: 'a6c2b1f0-4b1e-4c61-9c3d-1f0e2d3c4b5a', providerDisplayName: PARLANCE_BOT.name, isActive: true, properties: { Account: { $type: 'System.String', $value: PARLANCE_BOT.email } } }, instanceId: '8d5b8a2e-6b8c-4c9e-9a4c-6a7d1e0b9f3c', locationServiceData: {} });
+    }
     if (url.searchParams.get('api-version') !== '7.1') return azureError(res, 400, `The requested REST API version of ${url.searchParams.get('api-version')} is not 7.1 in this mock.`, 'VssVersionOutOfRangeException', 'Microsoft.VisualStudio.Services.WebApi.VssVersionOutOfRangeException, Microsoft.VisualStudio.Services.WebApi');
     const match = url.pathname.match(/^\/([^/]+)\/([^/]+)\/_apis\/git\/repositories\/([^/]+)(\/.*)?$/);
     if (!match) return azureError(res, 404, 'The resource cannot be found.', 'NotFoundException', 'System.Web.HttpException, System.Web');
@@ -200,6 +227,29 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
       return sendJson(res, 200, { allChangesIncluded: true, changeCounts: {}, changes: [], commonCommit: common.id, baseCommit: base.id, targetCommit: target.id, aheadCount: git.between(base.id, target.id).length, behindCount: git.between(target.id, base.id).length });
     }
     if (rest === '/pushes' && method === 'POST') return handlePush(body, res);
+    // commits/get-commits with itemVersion and compareVersion: the commits the item version has and the compare version
+    // has not, newest first; a comment over 200 characters is cut, with commentTruncated (commits/get has it whole).
+    if (rest === '/commits' && method === 'GET') {
+      const q = url.searchParams;
+      const [item, compare] = [git.resolve(q.get('searchCriteria.itemVersion.version') ?? ''), git.resolve(q.get('searchCriteria.compareVersion.version') ?? '')];
+      if (!item || !compare) return azureError(res, 404, 'TF401175: The version descriptor could not be resolved to a version in the repository.', 'GitUnresolvableToCommitException');
+      const top = Number(q.get('searchCriteria.$top') ?? '100');
+      const value = git.between(compare.id, item.id).slice(0, top).map((c) => commitRecord(c, true));
+      return sendJson(res, 200, { count: value.length, value });
+    }
+    const oneCommit = rest.match(/^\/commits\/([0-9a-f]{40})$/);
+    if (oneCommit && method === 'GET') {
+      const found = git.commits.get(oneCommit[1]!);
+      if (!found) return azureError(res, 404, `TF401175: The commit ${oneCommit[1]} could not be found.`, 'GitCommitDoesNotExistException');
+      return sendJson(res, 200, commitRecord(found, false));
+    }
+    const comment = rest.match(/^\/pullrequests\/(\d+)\/threads\/(\d+)\/comments\/(\d+)$/i);
+    if (comment && method === 'PATCH') {
+      const found = threads.get(Number(comment[1]))?.find((t) => t.id === Number(comment[2]))?.comments.find((c) => c.id === Number(comment[3]));
+      if (!found) return azureError(res, 404, 'TF401181: The comment could not be found.', 'CommentNotFoundException');
+      found.content = (JSON.parse(body.toString('utf8')) as { content: string }).content;
+      return sendJson(res, 200, found);
+    }
     if (rest.toLowerCase() === '/pullrequests' && method === 'GET') {
       const q = url.searchParams;
       const found = pullRequests.filter(
@@ -274,6 +324,9 @@ export async function startAzureDevopsMock(options: AzureDevopsMockOptions = {})
     threads,
     failNext429(count = 1) {
       fail429 = count;
+    },
+    setForcePush(allowed) {
+      forcePush = allowed;
     },
     beforeNextPush(action) {
       beforePush = action;

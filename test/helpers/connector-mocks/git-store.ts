@@ -311,15 +311,38 @@ export function codeHostFixtureOps(store: GitStore, server: { stop(): Promise<vo
 export const GERMAN = { welcome: 'Willkommen in unserem Laden', cart: 'Ihr Warenkorb ist leer', checkout: 'Zur Kasse', farewell: 'Bis bald' };
 export const FRENCH = { welcome: 'Bienvenue dans notre boutique', cart: 'Votre panier est vide', checkout: 'Passer à la caisse', farewell: 'À bientôt' };
 
+/** How many write-backs filesWriteBack has made in this test file: each is a new batch, as each sync's batches are. */
+let writeBacks = 0;
+
 /**
- * A write-back of `files` (locale → the strings of locales/<locale>.json) for the kit's source file, from batch
- * bat_1 (or `batch`) whose refused and flagged counts are those of `problems`; `more` adds further batches of the sync.
+ * A write-back of `files` (locale → the strings of locales/<locale>.json) for the kit's source file, from a new batch
+ * (bat_1 for the test file's first write-back, bat_2 for the next, …; or `batch`) whose refused and flagged counts are
+ * those of `problems`; `more` adds further batches of the sync.
  */
 export function filesWriteBack(files: Record<string, Record<string, string>>, problems: ReportRow[] = [], batch: Partial<BatchSummary> = {}, more: BatchSummary[] = []): WriteBack {
+  const id = batch.id ?? `bat_${++writeBacks}`;
   return {
     strings: [],
     files: Object.entries(files).map(([locale, values]) => ({ source: SOURCE_PATH, locale, path: `locales/${locale}.json`, content: encoder.encode(`${JSON.stringify(values, null, 2)}\n`) })),
-    batches: [{ id: 'bat_1', url: 'https://parlance.example.com/v1/batches/bat_1', paths: [SOURCE_PATH], translated: 8, refused: problems.filter((p) => p.outcome === 'refused').length, flagged: problems.filter((p) => p.outcome === 'flagged').length, ...batch }, ...more],
+    batches: [{ id, url: `https://parlance.example.com/v1/batches/${id}`, paths: [SOURCE_PATH], translated: 8, refused: problems.filter((p) => p.outcome === 'refused').length, flagged: problems.filter((p) => p.outcome === 'flagged').length, ...batch }, ...more],
     problems,
+  };
+}
+
+/** A second source file, for syncs that span two batches. */
+export const SECOND_SOURCE = 'src/checkout/en.json';
+
+/**
+ * A sync of two source files: batch `ids[0]` translated the kit's source file into `first`, batch `ids[1]` translated
+ * SECOND_SOURCE into `second` (src/checkout/<locale>.json), listed in the order they completed.
+ */
+export function twoBatchWriteBack(ids: [string, string], first: Record<string, Record<string, string>>, second: Record<string, Record<string, string>>): WriteBack {
+  const file = (source: string, dir: string) => ([locale, values]: [string, Record<string, string>]) => ({ source, locale, path: `${dir}/${locale}.json`, content: encoder.encode(`${JSON.stringify(values, null, 2)}\n`) });
+  const batch = (id: string, source: string, translated: number, flagged: number) => ({ id, url: `https://parlance.example.com/v1/batches/${id}`, paths: [source], translated, refused: 0, flagged });
+  return {
+    strings: [],
+    files: [...Object.entries(first).map(file(SOURCE_PATH, 'locales')), ...Object.entries(second).map(file(SECOND_SOURCE, 'src/checkout'))],
+    batches: [batch(ids[0], SOURCE_PATH, 5, 0), batch(ids[1], SECOND_SOURCE, 2, 1)],
+    problems: [],
   };
 }
