@@ -336,33 +336,31 @@ describe('the import job', () => {
   });
 
   it('cancels a running import: it stops, and the project holds exactly the chunks committed before', async () => {
-    // Pages of ten keep the import running long enough to cancel it part-way.
     const mock = await startTransifexMock(fixture, { pageSize: 10 });
     try {
       const project = await newProject('cancel');
+      // The second page of the first file's strings is held at the mock: the reader waits on it with the first page's
+      // ten keys committed (each page is emitted before the next is asked for), and the cancel lands there.
+      const held = mock.hold((method, url) => method === 'GET' && url.pathname === '/resource_strings' && url.searchParams.get('page[cursor]') === Buffer.from('10').toString('base64url'));
       const queued = await json<ImportBody>(
         await service.api('/v1/imports', { method: 'POST', token: project.token, json: { platform: 'transifex', api: { token: mock.token, project: mock.projectId, base_url: mock.url } } }),
         202,
       );
-      for (let i = 0; i < 500; i++) {
-        const now = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}`, { token: project.token }));
-        if (now.report.keys.added > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await held.reached;
+      const keyCount = async () => (await json<{ total: number }>(await service.api('/v1/keys?locale=de&limit=1', { token: project.token }))).total;
+      expect(await keyCount()).toBe(10);
       const cancelled = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}/cancel`, { method: 'POST', token: project.token }));
       expect(cancelled.status).toBe('cancelled');
-      // The worker notices at its next page or emit; then nothing more is written.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const keyCount = async () => (await json<{ total: number }>(await service.api('/v1/keys?locale=de&limit=1', { token: project.token }))).total;
-      const after = await keyCount();
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(await keyCount()).toBe(after);
-      expect(after).toBeGreaterThan(0);
-      expect(after).toBeLessThan(fixture.keys.length);
-      // The report is saved in the transaction of each chunk: the keys in the project are the ones it counts.
+      const asked = mock.requests.length;
+      held.release();
+      // The running worker dropped the request it waited on when the cancel came: the held page was never read.
+      expect(await held.settled).toBe('aborted');
       const final = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}`, { token: project.token }));
       expect(final.status).toBe('cancelled');
-      expect(final.report.keys.added).toBe(after);
+      // The report is saved in the transaction of each chunk: the keys in the project are the ones it counts.
+      expect(final.report.keys.added).toBe(10);
+      expect(await keyCount()).toBe(10);
+      expect(mock.requests.length).toBe(asked);
       const row = await service.runtime.db.selectFrom('imports').select(['credentials_ciphertext', 'lease_owner']).where('id', '=', queued.id).executeTakeFirstOrThrow();
       expect(row).toEqual({ credentials_ciphertext: null, lease_owner: null });
       // A cancelled import cannot be cancelled again.

@@ -28,6 +28,7 @@ import { androidXmlCodec } from '../../../src/core/formats/android-xml.js';
 import { jsonCodec, type FreshEntry } from '../../../src/core/formats/index.js';
 import { renderTmx } from '../../../src/core/tmx.js';
 import type { FixtureKey, FixtureTranslation, ImportFixture } from '../import-fixture.js';
+import { createRequestHolds, type HeldRequest } from './held-request.js';
 
 const ORG = 'acme';
 const PROJECT = 'shop-app';
@@ -54,6 +55,8 @@ export interface TransifexMock {
   requests: TransifexMockRequest[];
   /** The next API request answers 429 with `Retry-After: seconds`. */
   rateLimitNext(seconds?: number): void;
+  /** Holds the first request `match` takes until the test releases it. */
+  hold(match: (method: string, url: URL) => boolean): HeldRequest;
   stop(): Promise<void>;
 }
 
@@ -93,6 +96,7 @@ export async function startTransifexMock(fixture: ImportFixture, options: Transi
   const translations = new Map<string, FixtureTranslation>(fixture.translations.map((t) => [`${t.keyId}\u0000${transifexLanguage(t.locale)}`, t]));
   const jobs = new Map<string, { language: string; polls: number }>();
   const requests: TransifexMockRequest[] = [];
+  const holds = createRequestHolds();
   let rateLimit: number | undefined;
   let base = '';
 
@@ -275,9 +279,12 @@ export async function startTransifexMock(fixture: ImportFixture, options: Transi
     req.on('end', () => {
       const url = new URL(req.url ?? '/', base);
       requests.push({ method: req.method ?? '', path: decodeURIComponent(`${url.pathname}${url.search}`) });
-      const answer = handle(req.method ?? '', url, req.headers, Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(answer.status, answer.headers ?? {});
-      res.end(answer.body);
+      void holds.pass(req, res, url).then((answering) => {
+        if (!answering) return;
+        const answer = handle(req.method ?? '', url, req.headers, Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(answer.status, answer.headers ?? {});
+        res.end(answer.body);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -290,6 +297,7 @@ export async function startTransifexMock(fixture: ImportFixture, options: Transi
     rateLimitNext(seconds = 1) {
       rateLimit = seconds;
     },
+    hold: holds.hold,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
