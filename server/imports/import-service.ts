@@ -46,6 +46,8 @@ const PUBLIC_COLUMNS = ['id', 'project_id', 'platform', 'source', 'status', 'opt
 
 /** An import's lease: renewed while it runs (rate-limit waits included), so only a crashed worker lets it lapse. */
 const LEASE_SECONDS = 60;
+/** The least time between two writes of an import's progress. */
+const PROGRESS_MS = 250;
 const sealContext = (importId: string) => `imports:${importId}:credentials`;
 
 class Cancelled extends Error {}
@@ -141,6 +143,23 @@ export function createImportService(deps: ImportServiceDeps) {
     const renewLease = () => db.updateTable('imports').set({ lease_expires_at: sql`now() + (${LEASE_SECONDS}::int * interval '1 second')` }).where('id', '=', importId).where('lease_owner', '=', workerId).execute();
     const heartbeat = setInterval(() => void renewLease().catch((error: unknown) => log.warn('import lease renewal failed', { import: importId, error })), (LEASE_SECONDS * 1000) / 3);
     let lastProgress = 0;
+    let latestProgress: { message: string; done?: number; total?: number } | undefined;
+    let progressTimer: NodeJS.Timeout | undefined;
+    const saveProgress = () => {
+      clearTimeout(progressTimer);
+      progressTimer = undefined;
+      if (!latestProgress || controller.signal.aborted) return;
+      lastProgress = Date.now();
+      const progress = JSON.stringify(latestProgress);
+      latestProgress = undefined;
+      void db
+        .updateTable('imports')
+        .set({ progress })
+        .where('id', '=', importId)
+        .where('status', '=', 'running')
+        .execute()
+        .catch((error: unknown) => log.warn('import progress not saved', { import: importId, error }));
+    };
     const context: ReaderContext = {
       signal: controller.signal,
       http: createPlatformHttp({ signal: controller.signal, headers: {}, onWait: (reason, ms) => context.progress(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`) }),
@@ -155,15 +174,15 @@ export function createImportService(deps: ImportServiceDeps) {
         context.checkpoint = checkpoint;
       },
       progress(message, done, total) {
-        const now = Date.now();
-        if (now - lastProgress < 250 && done !== total) return;
-        lastProgress = now;
-        void db
-          .updateTable('imports')
-          .set({ progress: JSON.stringify({ message, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) }) })
-          .where('id', '=', importId)
-          .execute()
-          .catch((error: unknown) => log.warn('import progress not saved', { import: importId, error }));
+        latestProgress = { message, ...(done !== undefined ? { done } : {}), ...(total !== undefined ? { total } : {}) };
+        const wait = lastProgress + PROGRESS_MS - Date.now();
+        // At most one write a quarter second; the last report within one is written at its end, not dropped, so what
+        // GET shows while the reader waits on a slow page is where it stands.
+        if (wait > 0 && done !== total) {
+          progressTimer ??= setTimeout(saveProgress, wait);
+          return;
+        }
+        saveProgress();
       },
     };
     try {
@@ -202,6 +221,7 @@ export function createImportService(deps: ImportServiceDeps) {
       log.warn('import failed', { import: importId, platform: row.platform, error: message });
     } finally {
       clearInterval(heartbeat);
+      clearTimeout(progressTimer);
       running.delete(importId);
     }
   }

@@ -57,6 +57,7 @@ interface ImportBody {
   id: string;
   status: string;
   error: string | null;
+  progress: { message?: string; done?: number; total?: number };
   report: {
     keys: { added: number; updated: number; unchanged: number };
     locales: Record<string, { keys: number; translations: number; human: number; machine: number; held: number; flagged: number; kept: number; memory: number; glossary: number }>;
@@ -434,6 +435,45 @@ describe('the import job', () => {
       expect(row).toEqual({ credentials_ciphertext: null, lease_owner: null });
       // A cancelled import cannot be cancelled again.
       expect((await service.api(`/v1/imports/${queued.id}/cancel`, { method: 'POST', token: project.token })).status).toBe(409);
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it.each([
+    {
+      platform: 'lokalise',
+      // Lokalise's keys with cursor pagination carry no X-Pagination-Total-Count: the total is the project's keys_total.
+      start: () => startLokaliseMock(fixture),
+      second: (url: URL) => url.pathname.endsWith('/keys') && url.searchParams.has('cursor'),
+    },
+    // Phrase's Pagination header gives the key list's total_count.
+    { platform: 'phrase', start: () => startPhraseMock(fixture), second: (url: URL) => url.pathname.endsWith('/keys') && url.searchParams.get('page') === '2' },
+    // Tolgee's page metadata gives totalElements with each cursor page.
+    { platform: 'tolgee', start: () => startTolgeeMock(fixture), second: (url: URL) => url.pathname.endsWith('/translations') && url.searchParams.has('cursor') },
+  ])('reports the number of keys while it reads them from $platform', async ({ platform, start, second }) => {
+    const mock = await start();
+    try {
+      const project = await newProject(`${platform} progress`);
+      // The second keys page is held at the mock: the import stands in its keys stage, its first page read.
+      const held = mock.hold((method, url) => method === 'GET' && second(url));
+      const queued = await json<ImportBody>(await service.api('/v1/imports', { method: 'POST', token: project.token, json: { platform, api: { token: mock.token, project: mock.projectId, base_url: mock.url } } }), 202);
+      await held.reached;
+      // Progress is written at most every quarter second, the latest report at the end of one: poll for it (an earlier
+      // one may be there first), the keys read so far being the ones written.
+      let now = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}`, { token: project.token }));
+      for (let i = 0; i < 100 && !(now.progress.total !== undefined && now.progress.done === now.report.keys.added); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        now = await json<ImportBody>(await service.api(`/v1/imports/${queued.id}`, { token: project.token }));
+      }
+      expect(now.status).toBe('running');
+      expect(now.progress.message).toMatch(/keys/i);
+      expect(now.progress.total).toBe(fixture.keys.length);
+      expect(now.progress.done).toBe(now.report.keys.added);
+      expect(now.progress.done).toBeGreaterThan(0);
+      expect(now.progress.done).toBeLessThan(fixture.keys.length);
+      held.release();
+      expect((await finished(project.token, queued.id)).status).toBe('completed');
     } finally {
       await mock.stop();
     }

@@ -17,7 +17,13 @@ const platformStrings = z.object({ ios: z.string().nullish(), android: z.string(
 type Platform = keyof z.infer<typeof platformStrings>;
 const PLATFORMS: readonly Platform[] = ['web', 'android', 'ios', 'other'];
 
-const projectBody = z.object({ project_id: z.string(), name: z.string().optional(), base_language_iso: z.string().min(1) });
+const projectBody = z.object({
+  project_id: z.string(),
+  name: z.string().optional(),
+  base_language_iso: z.string().min(1),
+  // The keys endpoint with cursor pagination sends no X-Pagination-Total-Count: the project's statistics give the total.
+  statistics: z.object({ keys_total: z.number().int().min(0).optional() }).nullish(),
+});
 const languagesBody = z.object({ languages: z.array(z.object({ lang_id: z.number(), lang_iso: z.string().min(1) })) });
 const translationRow = z.object({
   translation_id: z.number(),
@@ -299,9 +305,13 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
     await emit([{ kind: 'glossary', terms }], page.next ? { stage: 'glossary', cursor: page.next } : { stage: 'keys', cursor: null });
   }
   let page = 0;
+  // Counted in this run: after a resume the bar shows the keys read since, short of the total by those read before.
+  let read = 0;
+  const total = project.statistics?.keys_total;
   while (state.stage === 'keys') {
-    context.progress(`Reading keys of Lokalise project ${project.name ?? source.project} (page ${++page})`);
+    context.progress(`Reading keys of Lokalise project ${project.name ?? source.project} (page ${++page})`, total === undefined ? undefined : Math.min(read, total), total);
     const { keys, next } = await api.keys(state.cursor);
+    read += keys.length;
     await emit(mapKeys(keys, baseIso), next ? { stage: 'keys', cursor: next } : { stage: 'done' });
   }
   if (pending.length > 0) await emit([], { stage: 'done' });

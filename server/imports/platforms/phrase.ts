@@ -1,4 +1,5 @@
 /** Reads a Phrase Strings project through API v2 (project, locales, keys, translations, term bases) into import chunks. */
+import { z } from 'zod';
 import type { PluralForms, PluralCategory } from '../../../src/core/formats/codec.js';
 import { PLURAL_CATEGORIES } from '../../../src/core/formats/codec.js';
 import { ImportSourceError, type ApiSource, type ImportChunk, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
@@ -44,6 +45,20 @@ export function nextLink(header: string | null): string | undefined {
   return undefined;
 }
 
+/**
+ * `total_count` of the JSON Pagination header Phrase sends with a list page (phrase/openapi headers.yaml:
+ * `{"total_count":…,"total_pages_count":…,"current_page":…,…}`); undefined where it is missing or not that shape.
+ */
+export function totalCount(header: string | null): number | undefined {
+  if (!header) return undefined;
+  try {
+    return paginationHeader.safeParse(JSON.parse(header)).data?.total_count;
+  } catch {
+    return undefined;
+  }
+}
+const paginationHeader = z.object({ total_count: z.number().int().min(0) });
+
 const isCategory = (s: string): s is PluralCategory => (PLURAL_CATEGORIES as readonly string[]).includes(s);
 const localeTag = (l: { name: string; code?: string | null }) => (l.code && l.code.trim() !== '' ? l.code : l.name);
 
@@ -79,10 +94,10 @@ function createClient(source: ApiSource, context: ReaderContext) {
     throw new Error(`Phrase (${host}) answered HTTP ${response.status} reading ${what} of project ${source.project}: ${message}`);
   }
 
-  /** One list page: its items and the next page's address from the Link header. */
-  async function page<T>(url: string, what: string): Promise<{ items: T[]; next: string | undefined }> {
+  /** One list page: its items, the next page's address from the Link header and the list's size from the Pagination header. */
+  async function page<T>(url: string, what: string): Promise<{ items: T[]; next: string | undefined; total: number | undefined }> {
     const response = await get(url, what);
-    return { items: (await response.json()) as T[], next: nextLink(response.headers.get('link')) };
+    return { items: (await response.json()) as T[], next: nextLink(response.headers.get('link')), total: totalCount(response.headers.get('pagination')) };
   }
 
   async function all<T>(url: string, what: string): Promise<T[]> {
@@ -164,8 +179,10 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
     );
     let pageNo = checkpoint.stage === 'keys' ? checkpoint.page : 1;
     let first = true;
+    // Counted in this run: after a resume the bar shows the keys read since, short of the total by those read before.
+    let read = 0;
     for (let url: string | undefined = client.list(`/projects/${client.project}/keys`, pageNo); url; pageNo++) {
-      const p: { items: PhraseKey[]; next: string | undefined } = await client.page<PhraseKey>(url, 'the keys');
+      const p: { items: PhraseKey[]; next: string | undefined; total: number | undefined } = await client.page<PhraseKey>(url, 'the keys');
       // The key list leaves out max_characters_allowed; only a key's own record has it.
       const details = await mapParallel(p.items, PARALLEL, async (k) => (await (await client.get(`${client.base}/projects/${client.project}/keys/${k.id}`, `key ${k.id}`)).json()) as PhraseKey);
       const keys = details.map((k): ImportedKey => {
@@ -186,7 +203,8 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
       const next: Checkpoint = url ? { stage: 'keys', page: pageNo + 1 } : { stage: 'translations', locale: 0, page: 1 };
       await context.emit([...(first ? [localesChunk] : []), { kind: 'keys', keys }], next);
       first = false;
-      context.progress(`read keys page ${pageNo}`);
+      read += p.items.length;
+      context.progress(`read keys page ${pageNo}`, p.total === undefined ? undefined : Math.min(read, p.total), p.total);
     }
   }
 

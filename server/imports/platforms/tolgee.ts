@@ -18,7 +18,7 @@ const project = z.object({
   baseLanguage: language.nullish(),
   organizationOwner: z.object({ id: z.number() }).nullish(),
 });
-const pageMetadata = z.object({ number: z.number().optional(), totalPages: z.number().optional() }).optional();
+const pageMetadata = z.object({ number: z.number().optional(), totalPages: z.number().optional(), totalElements: z.number().int().min(0).optional() }).optional();
 const languagesPage = z.object({ _embedded: z.object({ languages: z.array(language).optional() }).optional(), page: pageMetadata });
 const translationView = z.object({ id: z.number().nullish(), text: z.string().nullish(), state: z.enum(['UNTRANSLATED', 'TRANSLATED', 'REVIEWED', 'DISABLED']) });
 const keyWithTranslations = z.object({
@@ -31,7 +31,7 @@ const keyWithTranslations = z.object({
   keyTags: z.array(z.object({ name: z.string() })).optional(),
   translations: z.record(z.string(), translationView),
 });
-const translationsPage = z.object({ _embedded: z.object({ keys: z.array(keyWithTranslations).optional() }).optional(), nextCursor: z.string().nullish() });
+const translationsPage = z.object({ _embedded: z.object({ keys: z.array(keyWithTranslations).optional() }).optional(), page: pageMetadata, nextCursor: z.string().nullish() });
 const glossaries = z.object({ _embedded: z.object({ glossaries: z.array(z.object({ id: z.number(), name: z.string(), baseLanguageTag: z.string() })).optional() }).optional() });
 const termsPage = z.object({
   _embedded: z
@@ -172,15 +172,21 @@ async function readKeys(api: Api, context: ReaderContext, baseTag: string, tags:
   const namespaces = new Set<string>();
   const names = new Map<string, string>();
   let page = 0;
+  // Tolgee's page metadata gives the number of keys; counted in this run, so after a resume the bar is short of the
+  // total by the keys read before.
+  let total: number | undefined;
+  let read = 0;
   for (;;) {
     context.signal.throwIfAborted();
-    context.progress(`reading keys, page ${++page}`);
+    context.progress(`reading keys, page ${++page}`, total === undefined ? undefined : Math.min(read, total), total);
     const answer = await api.getJson(
       `/v2/projects/${api.projectId}/translations?${languagesQuery}&size=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
       translationsPage,
       'the keys and translations',
     );
     const items = answer._embedded?.keys ?? [];
+    total = answer.page?.totalElements ?? total;
+    read += items.length;
     // Tolgee gives a next cursor with every page that has keys; only an empty page says the keys are done (a short
     // page could be the server's own size limit).
     if (items.length === 0) break;

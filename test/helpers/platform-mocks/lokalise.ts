@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { strToU8, zipSync } from 'fflate';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { FixtureKey, ImportFixture } from '../import-fixture.js';
+import { createRequestHolds, type HeldRequest } from './held-request.js';
 
 export interface LokaliseRequest {
   method: string;
@@ -41,6 +42,8 @@ export interface LokaliseMock {
   requests: LokaliseRequest[];
   /** Makes the next `count` requests answer 429 as Lokalise's rate limit does. */
   rateLimitNext(count?: number): void;
+  /** Holds the first request `match` takes until the test releases it. */
+  hold(match: (method: string, url: URL) => boolean): HeldRequest;
   stop(): Promise<void>;
 }
 
@@ -214,9 +217,10 @@ export async function startLokaliseMock(fixture: ImportFixture, options: Lokalis
     }
   };
 
+  const holds = createRequestHolds();
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => handle(req, res));
+    req.on('end', () => void holds.pass(req, res, new URL(req.url ?? '/', 'http://127.0.0.1')).then((answering) => answering && handle(req, res)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -227,6 +231,7 @@ export async function startLokaliseMock(fixture: ImportFixture, options: Lokalis
     rateLimitNext(count = 1) {
       rateLimited += count;
     },
+    hold: holds.hold,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

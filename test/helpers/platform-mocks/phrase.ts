@@ -19,6 +19,7 @@ import { getCodec } from '../../../src/core/formats/index.js';
 import { PLURAL_CATEGORIES, type FreshEntry } from '../../../src/core/formats/codec.js';
 import { renderTmx } from '../../../src/core/tmx.js';
 import type { ImportFixture } from '../import-fixture.js';
+import { createRequestHolds, type HeldRequest } from './held-request.js';
 
 const DOCS = 'https://developers.phrase.com/api/';
 const STAMP = '2024-05-02T10:00:00Z';
@@ -38,6 +39,8 @@ export interface PhraseMock {
   requests: { method: string; path: string; status: number }[];
   /** The next `count` requests answer 429 with Phrase's rate-limit headers, the reset `resetSeconds` from now. */
   rateLimitNext(count?: number, resetSeconds?: number): void;
+  /** Holds the first request `match` takes until the test releases it. */
+  hold(match: (method: string, url: URL) => boolean): HeldRequest;
   stop(): Promise<void>;
 }
 
@@ -141,9 +144,13 @@ export async function startPhraseMock(fixture: ImportFixture, options: PhraseMoc
   let limited = 0;
   let limitedReset = 1;
   let remaining = 1000;
+  const holds = createRequestHolds();
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    void holds.pass(req, res, url).then((answering) => answering && handle(req, res, url));
+  });
+  function handle(req: IncomingMessage, res: ServerResponse, url: URL) {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, status });
       const reset = Math.floor(Date.now() / 1000) + (status === 429 ? limitedReset : 300);
@@ -191,7 +198,7 @@ export async function startPhraseMock(fixture: ImportFixture, options: PhraseMoc
       if (parts[2] === 'glossaries' && parts[4] === 'terms' && parts.length === 5) return data.terms.has(parts[3]!) ? paginate(data.terms.get(parts[3]!)!) : notFound();
     }
     return notFound();
-  });
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -203,6 +210,7 @@ export async function startPhraseMock(fixture: ImportFixture, options: PhraseMoc
       limited += count;
       limitedReset = resetSeconds;
     },
+    hold: holds.hold,
     stop: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }

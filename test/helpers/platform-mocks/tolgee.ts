@@ -20,6 +20,7 @@ import { zipSync } from 'fflate';
 import { writeIcuPlural } from '../../../src/core/formats/icu-plural.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { FixtureKey, ImportFixture } from '../import-fixture.js';
+import { createRequestHolds, type HeldRequest } from './held-request.js';
 
 export interface TolgeeMockOptions {
   /** A project API key (tgpak_…, refused by the endpoints Tolgee keeps for personal access tokens) instead of a PAT. */
@@ -40,6 +41,8 @@ export interface TolgeeMock {
   requests: TolgeeRequest[];
   /** The next `count` requests answer 429 as Tolgee's rate limiter does (retryAfter in the body, in ms). */
   rateLimitNext(count?: number, retryAfterMs?: number): void;
+  /** Holds the first request `match` takes until the test releases it. */
+  hold(match: (method: string, url: URL) => boolean): HeldRequest;
   stop(): Promise<void>;
 }
 
@@ -269,9 +272,10 @@ export async function startTolgeeMock(fixture: ImportFixture, options: TolgeeMoc
     return error(res, 404, 'resource_not_found');
   }
 
+  const holds = createRequestHolds();
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => handle(req, res));
+    req.on('end', () => void holds.pass(req, res, new URL(req.url ?? '/', 'http://127.0.0.1')).then((answering) => answering && handle(req, res)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -283,6 +287,7 @@ export async function startTolgeeMock(fixture: ImportFixture, options: TolgeeMoc
       rateLimited = count;
       retryAfter = retryAfterMs;
     },
+    hold: holds.hold,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
