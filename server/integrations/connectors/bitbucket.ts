@@ -5,6 +5,10 @@
  * open, and reports each commit as a Code Insights report whose annotations put the refused and flagged rows on their
  * source lines, plus a build status when there is a link to show.
  *
+ * The branch is never rebuilt on a moved base, as the other code hosts do while only Parlance committed there: `POST
+ * /src` refuses a parent other than the branch's tip (409), branches have no update, and deleting the branch may
+ * decline the open pull request. Parlance always extends it (docs/decisions.md).
+ *
  * Webhooks: Bitbucket signs a webhook's body with its secret (`X-Hub-Signature: sha256=<hex>`); a `repo:push` whose
  * changes include the base branch starts a sync. Bitbucket puts no timestamp under the signature, so a replayed
  * notification cannot be told from a new one; a replay only starts a harmless extra sync.
