@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../src/core/archive-limits.js';
 import { parseSecretKey } from './github-app/crypto.js';
+import { parseAllowPrivate, type AllowPrivate } from './net/address-guard.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -34,6 +36,9 @@ export const envSchema = z.object({
     .default(''),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(60),
   MAX_UPLOAD_BYTES: positiveInt.default(20 * 1024 * 1024),
+  MAX_INFLATED_BYTES: positiveInt.default(DEFAULT_ARCHIVE_LIMITS.maxInflatedBytes),
+  MAX_ARCHIVE_ENTRIES: positiveInt.default(DEFAULT_ARCHIVE_LIMITS.maxEntries),
+  MAX_JSON_BODY_BYTES: positiveInt.default(1024 * 1024),
   WORKER_CONCURRENCY: positiveInt.default(2),
   BATCH_CHUNK_ROWS: positiveInt.default(500),
   LEASE_SECONDS: positiveInt.default(30),
@@ -59,7 +64,23 @@ export const envSchema = z.object({
   PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   PARLANCE_DEMO: z.enum(['true', 'false']).default('true'),
-  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false'),
+  // Which non-public addresses requests to user-supplied URLs may reach: 'false' (default), 'true', or networks and hosts.
+  OUTBOUND_ALLOW_PRIVATE_ADDRESSES: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .optional()
+      .superRefine((value, ctx) => {
+        if (value === undefined) return;
+        try {
+          parseAllowPrivate(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
+  ),
+  // Aliases of OUTBOUND_ALLOW_PRIVATE_ADDRESSES from when webhooks and connectors had a switch each; 'true' in either allows all.
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).optional()),
   WEBHOOK_RETRY_DELAYS: z
     .string()
     .regex(/^\s*\d+(?:ms|s|m|h|d)\s*(?:,\s*\d+(?:ms|s|m|h|d)\s*)*$/, "expected comma-separated durations such as '5s,5m,30m,2h'")
@@ -81,7 +102,7 @@ export const envSchema = z.object({
     .regex(/^\s*\d+(?:ms|s|m|h|d)\s*(?:,\s*\d+(?:ms|s|m|h|d)\s*)*$/, "expected comma-separated durations such as '10s,1m,5m'")
     .default('10s,1m,5m,15m,1h'),
   INTEGRATION_POLL_MS: positiveInt.default(1_000),
-  INTEGRATION_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false'),
+  INTEGRATION_ALLOW_PRIVATE_ADDRESSES: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).optional()),
   INTEGRATION_HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   INTEGRATION_HTTP_TIMEOUT_MS: positiveInt.default(30_000),
   // Checked by secretKeyFromEnv, not here: a schema issue would print the value, and this one must stay out of logs.
@@ -155,6 +176,10 @@ export interface Config {
   redis: { url: string; prefix: string } | undefined;
   rateLimitPerMinute: number;
   maxUploadBytes: number;
+  /** MAX_INFLATED_BYTES and MAX_ARCHIVE_ENTRIES: what an uploaded archive (an .xlsx push, an import's export) may hold. */
+  archiveLimits: ArchiveLimits;
+  /** MAX_JSON_BODY_BYTES: the request-body limit of every route without one of its own (server/http/app.ts). */
+  maxJsonBodyBytes: number;
   worker: { concurrency: number; chunkRows: number; leaseSeconds: number; sweepIntervalMs: number };
   providers: ProvidersConfig;
   logLevel: Env['LOG_LEVEL'];
@@ -169,10 +194,12 @@ export interface Config {
     smtp: { url: string; from: string } | undefined;
   };
   demo: boolean;
-  webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
+  /** OUTBOUND_ALLOW_PRIVATE_ADDRESSES (or its aliases): the non-public addresses requests to user-supplied URLs may reach. */
+  outbound: { allowPrivate: AllowPrivate };
+  webhooks: { retryDelaysMs: number[]; timeoutMs: number; concurrency: number; pollMs: number; disableAfterMs: number };
   /** The CDN route's cache (CDN_CACHE_TTL_MS, CDN_CACHE_MB) and storage syncs' retries, request timeout and poll. */
   delivery: { cdnCacheTtlMs: number; cdnCacheBytes: number; syncRetryDelaysMs: number[]; syncTimeoutMs: number; syncPollMs: number };
-  integrations: { retryDelaysMs: number[]; pollMs: number; httpRetries: number; httpTimeoutMs: number; allowPrivate: boolean };
+  integrations: { retryDelaysMs: number[]; pollMs: number; httpRetries: number; httpTimeoutMs: number };
   /** PARLANCE_SECRET_KEY: encrypts secrets kept at rest (the GitHub App's tokens); unset, features that need it answer 503. */
   secretKey: Buffer | undefined;
   /**
@@ -188,6 +215,12 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** OUTBOUND_ALLOW_PRIVATE_ADDRESSES when set, else 'true' when either older name says so. */
+function allowPrivateSetting(e: Env): string {
+  if (e.OUTBOUND_ALLOW_PRIVATE_ADDRESSES !== undefined) return e.OUTBOUND_ALLOW_PRIVATE_ADDRESSES;
+  return e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true' || e.INTEGRATION_ALLOW_PRIVATE_ADDRESSES === 'true' ? 'true' : 'false';
 }
 
 /** Why a provider kind is in use, naming the variables that chose it: "TRANSLATION_PROVIDER='deepl'". */
@@ -314,6 +347,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : undefined,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    archiveLimits: { maxInflatedBytes: e.MAX_INFLATED_BYTES, maxEntries: e.MAX_ARCHIVE_ENTRIES },
+    maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
       chunkRows: e.BATCH_CHUNK_ROWS,
@@ -333,8 +368,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.SMTP_FROM } : undefined,
     },
     demo: e.PARLANCE_DEMO === 'true',
+    outbound: { allowPrivate: parseAllowPrivate(allowPrivateSetting(e)) },
     webhooks: {
-      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
       retryDelaysMs: e.WEBHOOK_RETRY_DELAYS.split(',').map(durationMs),
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       concurrency: e.WEBHOOK_CONCURRENCY,
@@ -353,7 +388,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.INTEGRATION_POLL_MS,
       httpRetries: e.INTEGRATION_HTTP_RETRIES,
       httpTimeoutMs: e.INTEGRATION_HTTP_TIMEOUT_MS,
-      allowPrivate: e.INTEGRATION_ALLOW_PRIVATE_ADDRESSES === 'true',
     },
     secretKey: secretKey.key,
     githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL, port: e.GITHUB_APP_PORT, app: githubApp.app },

@@ -42,6 +42,8 @@ import { createImportService } from './imports/import-service.js';
 import { platformReader } from './imports/readers.js';
 import { createConnectionsService } from './integrations/connections-service.js';
 import { createSyncEngine, type SyncEngine } from './integrations/sync-engine.js';
+import { createOutbound } from './net/outbound.js';
+import type { Resolver } from './net/address-guard.js';
 
 export interface Roles {
   api: boolean;
@@ -55,6 +57,8 @@ export interface RuntimeOptions {
   provider?: TranslationProvider;
   /** Replaces the configured provider of one pass. */
   providers?: Partial<Providers>;
+  /** The DNS resolver for requests to user-supplied addresses (tests give one whose answers change between lookups). */
+  resolver?: Resolver;
 }
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
@@ -113,17 +117,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   const tokens = createTokenService({ db });
   const batches = createBatchService({ db, queue, leaseSeconds: config.worker.leaseSeconds });
   const organisations = createOrganisationService({ db });
-  const webhooks = createWebhooksService({ db, log, delivery: config.webhooks });
+  const outbound = createOutbound({ allowPrivate: config.outbound.allowPrivate, ...(options.resolver ? { resolver: options.resolver } : {}) });
+  const webhooks = createWebhooksService({ db, log, delivery: { ...config.webhooks, outbound }, resolve: outbound.resolve });
   const account = createAccountService({ db, tokens, organisations, settings: config.people });
   const mailer = config.people.smtp ? createSmtpMailer({ smtpUrl: config.people.smtp.url, from: config.people.smtp.from }) : undefined;
   const members = createMembersService({ db, log, mailer, secretKey: config.secretKey, invitationTtlMs: config.people.invitationTtlMs });
   const githubLinks = createLinksService({ db, tokens, webhooks, appEventsUrl: config.githubApp.eventsUrl, secretKey: config.secretKey });
-  const pull = createPullService({ db });
+  const pull = createPullService({ db, archiveLimits: config.archiveLimits });
   const releases = createReleasesService({ db, pull, log });
   const cdn = createCdnStore({ db }, { ttlMs: config.delivery.cdnCacheTtlMs, maxBytes: config.delivery.cdnCacheBytes });
   // Syncs are claimed by the worker; a release queued in this process is taken at once, not at the next poll.
   let storageSync: StorageSync | undefined;
-  const storageTargets = createStorageTargetsService({ db, secretKey: config.secretKey, onQueued: () => void storageSync?.tick() });
+  const storageTargets = createStorageTargetsService({ db, secretKey: config.secretKey, outbound, onQueued: () => void storageSync?.tick() });
   releases.onPublished((release) => cdn.forgetProject(release.projectId));
   releases.onPublished(async (release) => void (await storageTargets.enqueueRelease(release.projectId, release.id)));
   releases.onRotated((old) => cdn.forgetBundle(old));
@@ -131,8 +136,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   let syncEngine: SyncEngine | undefined;
   let listeningUrl: string | undefined;
   const publicUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
-  const connections = createConnectionsService({ db, secretKey: config.secretKey, publicUrl, onQueued: () => void syncEngine?.tick() });
-  const imports = createImportService({ db, log, secretKey: config.secretKey, readers: platformReader, workerId, pollMs: config.delivery.syncPollMs });
+  const connections = createConnectionsService({ db, secretKey: config.secretKey, publicUrl, onQueued: () => void syncEngine?.tick(), outbound });
+  const imports = createImportService({ db, log, secretKey: config.secretKey, readers: platformReader, workerId, pollMs: config.delivery.syncPollMs, outbound, archiveLimits: config.archiveLimits });
   const deps = {
     db,
     queue,
@@ -157,6 +162,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     webhooks,
     githubLinks,
     maxUploadBytes: config.maxUploadBytes,
+    archiveLimits: config.archiveLimits,
+    maxJsonBodyBytes: config.maxJsonBodyBytes,
     account,
     members,
     keyStates: createKeyStatesService({ db }),
@@ -179,13 +186,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     },
   });
 
-  const dispatcher: Dispatcher = createDispatcher({ db, log, workerId, ...config.webhooks });
+  const dispatcher: Dispatcher = createDispatcher({ db, log, workerId, ...config.webhooks, outbound });
   if (options.roles.worker) {
-    storageSync = createStorageSync({ db, log, workerId, targets: storageTargets, retryDelaysMs: config.delivery.syncRetryDelaysMs, timeoutMs: config.delivery.syncTimeoutMs, pollMs: config.delivery.syncPollMs });
+    storageSync = createStorageSync({ db, log, workerId, targets: storageTargets, outbound, retryDelaysMs: config.delivery.syncRetryDelaysMs, timeoutMs: config.delivery.syncTimeoutMs, pollMs: config.delivery.syncPollMs });
   }
   if (options.roles.worker) {
-    const { retryDelaysMs, pollMs, httpRetries, httpTimeoutMs, allowPrivate } = config.integrations;
-    syncEngine = createSyncEngine({ db, log, workerId, connections, push: deps.push, pull, translations: deps.translations, publicUrl, retryDelaysMs, pollMs, httpRetries, httpTimeoutMs, allowPrivate });
+    const { retryDelaysMs, pollMs, httpRetries, httpTimeoutMs } = config.integrations;
+    syncEngine = createSyncEngine({ db, log, workerId, connections, push: deps.push, pull, translations: deps.translations, publicUrl, retryDelaysMs, pollMs, httpRetries, httpTimeoutMs, outbound });
   }
   let server: Server | undefined;
   let githubApp: GithubAppServer | undefined;
@@ -248,5 +255,5 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     lock?.release();
   }
 
-  return { config, log, db, app, queue, tokens, organisations, account, batches, runner, githubLinks, releases, start, stop };
+  return { config, log, db, app, queue, tokens, organisations, account, batches, runner, githubLinks, releases, outbound, start, stop };
 }

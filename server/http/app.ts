@@ -1,6 +1,5 @@
 /** The /v1 HTTP application: authentication and rate limit in front, one sub-app per resource, problem+json errors. */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors.js';
 import { authRoutes } from '../routes/v1/auth.js';
 import { batchesRoutes } from '../routes/v1/batches.js';
@@ -29,6 +28,7 @@ import { cdnRoutes } from '../delivery/cdn-routes.js';
 import type { CdnStore } from '../delivery/cdn-store.js';
 import type { AppDeps, AppEnv } from './context.js';
 import { mcpRoutes } from './mcp-route.js';
+import { bodyLimit, documentBodyLimits, type BodyLimitTable } from './middleware/body-limit.js';
 import { authenticate } from './middleware/rate-limit.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { problemResponse, toApiError } from './problem.js';
@@ -36,6 +36,14 @@ import { REFERENCE_PAGE_CSP, renderReferencePage } from './reference-page.js';
 import { consoleRoutes } from '../web/console-routes.js';
 
 const PUBLIC_PATHS = ['/v1/openapi.json', '/v1/reference'] as const;
+
+/**
+ * Bodies read before anyone is known: a constant, not a setting, for the account routes' bodies are an address, a
+ * password, a name (the largest, a project with 500 locale tags, is about 7 KB), so there is nothing to tune and a
+ * setting could only widen what anyone may send. MAX_JSON_BODY_BYTES is a setting: JSON bodies grow with the caller's
+ * project (POST /v1/qa/run takes up to 100,000 keys), and an operator may need more without a release.
+ */
+const ANONYMOUS_BODY_BYTES = 16 * 1024;
 
 export const API_DESCRIPTION =
   'Parlance localization service. Every request carries `Authorization: Bearer <token>`; a token belongs to one project and carries abilities (push, pull, read, write, manage). Errors are `application/problem+json` with a stable `code`. 60 requests per minute per token. People use the same API: `/v1/auth` signs them in with a session cookie and hands out short-lived credentials bound to one project with the abilities of their role there.';
@@ -55,6 +63,25 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A project token: `prl_` followed by 38 letters and digits.' });
 
   app.use('*', securityHeaders({ htmlPolicy: REFERENCE_PAGE_CSP }));
+  // Every route's body limit, before routing and authentication: a route not named here gets the JSON default.
+  const bodyLimits: BodyLimitTable = {
+    fallback: { bytes: deps.maxJsonBodyBytes, why: '(MAX_JSON_BODY_BYTES)' },
+    rules: [
+      // The whole prefix: it checks its session cookie itself, after this limit.
+      { path: '/v1/auth/*', bytes: ANONYMOUS_BODY_BYTES, why: 'before sign-in' },
+      { path: '/v1/push', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
+      { path: '/v1/imports', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
+      { path: '/v1/memory/import', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
+      // The push_file tool carries a whole source file in its JSON-RPC body.
+      { path: '/mcp', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
+      { path: '/hooks/*', bytes: HOOK_BODY_BYTES, why: '(notifications)' },
+    ],
+  };
+  app.use('*', bodyLimit(bodyLimits));
+  app.openAPIRegistry.registerComponent('responses', 'PayloadTooLarge', {
+    description: 'The request body is over the operation\'s `x-body-limit` bytes (`payload_too_large`); the connection is closed.',
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  });
   // Not under /v1: it authenticates each request itself, and its tools go through /v1 (and its middleware) in-process.
   app.route('/mcp', mcpRoutes({ tokens: deps.tokens, allowedOrigins: options.mcpAllowedOrigins ?? [], fetchV1: (request) => app.fetch(request) }));
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
@@ -64,9 +91,6 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
     description: 'The console session cookie set by /v1/auth/sign-in (`__Host-parlance_session` over TLS). Used only by /v1/auth routes; state-changing requests must come from the same origin.',
   });
   app.use('/v1/*', authenticate({ tokens: deps.tokens, limiter: deps.limiter, publicPaths: PUBLIC_PATHS, ownPrefixes: ['/v1/auth/'] }));
-  app.use('/v1/push', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
-  app.use('/v1/imports', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
-  app.use('/v1/memory/import', bodyLimit({ maxSize: deps.maxUploadBytes, onError: () => { throw new ApiError(413, 'payload_too_large', `The request body exceeds ${deps.maxUploadBytes} bytes (MAX_UPLOAD_BYTES).`); } }));
 
   app.route('/v1/auth', authRoutes(deps));
   app.route('/v1/members', membersRoutes(deps));
@@ -95,18 +119,20 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   app.route('/v1', projectRoutes(deps));
 
   const document = () =>
-    app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'Parlance API', version: '1', description: API_DESCRIPTION },
-      servers: [{ url: '/' }],
-      security: [{ bearer: [] }],
-    });
+    documentBodyLimits(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'Parlance API', version: '1', description: `${API_DESCRIPTION} A request body is limited to ${deps.maxJsonBodyBytes} bytes unless its operation says otherwise (\`x-body-limit\`); a larger one gets 413 \`payload_too_large\`.` },
+        servers: [{ url: '/' }],
+        security: [{ bearer: [] }],
+      }),
+      bodyLimits,
+    );
   app.get('/v1/openapi.json', (c) => c.json(document()));
   app.get('/v1/reference', (c) => c.html(renderReferencePage(document() as Parameters<typeof renderReferencePage>[0])));
   // Public and unauthenticated, outside /v1: the address's bundle id is the only key (server/delivery/cdn-routes.ts).
   app.route('/cdn', cdnRoutes({ store: deps.cdn }));
   // Public: remote systems' change notifications, each verified by its connector (server/integrations/hook-routes.ts).
-  app.use('/hooks/*', bodyLimit({ maxSize: HOOK_BODY_BYTES, onError: () => { throw new ApiError(413, 'payload_too_large', `Notifications are limited to ${HOOK_BODY_BYTES} bytes.`); } }));
   app.route('/hooks', hookRoutes({ connections: deps.connections, log: deps.log }));
   app.route('/', consoleRoutes());
   app.get('/healthz', (c) => c.json({ ok: true }));

@@ -1,4 +1,5 @@
 /** What the HTTP layer needs from the rest of the service, and the variables middleware sets per request. */
+import type { ArchiveLimits } from '../../src/core/archive-limits.js';
 import type { Db } from '../db/database.js';
 import type { LinksService } from '../github-app/links.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -41,6 +42,10 @@ export interface AppDeps {
   webhooks: WebhooksService;
   githubLinks: LinksService;
   maxUploadBytes: number;
+  /** MAX_INFLATED_BYTES and MAX_ARCHIVE_ENTRIES, for a pushed .xlsx. */
+  archiveLimits: Readonly<ArchiveLimits>;
+  /** MAX_JSON_BODY_BYTES: the body limit of every route without one of its own. */
+  maxJsonBodyBytes: number;
   account: AccountService;
   keyStates: KeyStatesService;
   members: MembersService;

@@ -2,7 +2,9 @@
  * What every importer reads another platform's project into: keys, translations with their review state, locales,
  * translation memory and glossary, in one shape whatever the platform, and the contract of a platform's reader.
  */
+import type { ArchiveLimits } from '../../src/core/archive-limits.js';
 import type { Entry, FormatId, PluralForms } from '../../src/core/formats/codec.js';
+import { printable, repoPathProblem, type RepoPathProblem } from '../../src/core/repo-path.js';
 
 export const PLATFORMS = ['crowdin', 'lokalise', 'phrase', 'transifex', 'tolgee', 'poeditor'] as const;
 export type PlatformId = (typeof PLATFORMS)[number];
@@ -69,7 +71,39 @@ export type ImportChunk =
   | { kind: 'translations'; rows: ImportedTranslation[] }
   | { kind: 'memory'; units: ImportedMemoryUnit[] }
   | { kind: 'glossary'; terms: ImportedTerm[] }
-  | { kind: 'warning'; message: string; ref?: string };
+  | { kind: 'warning'; message: string; ref?: string }
+  | PathRefusal;
+
+/** A file left out because its path breaks the repository path rule; the report lists it, once per path. */
+export interface PathRefusal {
+  kind: 'refused_path';
+  /** The path or archive entry name as the platform gave it, control characters escaped. */
+  path: string;
+  problem: RepoPathProblem;
+  message: string;
+}
+
+/**
+ * Why a file of another platform is not imported, as a chunk for the report, or undefined when `path` is a repository
+ * path. `where` names what the path came from: 'an entry of crowdin-export.zip', 'the path of Crowdin file 12'.
+ */
+export function pathRefusal(path: string, where: string): PathRefusal | undefined {
+  const problem = repoPathProblem(path);
+  if (!problem) return undefined;
+  return { kind: 'refused_path', path: printable(path), problem: problem.problem, message: `Skipped '${printable(path)}' (${where}): ${problem.reason}.` };
+}
+
+/**
+ * A file path a reader takes from another platform (an archive entry's name, an API's file name), checked against the
+ * repository path rule as it is read: the path, or undefined with the refusal added to `refused`, which the reader
+ * emits so the report names the skipped file. A reader checks an archive entry's own name and any path it derives from
+ * one (`de/../../x.json` with its locale folder stripped is `../../x.json`); the writer refuses what still slips by.
+ */
+export function checkedImportPath(path: string, refused: ImportChunk[], where: string): string | undefined {
+  const refusal = pathRefusal(path, where);
+  if (refusal) refused.push(refusal);
+  return refusal ? undefined : path;
+}
 
 /** The platform's HTTP API, as the reader sees it: JSON in, JSON out, with the platform's rate limits honoured. */
 export interface PlatformHttp {
@@ -94,6 +128,8 @@ export interface ReaderContext {
   emit(chunks: readonly ImportChunk[], checkpoint: unknown): Promise<void>;
   /** Tells the person what is happening ("reading strings of file 3 of 7"). */
   progress(message: string, done?: number, total?: number): void;
+  /** MAX_INFLATED_BYTES and MAX_ARCHIVE_ENTRIES: what an uploaded export may hold, archives inside it included. */
+  archiveLimits: Readonly<ArchiveLimits>;
 }
 
 /** Thrown by a reader for a problem the person must fix (wrong token, unknown project); not retried. */

@@ -11,9 +11,11 @@ import { openSecret, sealSecret, SECRET_KEY_HINT } from '../github-app/crypto.js
 import { newId } from '../ids.js';
 import { createLeasePoller } from '../jobs/lease-poller.js';
 import type { Logger } from '../logger.js';
+import type { ArchiveLimits } from '../../src/core/archive-limits.js';
 import { ImportSourceError, type ApiSource, type PlatformId, type PlatformReader, type ReaderContext } from './import-model.js';
 import { createImportWriter, emptyReport, type ImportOptions, type ImportReport } from './import-writer.js';
 import { createPlatformHttp } from './platform-http.js';
+import { PUBLIC_ONLY_REASON, UnsafeAddressError, type Outbound } from '../net/outbound.js';
 
 export type ImportInput =
   | { platform: PlatformId; source: 'api'; api: ApiSource; options: ImportOptions }
@@ -31,7 +33,8 @@ export function publicImport(row: Omit<ImportRow, 'archive' | 'credentials_ciphe
     options: { conflict: options.conflict, unreviewed: options.unreviewed, dry_run: options.dryRun },
     archive_name: row.archive_name,
     progress: row.progress as { message?: string; done?: number; total?: number },
-    report: row.report as unknown as ImportReport,
+    // A report saved before a list existed (refused_paths) shows it empty.
+    report: { ...emptyReport(), ...(row.report as unknown as ImportReport) },
     error: row.error,
     attempts: row.attempts,
     created_at: row.created_at.toISOString(),
@@ -62,11 +65,20 @@ export interface ImportServiceDeps {
   readers: (platform: PlatformId) => Promise<PlatformReader>;
   workerId: string;
   pollMs: number;
+  /** MAX_INFLATED_BYTES and MAX_ARCHIVE_ENTRIES, for the readers of uploaded exports. */
+  archiveLimits: Readonly<ArchiveLimits>;
+  /** Requests to the platform's API go through it; a base URL the project gives is checked when the import is created. */
+  outbound: Pick<Outbound, 'fetch' | 'checkField'>;
 }
+
+/** The longest error an import keeps: a remote system's words are an excerpt, never a whole answer. */
+const ERROR_CHARS = 600;
 
 export function createImportService(deps: ImportServiceDeps) {
   const { db, log, workerId } = deps;
   const running = new Map<string, AbortController>();
+  // Transifex answers a finished download with a 303 to its file store: followed, without the platform's credentials.
+  const platformFetch = deps.outbound.fetch({ crossOrigin: 'drop-credentials' });
   /** Only a process with the worker role runs imports; an API-only process queues them for the workers. */
   let started = false;
 
@@ -76,6 +88,7 @@ export function createImportService(deps: ImportServiceDeps) {
   }
 
   async function create(projectId: string, input: ImportInput): Promise<PublicImport> {
+    if (input.source === 'api' && input.api.baseUrl !== undefined) await deps.outbound.checkField(input.api.baseUrl, 'api.base_url', `The ${input.platform} API address`);
     const id = newId('imp');
     const row = await db
       .insertInto('imports')
@@ -162,8 +175,9 @@ export function createImportService(deps: ImportServiceDeps) {
     };
     const context: ReaderContext = {
       signal: controller.signal,
-      http: createPlatformHttp({ signal: controller.signal, headers: {}, onWait: (reason, ms) => context.progress(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`) }),
+      http: createPlatformHttp({ signal: controller.signal, headers: {}, fetch: platformFetch, onWait: (reason, ms) => context.progress(`waiting ${Math.ceil(ms / 1000)} s: ${reason}`) }),
       checkpoint: row.checkpoint ?? undefined,
+      archiveLimits: deps.archiveLimits,
       async emit(chunks, checkpoint) {
         await db.transaction().execute(async (trx) => {
           const current = await trx.selectFrom('imports').select(['status']).where('id', '=', importId).forUpdate().executeTakeFirstOrThrow();
@@ -211,7 +225,9 @@ export function createImportService(deps: ImportServiceDeps) {
         log.info('import paused: the service is stopping; it resumes from its checkpoint', { import: importId });
         return;
       }
-      const message = error instanceof ImportSourceError ? error.message : `The import stopped: ${(error as Error).message}`;
+      const said =
+        error instanceof ImportSourceError ? error.message : error instanceof UnsafeAddressError ? `The import stopped: ${error.message}; ${PUBLIC_ONLY_REASON}.` : `The import stopped: ${(error as Error).message}`;
+      const message = said.length > ERROR_CHARS ? `${said.slice(0, ERROR_CHARS)}…` : said;
       await db
         .updateTable('imports')
         .set({ status: 'failed', error: message, report: JSON.stringify(report), progress: JSON.stringify({ message: 'failed' }), finished_at: sql`now()`, credentials_ciphertext: null, archive: null, lease_owner: null, lease_expires_at: null })

@@ -18,7 +18,7 @@ import { checkLocale, localeDisplayName } from '../../src/core/locales/locales.j
 import { PLANS } from '../services/plans.js';
 import { emitEvent } from '../webhooks/outbox.js';
 import type { PluralForms } from '../../src/core/formats/codec.js';
-import { ImportSourceError, type ImportChunk, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PlatformId } from './import-model.js';
+import { ImportSourceError, pathRefusal, type ImportChunk, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PathRefusal, type PlatformId } from './import-model.js';
 
 export interface ImportOptions {
   /** `keep_human`: a translation a person wrote or approved in Parlance stays; `overwrite`: the platform's wins. */
@@ -65,6 +65,9 @@ export interface ImportReport {
   gate_failures_count: number;
   warnings: { message: string; ref?: string }[];
   warnings_count: number;
+  /** Files left out because their path breaks the repository path rule (`../x.json`, `/x.json`, a backslash, a NUL), once per path. */
+  refused_paths: { path: string; problem: string; message: string }[];
+  refused_paths_count: number;
 }
 
 export const emptyReport = (): ImportReport => ({
@@ -79,6 +82,8 @@ export const emptyReport = (): ImportReport => ({
   gate_failures_count: 0,
   warnings: [],
   warnings_count: 0,
+  refused_paths: [],
+  refused_paths_count: 0,
 });
 
 /** Formats whose files carry no notes, context or length limit for a key (their codecs read none). */
@@ -120,6 +125,18 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
   const warn = (message: string, ref?: string) => {
     report.warnings_count++;
     if (report.warnings.length < REPORT_LIST_LIMIT) report.warnings.push(ref ? { message, ref } : { message });
+  };
+  /** Lists a refused file once: a resumed run reads the archive again, and the report saved with each emit remembers. */
+  const refusePath = (refusal: PathRefusal) => {
+    if (report.refused_paths.some((r) => r.path === refusal.path)) return;
+    report.refused_paths_count++;
+    if (report.refused_paths.length < REPORT_LIST_LIMIT) report.refused_paths.push({ path: refusal.path, problem: refusal.problem, message: refusal.message });
+  };
+  /** The last line of defence behind the readers' checks: a key or translation whose file path breaks the rule is never stored. */
+  const refusedPath = (path: string): boolean => {
+    const refusal = path === '' ? undefined : pathRefusal(path, 'a file path the import read');
+    if (refusal) refusePath(refusal);
+    return refusal !== undefined;
   };
   const tally = (locale: string): LocaleTally => {
     // A report saved by an earlier version lacks the newer counts.
@@ -203,6 +220,7 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
       byPath.set(k.path, list);
     }
     for (const [path, list] of byPath) {
+      if (refusedPath(path)) continue;
       const stored = new Map(
         (
           await trx
@@ -290,7 +308,8 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
     }
   }
 
-  async function writeTranslationRows(trx: Executor, rows: readonly ImportedTranslation[]) {
+  async function writeTranslationRows(trx: Executor, read: readonly ImportedTranslation[]) {
+    const rows = read.filter((r) => !refusedPath(r.path));
     const p = await project(trx);
     // Only into the project's languages (a dry run's would-be ones too), whatever chunks a resumed run saw before.
     const targets = new Set((await trx.selectFrom('project_languages').select('tag').where('project_id', '=', projectId).execute()).map((l) => l.tag));
@@ -427,7 +446,7 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
   return {
     /** Writes one emit's chunks in `trx`, in an order that lets translations find keys written by the same emit. */
     async write(trx: Executor, chunks: readonly ImportChunk[]): Promise<void> {
-      const order: ImportChunk['kind'][] = ['locales', 'glossary', 'keys', 'translations', 'memory', 'warning'];
+      const order: ImportChunk['kind'][] = ['locales', 'glossary', 'keys', 'translations', 'memory', 'warning', 'refused_path'];
       for (const kind of order) {
         for (const chunk of chunks) {
           if (chunk.kind !== kind) continue;
@@ -436,6 +455,7 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
           else if (chunk.kind === 'translations') await writeTranslationRows(trx, chunk.rows);
           else if (chunk.kind === 'memory') await writeMemory(trx, chunk.units);
           else if (chunk.kind === 'glossary') await writeGlossary(trx, chunk.terms);
+          else if (chunk.kind === 'refused_path') refusePath(chunk);
           else warn(chunk.message, chunk.ref);
         }
       }

@@ -103,6 +103,11 @@ export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
           await sleep(wait, options.signal);
           continue;
         }
+        // What another host answered after a redirect is not the platform's to show: its status stays, its body does not.
+        if (response?.redirected && !response.ok) {
+          await response.body?.cancel().catch(() => undefined);
+          response = new Response(null, { status: response.status, statusText: response.statusText });
+        }
         if (response && response.status < 500) return response;
         failures++;
         const reason = response ? `HTTP ${response.status}` : `${(error as Error).message}`;

@@ -14,6 +14,7 @@ import { openSecret, sealSecret, SECRET_KEY_HINT } from '../github-app/crypto.js
 import { newId } from '../ids.js';
 import { findConnector } from './catalog.js';
 import type { AnyConnector } from './connector.js';
+import type { Outbound } from '../net/outbound.js';
 
 type ConnectionRow = Selectable<IntegrationConnectionsTable>;
 type SyncRow = Selectable<IntegrationSyncsTable>;
@@ -112,8 +113,15 @@ function invalid(what: 'settings' | 'secrets', connector: AnyConnector, error: z
   return new ApiError(422, 'validation_failed', `Invalid ${what} for ${connector.name}: ${problems.join('; ')}.`, { problems });
 }
 
-export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array | undefined; publicUrl: () => string; onQueued?: () => void }) {
+export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array | undefined; publicUrl: () => string; onQueued?: () => void; outbound: Pick<Outbound, 'checkField'> }) {
   const { db } = deps;
+
+  /** Every address in the settings is one the service may reach (checked again on each connection a sync opens). */
+  async function checkAddresses(connector: AnyConnector, settings: Record<string, unknown>): Promise<void> {
+    for (const [name, value] of Object.entries(settings)) {
+      if (typeof value === 'string' && /^https?:\/\//i.test(value)) await deps.outbound.checkField(value, `settings.${name}`, `The ${connector.name} connection's ${name}`);
+    }
+  }
 
   function key(): Uint8Array {
     if (!deps.secretKey) {
@@ -171,6 +179,7 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
     const connector = connectorOf(connectorId);
     const settings = parse('settings', connector, connector.settings, input.settings);
     const secrets = parse('secrets', connector, connector.secrets, input.secrets);
+    await checkAddresses(connector, settings as Record<string, unknown>);
     const sealKey = key();
     const id = newId('con');
     const webhookSecret = input.webhook_secret ?? randomBytes(24).toString('base64url');
@@ -216,6 +225,7 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
       const merged: Record<string, unknown> = { ...found.settings, ...patch.settings };
       for (const [name, value] of Object.entries(patch.settings)) if (value === null) delete merged[name];
       const settings = parse('settings', connector, connector.settings, merged) as Record<string, unknown>;
+      await checkAddresses(connector, settings);
       const moved = movedAddresses(found.settings, settings);
       if (moved.length > 0 && patch.secrets === undefined) {
         throw new ApiError(422, 'secrets_required', `Changing ${moved.map((m) => `settings.${m}`).join(', ')} sends requests to another host: send the credentials for it in "secrets" in the same PATCH (the stored ones are never sent to a new host).`, { settings: moved });

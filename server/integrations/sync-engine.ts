@@ -25,7 +25,7 @@ import { getCodec } from '../../src/core/formats/index.js';
 import { orderedForms } from '../../src/core/plurals.js';
 import { keyPatterns } from '../routes/v1/push.js';
 import { createConnectorHttp } from './connector-http.js';
-import { checkWebhookUrl, UnsafeUrlError } from '../webhooks/address-guard.js';
+import { outboundCause, PUBLIC_ONLY_REASON, RedirectRefusedError, UnsafeAddressError, type Outbound } from '../net/outbound.js';
 import { ConnectorError, type ConnectorContext, type FileWrite, type JsonValue, type Listing, type ReportRow, type StringWrite, type WriteBack } from './connector.js';
 import type { ConnectionsService, OpenedConnection } from './connections-service.js';
 
@@ -36,8 +36,8 @@ export interface SyncEngineSettings {
   /** Retries of one request to the remote system (network errors, 5xx) within an attempt. */
   httpRetries: number;
   httpTimeoutMs: number;
-  /** INTEGRATION_ALLOW_PRIVATE_ADDRESSES: whether connectors may reach loopback, private and link-local addresses. */
-  allowPrivate: boolean;
+  /** Every request to the remote system goes through it (OUTBOUND_ALLOW_PRIVATE_ADDRESSES decides which addresses it reaches). */
+  outbound: Outbound;
 }
 
 export interface SyncEngineDeps extends SyncEngineSettings {
@@ -399,48 +399,22 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   /**
-   * fetch, refusing hosts that are (or resolve to) loopback, private or link-local addresses unless the operator allows
-   * them: a connection's base URL is the project's to choose, and must not reach the service's own network (cloud
-   * metadata, the database). Each host is checked once per sync. Redirects are followed only within the same origin
-   * (the connector's credentials travel in headers a redirect would carry elsewhere), at most five.
+   * fetch through the outbound client: a connection's base URL is the project's to choose, and must not reach the
+   * service's own network (cloud metadata, the database), so every connection's own lookup is checked. Redirects are
+   * followed only within the same origin (the connector's credentials travel in headers a redirect would carry elsewhere).
    */
   function guardedFetch(): typeof fetch {
-    const base = deps.fetch ?? fetch;
-    const checked = new Map<string, Promise<void>>();
-    const check = async (url: URL) => {
-      if (deps.allowPrivate) return;
-      let pending = checked.get(url.host);
-      if (!pending) {
-        pending = checkWebhookUrl(url.origin, { allowPrivate: false });
-        checked.set(url.host, pending);
-      }
-      try {
-        await pending;
-      } catch (error) {
-        if (error instanceof UnsafeUrlError) {
-          throw new ConnectorError('config', `${error.message.replace(/^Webhook URL/, "The connection's URL").replace('webhooks are delivered to public addresses only', 'connectors reach public addresses only')} (the operator allows private addresses with INTEGRATION_ALLOW_PRIVATE_ADDRESSES=true).`);
-        }
-        throw error;
-      }
-    };
+    const base = deps.fetch ?? deps.outbound.fetch({ crossOrigin: 'refuse' });
     return async (input, init) => {
-      let url = new URL(input instanceof Request ? input.url : String(input));
-      let request: RequestInit = { ...init, redirect: 'manual' };
-      for (let hops = 0; ; hops++) {
-        await check(url);
-        const response = await base(url, request);
-        const location = response.headers.get('location');
-        if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) return response;
-        const next = new URL(location, url);
-        await response.body?.cancel();
-        if (next.origin !== url.origin) throw new ConnectorError('config', `${url.host} redirected to another host (${next.host}); a connection's requests stay on the host its settings name, with its credentials. Set that address in the connection's settings if it is the right one.`);
-        if (hops >= 5) throw new ConnectorError('unavailable', `${url.host} redirected more than five times (last to ${next.pathname}).`);
-        // 303, and a POST answered 301 or 302, continue as a GET without a body, as browsers do.
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST')) {
-          const { body: _body, ...rest } = request;
-          request = { ...rest, method: 'GET' };
+      try {
+        return await base(input, init);
+      } catch (error) {
+        const cause = outboundCause(error);
+        if (cause instanceof UnsafeAddressError) {
+          throw new ConnectorError('config', `The connection's URL reaches ${cause.address === cause.hostname ? cause.address : `${cause.address} (from ${cause.hostname})`}, in the ${cause.range} range; ${PUBLIC_ONLY_REASON}.`);
         }
-        url = next;
+        if (cause instanceof RedirectRefusedError) throw new ConnectorError('config', cause.message);
+        throw error;
       }
     };
   }

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { selectJsonRows } from '../db/bulk.js';
 import type { Db } from '../db/database.js';
 import { ApiError, notFound } from '../errors.js';
+import type { ArchiveLimits } from '../../src/core/archive-limits.js';
 import { getCodec, isFormatId } from '../../src/core/formats/index.js';
 import type { Codec, FormatId, FreshEntry, PluralForms, Value } from '../../src/core/formats/codec.js';
 import { sourceFormsFor } from '../../src/core/plurals.js';
@@ -33,7 +34,8 @@ export interface PulledFile {
   refused: { key: string; locale: string; reason: 'format_cannot_express_plural' | 'held_for_review' }[];
 }
 
-export function createPullService(deps: { db: Db }) {
+/** `archiveLimits`: MAX_INFLATED_BYTES and MAX_ARCHIVE_ENTRIES, for rendering from a pushed .xlsx. */
+export function createPullService(deps: { db: Db; archiveLimits: Readonly<ArchiveLimits> }) {
   const { db } = deps;
 
   /**
@@ -180,7 +182,7 @@ export function createPullService(deps: { db: Db }) {
         }
       }
       if (template) {
-        return codec.render({ source: skeleton.content, values, missing: input.missing, locale, sourceLocale: input.sourceLocale });
+        return codec.render({ source: skeleton.content, values, missing: input.missing, locale, sourceLocale: input.sourceLocale, archive: deps.archiveLimits });
       }
       const fresh: FreshEntry[] = [];
       for (const k of keys) {

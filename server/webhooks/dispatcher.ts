@@ -6,12 +6,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../logger.js';
+import type { Outbound } from '../net/outbound.js';
 import { sendWebhook } from './send.js';
 import { webhookHeaders } from './signing.js';
 import { createLeasePoller } from '../jobs/lease-poller.js';
 
 export interface DeliverySettings {
-  allowPrivate: boolean;
+  /** Deliveries connect through its guarded lookup, to the addresses OUTBOUND_ALLOW_PRIVATE_ADDRESSES allows. */
+  outbound: Pick<Outbound, 'allowPrivate' | 'lookup'>;
   timeoutMs: number;
   /** Waits before the 2nd, 3rd… attempt; one attempt more than there are delays. */
   retryDelaysMs: readonly number[];
@@ -54,7 +56,8 @@ export async function attemptDelivery(deps: { db: Db; log: Logger } & DeliverySe
     headers: webhookHeaders(secrets, row.id, Math.floor(now / 1000), row.payload),
     body: row.payload,
     timeoutMs: deps.timeoutMs,
-    allowPrivate: deps.allowPrivate,
+    allowPrivate: deps.outbound.allowPrivate,
+    lookup: deps.outbound.lookup,
   });
   const attempt = row.attempts + 1;
   const previous = await db.selectFrom('webhook_attempts').select((eb) => eb.fn.countAll<string>().as('n')).where('delivery_id', '=', deliveryId).executeTakeFirstOrThrow();
@@ -76,7 +79,8 @@ export async function attemptDelivery(deps: { db: Db; log: Logger } & DeliverySe
     return;
   }
   await db.updateTable('webhooks').set({ failing_since: sql`coalesce(failing_since, now())` }).where('id', '=', row.webhook_id).execute();
-  const delay = deps.retryDelaysMs[attempt - 1];
+  // An address the service may not reach is refused again on every retry: the delivery ends now, saying why.
+  const delay = result.refused ? undefined : deps.retryDelaysMs[attempt - 1];
   if (delay !== undefined) {
     const wait = Math.max(jitter(delay), result.retryAfterMs ?? 0);
     await db

@@ -1,9 +1,9 @@
 /** One webhook POST: to public addresses only (unless allowed), no redirects, one deadline for the whole exchange, and an outcome instead of a throw. */
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { parseRetryAfter } from '../providers/http.js';
-import { blockedRange, guardedLookup } from './address-guard.js';
+import { guardedLookup, literalRefusal, PUBLIC_ONLY, ANY_ADDRESS, type AllowPrivate } from '../net/address-guard.js';
 
 export interface SendInput {
   url: string;
@@ -11,7 +11,9 @@ export interface SendInput {
   body: string;
   /** From sending the request to the last byte of the response. Default 15 000. */
   timeoutMs?: number;
-  allowPrivate: boolean;
+  allowPrivate: AllowPrivate | boolean;
+  /** The guarded lookup to connect with; by default one over the system resolver for `allowPrivate`. */
+  lookup?: LookupFunction;
   /** How much of the response body to keep for the delivery log. Default 2048. */
   maxResponseBytes?: number;
 }
@@ -28,6 +30,8 @@ export interface SendResult {
   error: string | null;
   /** The receiver's requested wait, from Retry-After on 429 and 503. */
   retryAfterMs: number | null;
+  /** The address is one the service may not reach: nothing was sent, and a retry would be refused the same way. */
+  refused: boolean;
 }
 
 /** Bodies are read this far, then the connection is dropped: a receiver streaming megabytes must not hold the worker. */
@@ -55,9 +59,14 @@ function truncateUtf8(bytes: Buffer, maxBytes: number): string {
 }
 
 /** A transport error in words; the blocked-address error from the guarded lookup already reads well. */
+/** With several addresses to try (autoSelectFamily), Node reports every attempt; the first names the problem. */
+function firstError(err: unknown): NodeJS.ErrnoException | undefined {
+  const first: unknown = err instanceof AggregateError && err.errors[0] instanceof Error ? err.errors[0] : err;
+  return first instanceof Error ? first : undefined;
+}
+
 function networkFailure(err: unknown): string {
-  // With several addresses to try (autoSelectFamily), Node reports every attempt; the first names the problem.
-  const first = err instanceof AggregateError && err.errors[0] instanceof Error ? err.errors[0] : err;
+  const first = firstError(err) ?? err;
   if (!(first instanceof Error)) return String(first);
   const code = (first as NodeJS.ErrnoException).code;
   // OpenSSL's messages end in a newline.
@@ -79,7 +88,7 @@ function answerError(res: http.IncomingMessage): string | null {
 }
 
 /** The URL to POST to, or why there is none; a literal IP never passes through `lookup`, so it is judged here. */
-function target(url: string, allowPrivate: boolean): URL | string {
+function target(url: string, allowPrivate: AllowPrivate): URL | string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -87,9 +96,8 @@ function target(url: string, allowPrivate: boolean): URL | string {
     return `invalid URL '${url}'`;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `unsupported URL scheme '${parsed.protocol.slice(0, -1)}'`;
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
-  const range = !allowPrivate && isIP(host) ? blockedRange(host) : undefined;
-  return range === undefined ? parsed : `blocked address ${host} (${range})`;
+  const refused = literalRefusal(parsed.hostname, allowPrivate);
+  return refused === undefined ? parsed : refused.message;
 }
 
 /** POSTs `body` once and reports what happened; never throws. */
@@ -101,14 +109,16 @@ export function sendWebhook(input: SendInput): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
 
-  const url = target(input.url, input.allowPrivate);
-  if (typeof url === 'string') return Promise.resolve({ ok: false, status: null, latencyMs: elapsed(), response: '', error: url, retryAfterMs: null });
+  const allowPrivate = input.allowPrivate === true ? ANY_ADDRESS : input.allowPrivate === false ? PUBLIC_ONLY : input.allowPrivate;
+  const url = target(input.url, allowPrivate);
+  if (typeof url === 'string') return Promise.resolve({ ok: false, status: null, latencyMs: elapsed(), response: '', error: url, retryAfterMs: null, refused: url.startsWith('blocked address') });
 
   return new Promise((resolve) => {
     let settled = false;
     let response: http.IncomingMessage | undefined;
     const chunks: Buffer[] = [];
     let received = 0;
+    let refused = false;
 
     function finish(error: string | null): void {
       if (settled) return;
@@ -123,6 +133,7 @@ export function sendWebhook(input: SendInput): Promise<SendResult> {
         response: truncateUtf8(Buffer.concat(chunks), maxResponseBytes),
         error,
         retryAfterMs: retryAfter ?? null,
+        refused,
       });
       // Drops the socket when we stop early (deadline, read limit); after a complete exchange it only releases it.
       request?.destroy();
@@ -134,7 +145,7 @@ export function sendWebhook(input: SendInput): Promise<SendResult> {
       request = (url.protocol === 'https:' ? https : http).request(url, {
         method: 'POST',
         headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
-        lookup: guardedLookup(input.allowPrivate),
+        lookup: input.lookup ?? guardedLookup(allowPrivate),
         // A fresh connection each time: a pooled socket would skip the guarded lookup of this request.
         agent: false,
       });
@@ -143,7 +154,10 @@ export function sendWebhook(input: SendInput): Promise<SendResult> {
       finish(err instanceof Error ? err.message : String(err));
       return;
     }
-    request.on('error', (err) => finish(networkFailure(err)));
+    request.on('error', (err) => {
+      refused = firstError(err)?.code === 'EUNSAFEADDRESS';
+      finish(networkFailure(err));
+    });
     request.on('response', (res) => {
       response = res;
       res.on('data', (chunk: Buffer) => {

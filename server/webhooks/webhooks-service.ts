@@ -6,7 +6,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { attemptDelivery, type DeliverySettings } from './dispatcher.js';
 import { EVENT_TYPES, EXAMPLES, type EventType } from './events.js';
-import { checkWebhookUrl, UnsafeUrlError } from './address-guard.js';
+import { checkWebhookUrl, UnsafeUrlError, type CheckUrlOptions } from '../net/address-guard.js';
 import { generateSecret } from './signing.js';
 
 /** How long the old secret keeps signing beside the new one after a rotation. */
@@ -49,12 +49,12 @@ export interface WebhookInput {
   enabled?: boolean | undefined;
 }
 
-export function createWebhooksService(deps: { db: Db; log: Logger; delivery: DeliverySettings }) {
+export function createWebhooksService(deps: { db: Db; log: Logger; delivery: DeliverySettings; resolve?: CheckUrlOptions['resolve'] }) {
   const { db } = deps;
 
   async function checkUrl(url: string) {
     try {
-      await checkWebhookUrl(url, { allowPrivate: deps.delivery.allowPrivate });
+      await checkWebhookUrl(url, { allowPrivate: deps.delivery.outbound.allowPrivate, ...(deps.resolve ? { resolve: deps.resolve } : {}) });
     } catch (error) {
       if (error instanceof UnsafeUrlError) throw new ApiError(422, 'webhook_url_refused', `url: ${error.message}`, { url });
       throw error;

@@ -434,6 +434,9 @@ export interface ImportJob {
     gate_failures_count: number;
     warnings: { message: string; ref?: string }[];
     warnings_count: number;
+    /** Files skipped because their path breaks the repository path rule (`../x.json`); absent from an older server's report. */
+    refused_paths?: { path: string; problem: string; message: string }[];
+    refused_paths_count?: number;
   };
   error: string | null;
   attempts: number;

@@ -49,8 +49,8 @@ export function repoPathProblem(value: string): { problem: RepoPathProblem; reas
   return undefined;
 }
 
-/** The value with control characters escaped, so an error message cannot carry a NUL or a forged line into a log or a terminal. */
-function printable(value: string): string {
+/** The value with control characters escaped, so an error message or a report cannot carry a NUL or a forged line into a log or a terminal. */
+export function printable(value: string): string {
   // eslint-disable-next-line no-control-regex
   const escaped = value.replace(/[\u0000-\u001f\u007f-\u009f]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;

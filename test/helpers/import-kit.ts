@@ -4,6 +4,7 @@
  * crash after some checkpoints and the resumption from the last one, and a comparison with the import fixture.
  */
 import { expect } from 'vitest';
+import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../../src/core/archive-limits.js';
 import type { ImportChunk, ImportedKey, ImportedTerm, ImportedTranslation, ImportedMemoryUnit, ReaderContext } from '../../server/imports/import-model.js';
 import { createPlatformHttp } from '../../server/imports/platform-http.js';
 import type { ImportFixture } from './import-fixture.js';
@@ -26,7 +27,7 @@ class SimulatedCrash extends Error {}
  */
 export async function runReader(
   read: (context: ReaderContext) => Promise<void>,
-  options: { headers?: Record<string, string>; crashAfterEmits?: number; checkpoint?: unknown; fastWaits?: boolean } = {},
+  options: { headers?: Record<string, string>; crashAfterEmits?: number; checkpoint?: unknown; fastWaits?: boolean; archiveLimits?: ArchiveLimits } = {},
 ): Promise<ReaderRun> {
   const run: ReaderRun = { chunks: [], checkpoint: options.checkpoint, emits: 0, crashed: false, waits: [] };
   const controller = new AbortController();
@@ -40,6 +41,7 @@ export async function runReader(
       ...(options.fastWaits === false ? {} : { sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.min(ms, 20))) }),
     }),
     checkpoint: options.checkpoint,
+    archiveLimits: options.archiveLimits ?? DEFAULT_ARCHIVE_LIMITS,
     async emit(chunks, checkpoint) {
       run.chunks.push(...chunks);
       run.checkpoint = checkpoint;

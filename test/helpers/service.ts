@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createRuntime, type Roles, type Runtime } from '../../server/runtime.js';
 import type { Ability } from '../../server/services/tokens/token-fns.js';
+import type { Resolver } from '../../server/net/address-guard.js';
 
 export const BACKEND = process.env.PARLANCE_TEST_BACKEND === 'postgres' ? 'postgres' : 'embedded';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -42,6 +43,8 @@ export function backendEnv(extra: Record<string, string> = {}): Record<string, s
     LEASE_SECONDS: '2',
     SWEEP_INTERVAL_MS: '300',
     PARLANCE_DEMO: 'false',
+    // Every wire-level stand-in (platforms, CMSes, s3rver, receivers) listens on 127.0.0.1; outbound tests turn this off.
+    OUTBOUND_ALLOW_PRIVATE_ADDRESSES: 'true',
     ...(BACKEND === 'postgres'
       ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: `t_${id}`, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `test-${id}` }
       : {}),
@@ -52,11 +55,11 @@ export function backendEnv(extra: Record<string, string> = {}): Record<string, s
 /** The service's log level in tests: silent unless TEST_LOG_LEVEL (e.g. 'warn') asks to see what a failing test's service said. */
 const testLogLevel = () => (process.env.TEST_LOG_LEVEL ?? 'silent') as Parameters<typeof createLogger>[0];
 
-export async function startService(options: { env?: Record<string, string>; roles?: Roles; memory?: boolean } = {}): Promise<TestService> {
+export async function startService(options: { env?: Record<string, string>; roles?: Roles; memory?: boolean; resolver?: Resolver } = {}): Promise<TestService> {
   const env = backendEnv(options.env);
   const config = loadConfig(env);
   if (config.database.kind === 'pglite' && options.memory !== false) config.database = { kind: 'pglite', dataDir: undefined };
-  const runtime = await createRuntime(config, { roles: options.roles ?? { api: true, worker: true }, log: createLogger(testLogLevel()) });
+  const runtime = await createRuntime(config, { roles: options.roles ?? { api: true, worker: true }, log: createLogger(testLogLevel()), ...(options.resolver ? { resolver: options.resolver } : {}) });
   const { url } = await runtime.start();
   const org = await runtime.organisations.createOrganisation({ name: 'Acme', plan: 'starter' });
   const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Web', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });

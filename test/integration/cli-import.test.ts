@@ -1,11 +1,12 @@
 /**
  * `parlance import`, the real binary against an in-process service: an import from POEditor's API with the token
  * from the environment, followed to its report; an export imported with --archive; status and cancel; --json; and
- * the usage errors (no token, unknown platform, both sources).
+ * the usage errors (no token, unknown platform, both sources); an export entry outside the repository named in the report.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJob } from '../../src/client/types.js';
 import { importFixture } from '../helpers/import-fixture.js';
@@ -25,6 +26,7 @@ beforeAll(async () => {
   service = await startService({ env: { PARLANCE_SECRET_KEY: 'c'.repeat(64), RATE_LIMIT_PER_MINUTE: '100000' } });
   cwd = mkdtempSync(join(tmpdir(), 'parlance-cli-import-'));
   writeFileSync(join(cwd, 'poeditor-export.zip'), poeditorArchive(fixture));
+  writeFileSync(join(cwd, 'poeditor-paths.zip'), zipSync({ ...unzipSync(poeditorArchive(fixture)), '../../fr.json': strToU8('[]') }));
 });
 afterAll(async () => {
   await service?.stop();
@@ -56,6 +58,14 @@ describe('parlance import', () => {
     expect(job).toMatchObject({ platform: 'poeditor', source: 'archive', status: 'completed', archive_name: 'poeditor-export.zip' });
     // The same keys as the API import: nothing added, nothing changed.
     expect(job.report.keys).toEqual({ added: 0, updated: 0, unchanged: 520 });
+  });
+
+  it('names an export entry outside the repository among the skipped files', async () => {
+    const run = await cli(['import', 'poeditor', '--archive', 'poeditor-paths.zip']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/keys +0 added, 0 updated, 520 unchanged/);
+    expect(run.stdout).toMatch(/skipped +1 file\(s\) whose path is not a relative path inside the repository:/);
+    expect(run.stdout).toContain("Skipped '../../fr.json' (an entry of poeditor-paths.zip): '..' segments are not allowed.");
   });
 
   it('lists imports and shows one; cancelling a finished import is refused', async () => {

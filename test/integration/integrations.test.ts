@@ -106,7 +106,7 @@ describe('the connector framework', () => {
       expect(decoded).not.toContain(created.webhook_secret);
     }
     // Opened the way the sync engine opens them, with the operator's key.
-    const sealed = createConnectionsService({ db: service.runtime.db, secretKey: service.config.secretKey, publicUrl: () => service.url });
+    const sealed = createConnectionsService({ db: service.runtime.db, secretKey: service.config.secretKey, publicUrl: () => service.url, outbound: service.runtime.outbound });
     const opened = await sealed.open(created.id);
     expect(opened?.secrets).toEqual(mock.secrets);
     expect(opened?.webhookSecret).toBe(created.webhook_secret);
@@ -189,7 +189,7 @@ describe('with private addresses not allowed (the default)', () => {
   let service: TestService;
   let mock: HttpServiceMock;
   beforeAll(async () => {
-    service = await startService({ env: { ...KIT_ENV, INTEGRATION_ALLOW_PRIVATE_ADDRESSES: 'false' } });
+    service = await startService({ env: { ...KIT_ENV, OUTBOUND_ALLOW_PRIVATE_ADDRESSES: 'false' } });
     mock = await startHttpServiceMock({ signingSecret: SECRET });
   }, 60_000);
   afterAll(async () => {
@@ -197,14 +197,14 @@ describe('with private addresses not allowed (the default)', () => {
     await service?.stop();
   });
 
-  it('a connection to a loopback address fails at once, naming the address and the setting, and reaches nothing', async () => {
+  it('a connection to a loopback address is refused when saved, naming the field, the range and the setting, and reaches nothing', async () => {
     const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: mock.settings, secrets: mock.secrets } });
-    const created = (await res.json()) as ConnectionBody;
-    const sync = await waitForSync(service, 'http', created.id, created.last_sync!.id);
-    expect(sync.status).toBe('failed');
-    expect(sync.attempts).toBe(1);
-    expect(sync.error).toContain('127.0.0.1');
-    expect(sync.error).toContain('INTEGRATION_ALLOW_PRIVATE_ADDRESSES');
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { code: string; detail: string };
+    expect(body.code).toBe('address_refused');
+    expect(body.detail).toContain('settings.source_url');
+    expect(body.detail).toContain('127.0.0.1 is in the loopback range');
+    expect(body.detail).toContain('OUTBOUND_ALLOW_PRIVATE_ADDRESSES');
     expect(mock.requests).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /** The outbound address guard: which addresses count as non-public, the connect-time lookup, and the subscription-time URL check. */
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { blockedRange, checkWebhookUrl, guardedLookup, UnsafeAddressError, UnsafeUrlError } from '../../server/webhooks/address-guard.js';
+import { blockedRange, checkWebhookUrl, guardedLookup, UnsafeAddressError, UnsafeUrlError } from '../../server/net/address-guard.js';
 
 describe('blockedRange', () => {
   it.each([
@@ -14,7 +14,7 @@ describe('blockedRange', () => {
     ['100.127.255.254', 'shared address space (CGNAT)'],
     ['127.0.0.1', 'loopback'],
     ['127.53.0.1', 'loopback'],
-    ['169.254.169.254', 'link-local'],
+    ['169.254.169.254', 'link-local (cloud metadata)'],
     ['172.16.0.1', 'private'],
     ['172.31.255.255', 'private'],
     ['192.0.0.8', 'IETF protocol assignments'],
@@ -50,11 +50,11 @@ describe('blockedRange', () => {
     // IPv6 carrying an IPv4 address: judged by the IPv4 address
     ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
     ['::ffff:7f00:1', 'IPv4-mapped loopback'],
-    ['::ffff:169.254.169.254', 'IPv4-mapped link-local'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped link-local (cloud metadata)'],
     ['::ffff:a00:1', 'IPv4-mapped private'],
     ['0:0:0:0:0:ffff:c0a8:0101', 'IPv4-mapped private'],
     ['64:ff9b::127.0.0.1', 'NAT64 loopback'],
-    ['64:ff9b::a9fe:a9fe', 'NAT64 link-local'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 link-local (cloud metadata)'],
     ['64:ff9b::', 'NAT64 this network'],
   ])('%s is in the %s range', (ip, range) => {
     expect(blockedRange(ip)).toBe(range);
@@ -134,7 +134,7 @@ describe('guardedLookup', () => {
 
   it('refuses a blocked address given as the host name', async () => {
     const { err } = await lookup(false, '::ffff:169.254.169.254', {});
-    expect(err?.message).toBe('blocked address ::ffff:169.254.169.254 (IPv4-mapped link-local)');
+    expect(err?.message).toBe('blocked address ::ffff:169.254.169.254 (IPv4-mapped link-local (cloud metadata))');
   });
 
   it('passes resolver errors through', async () => {
@@ -179,7 +179,7 @@ describe('checkWebhookUrl', () => {
 
   it.each([
     ['http://127.0.0.1:8080/hook', '127.0.0.1', 'loopback'],
-    ['http://169.254.169.254/latest/meta-data/', '169.254.169.254', 'link-local'],
+    ['http://169.254.169.254/latest/meta-data/', '169.254.169.254', 'link-local (cloud metadata)'],
     ['http://[::1]/hook', '::1', 'loopback'],
     ['http://[::ffff:10.0.0.5]/hook', '::ffff:a00:5', 'IPv4-mapped private'],
     ['http://0x7f.1/hook', '127.0.0.1', 'loopback'],

@@ -1,5 +1,5 @@
 /** The StorageClient of an Azure Blob Storage container (or Azurite), over @azure/storage-blob loaded on first use. */
-import type { ContainerClient, StoragePipelineOptions } from '@azure/storage-blob';
+import type { ContainerClient, RequestPolicyFactory, StoragePipelineOptions } from '@azure/storage-blob';
 import { isIP } from 'node:net';
 import {
   checkKey,
@@ -8,9 +8,11 @@ import {
   invalidSettings,
   isNetworkError,
   redact,
+  refusedAddress,
   requestDeadline,
   retryAfterMs,
   StorageError,
+  type GuardedAgents,
   type AzureBlobCredentials,
   type AzureBlobSettings,
   type StorageClient,
@@ -53,7 +55,11 @@ interface Target {
   secrets: string[];
 }
 
-export async function createAzureBlobClient(settings: AzureBlobSettings, credentials: AzureBlobCredentials, options: { timeoutMs?: number } = {}): Promise<StorageClient> {
+/**
+ * `agents`: the outbound guard's, through which every request goes (the service always passes them); without them the
+ * SDK's own agents connect anywhere, which only tests reading a container directly do.
+ */
+export async function createAzureBlobClient(settings: AzureBlobSettings, credentials: AzureBlobCredentials, options: { timeoutMs?: number; agents?: GuardedAgents } = {}): Promise<StorageClient> {
   if (!/^(\$root|\$web|[a-z0-9](?!.*--)[a-z0-9-]{1,61}[a-z0-9])$/.test(settings.container)) {
     throw invalidSettings(`Invalid Azure container '${settings.container}'. Expected 3 to 63 lowercase letters, digits and single hyphens, such as 'translations' (or '$web').`);
   }
@@ -64,14 +70,15 @@ export async function createAzureBlobClient(settings: AzureBlobSettings, credent
   const describe = `azure container '${settings.container}' at ${target.accountUrl}`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
 
-  const { AnonymousCredential, ContainerClient, StorageSharedKeyCredential } = await import('@azure/storage-blob');
+  const { AnonymousCredential, ContainerClient, newPipeline, StorageSharedKeyCredential } = await import('@azure/storage-blob');
   const pipelineOptions: StoragePipelineOptions = {
     // The caller retries with its own backoff and knows about the whole sync; SDK retries would multiply its waits.
     retryOptions: { maxTries: 1, tryTimeoutInMs: timeoutMs },
   };
-  const container: ContainerClient = target.sharedKey
-    ? new ContainerClient(target.containerUrl, new StorageSharedKeyCredential(target.sharedKey.accountName, target.sharedKey.accountKey), pipelineOptions)
-    : new ContainerClient(target.containerUrl, new AnonymousCredential(), pipelineOptions);
+  const pipeline = newPipeline(target.sharedKey ? new StorageSharedKeyCredential(target.sharedKey.accountName, target.sharedKey.accountKey) : new AnonymousCredential(), pipelineOptions);
+  if (options.agents) pipeline.factories.push(guardedAgentPolicy(options.agents));
+  // Every blob client the container hands out shares this pipeline, so every request (shared key or SAS) goes through the policy.
+  const container: ContainerClient = new ContainerClient(target.containerUrl, pipeline);
 
   function where(operation: Operation, key: string): string {
     const [verb, preposition] = OPERATIONS[operation];
@@ -92,6 +99,8 @@ export async function createAzureBlobClient(settings: AzureBlobSettings, credent
 
   function toStorageError(error: unknown, operation: Operation, key: string, timedOut: boolean): StorageError {
     const at = where(operation, key);
+    const refused = refusedAddress(error, 'Azure Blob Storage', at);
+    if (refused) return refused;
     if (timedOut) return new StorageError(`Azure Blob Storage did not answer within ${timeoutMs} ms ${at}.`, 'unreachable', true);
     const e = error as { name?: string; message?: string; statusCode?: number; code?: string; response?: { headers?: { get(name: string): string | undefined } } };
     const status = e.statusCode;
@@ -120,7 +129,7 @@ export async function createAzureBlobClient(settings: AzureBlobSettings, credent
     describe,
 
     close() {
-      // The SDK's pipeline keeps no connection of its own to close: Node's global agent owns them.
+      // The SDK's pipeline keeps no connection of its own to close: the guarded agents (shared) or the SDK's cached one own them.
     },
 
     async head(key, signal) {
@@ -164,6 +173,24 @@ export async function createAzureBlobClient(settings: AzureBlobSettings, credent
   };
 }
 
+/**
+ * Puts the guarded agent on every request. Storage's pipeline options have no `agent`, so this goes in as a pipeline
+ * policy factory, which runs before the retry, redirect and signing policies (they reuse the request, agent and all) and
+ * after the proxy policy, whose agent it replaces: a proxy would resolve the name itself, out of the guard's sight. The
+ * pipeline follows only same-origin redirects, so a hop keeps the protocol the agent was picked for.
+ */
+function guardedAgentPolicy(agents: GuardedAgents): RequestPolicyFactory {
+  return {
+    create: (next) => ({
+      sendRequest(request) {
+        // The request is the pipeline's own behind a proxy that passes `agent` through to it.
+        request.agent = new URL(request.url).protocol === 'https:' ? agents.https : agents.http;
+        return next.sendRequest(request);
+      },
+    }),
+  };
+}
+
 function errorCode(error: unknown): string | undefined {
   const e = error as { code?: unknown; details?: { errorCode?: unknown } } | undefined;
   const code = e?.details?.errorCode ?? e?.code;
@@ -196,6 +223,18 @@ function normalizeAccountUrl(accountUrl: string, container: string): string {
     throw invalidSettings(`Invalid Azure account URL '${accountUrl}' for container '${container}'. Expected an https URL such as 'https://<account>.blob.core.windows.net'.`);
   }
   return accountUrlOf(url);
+}
+
+/**
+ * The account URL `credentials` point at (origin and account segment, never a key or token), for the address check when
+ * a target is saved; undefined when they cannot be read, which the sync reports before it connects anywhere.
+ */
+export function credentialsAccountUrl(credentials: AzureBlobCredentials): string | undefined {
+  try {
+    return 'connectionString' in credentials ? fromConnectionString(credentials.connectionString, 'container').accountUrl : accountUrlOf(new URL(credentials.sasUrl));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The parts of a connection string, by lowercased name: Azure reads the names case-insensitively. */

@@ -7,9 +7,11 @@ import {
   invalidSettings,
   isNetworkError,
   redact,
+  refusedAddress,
   requestDeadline,
   retryAfterMs,
   StorageError,
+  type GuardedAgents,
   type S3Credentials,
   type S3Settings,
   type StorageClient,
@@ -31,7 +33,11 @@ type Operation = keyof typeof OPERATIONS;
 const AUTH_CODES = new Set(['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'InvalidToken', 'ExpiredToken', 'TokenRefreshRequired', 'AllAccessDisabled', 'AccountProblem', 'InvalidSecurity', 'Forbidden']);
 const THROTTLE_CODES = new Set(['SlowDown', 'ServiceUnavailable', 'Throttling', 'ThrottlingException', 'TooManyRequests', 'RequestLimitExceeded']);
 
-export async function createS3Client(settings: S3Settings, credentials: S3Credentials, options: { timeoutMs?: number } = {}): Promise<StorageClient> {
+/**
+ * `agents`: the outbound guard's, through which every request goes (the service always passes them); without them the
+ * SDK's own agents connect anywhere, which only tests reading a bucket directly do.
+ */
+export async function createS3Client(settings: S3Settings, credentials: S3Credentials, options: { timeoutMs?: number; agents?: GuardedAgents } = {}): Promise<StorageClient> {
   const endpoint = checkedEndpoint(settings);
   const describe = `s3://${settings.bucket} at ${endpoint ?? `https://s3.${settings.region}.amazonaws.com`} (${settings.region})`;
   if (!credentials.accessKeyId.trim() || !credentials.secretAccessKey) {
@@ -50,7 +56,15 @@ export async function createS3Client(settings: S3Settings, credentials: S3Creden
     // R2, MinIO and s3rver do not all accept the CRC32 headers and aws-chunked trailers the SDK sends by default.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    requestHandler: { connectionTimeout: timeoutMs, requestTimeout: timeoutMs, throwOnRequestTimeout: true },
+    // The options form of NodeHttpHandler's constructor (the SDK builds the handler from it). Agent instances count as
+    // the caller's: the handler then never swaps in an agent of its own, as it otherwise does for an Expect: 100-continue
+    // upload. The SDK follows no redirects: a 3xx is an error answer, so every request goes to the endpoint saved.
+    requestHandler: {
+      connectionTimeout: timeoutMs,
+      requestTimeout: timeoutMs,
+      throwOnRequestTimeout: true,
+      ...(options.agents ? { httpAgent: options.agents.http, httpsAgent: options.agents.https } : {}),
+    },
   });
 
   /** Runs one command under the deadline; a caller's abort is rethrown as its reason, anything else as a StorageError. */
@@ -72,6 +86,8 @@ export async function createS3Client(settings: S3Settings, credentials: S3Creden
 
   function toStorageError(error: unknown, operation: Operation, key: string, timedOut: boolean): StorageError {
     const at = where(operation, key);
+    const refused = refusedAddress(error, 'S3', at);
+    if (refused) return refused;
     if (timedOut) return new StorageError(`S3 did not answer within ${timeoutMs} ms ${at}.`, 'unreachable', true);
     const status = httpStatus(error);
     if (status === undefined) {
@@ -120,7 +136,8 @@ export async function createS3Client(settings: S3Settings, credentials: S3Creden
     describe,
 
     close() {
-      client.destroy();
+      // Destroying the client destroys its handler's agents, and the guarded ones are shared by every client.
+      if (!options.agents) client.destroy();
     },
 
     async head(key, signal) {

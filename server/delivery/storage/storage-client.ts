@@ -1,4 +1,7 @@
 /** The contract every release storage target (S3-compatible bucket, Azure Blob container) implements, its error, and what both adapters share. */
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { PUBLIC_ONLY_REASON } from '../../net/outbound.js';
 
 /** What is stored at a key. `sha256`: the hex SHA-256 Parlance recorded as object metadata when it wrote it, or null (written by someone else). */
 export interface StoredObject {
@@ -52,6 +55,27 @@ export interface AzureBlobSettings {
 }
 /** Either a connection string (AccountName/AccountKey/BlobEndpoint..., as Azure and Azurite give them) or a SAS: a URL of the account or of the container with the SAS token in its query. */
 export type AzureBlobCredentials = { connectionString: string } | { sasUrl: string };
+
+/** Node agents whose every connection is checked against the outbound address policy (`Outbound.agents()`); the clients send every request through them. */
+export interface GuardedAgents {
+  http: HttpAgent;
+  https: HttpsAgent;
+}
+
+/**
+ * The outbound guard's refusal inside `error` (the target is, or resolved to, a non-public address the operator does not
+ * allow) as a StorageError that is not retried: nothing was sent, and the same address is refused again. The message is
+ * the guard's own, naming the address and its range, never anything a server answered. Both SDKs keep the guard's `code`:
+ * the AWS SDK throws the guard's error itself, Azure's pipeline wraps it in a RestError with the same code and message.
+ */
+export function refusedAddress(error: unknown, service: string, at: string): StorageError | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === 'EUNSAFEADDRESS') {
+      return new StorageError(`Parlance did not connect to ${service} ${at}: ${(e as Error).message}; ${PUBLIC_ONLY_REASON}.`, 'other', false);
+    }
+  }
+  return undefined;
+}
 
 /** Per request, when the caller names no other. */
 export const DEFAULT_STORAGE_TIMEOUT_MS = 30_000;

@@ -14,10 +14,11 @@ import type { Logger } from '../../logger.js';
 import { namePath, renderManifest, sha256Hex } from '../release-fns.js';
 import { createAzureBlobClient } from './azure-blob-client.js';
 import { createS3Client } from './s3-client.js';
-import { StorageError, type StorageClient } from './storage-client.js';
+import { StorageError, type GuardedAgents, type StorageClient } from './storage-client.js';
 import { jitter, objectKey } from './storage-fns.js';
 import { createLeasePoller } from '../../jobs/lease-poller.js';
 import type { OpenedTarget, StorageTargetsService } from './storage-targets-service.js';
+import type { Outbound } from '../../net/outbound.js';
 
 export interface SyncSettings {
   /** Waits before the 2nd, 3rd… attempt of a sync that failed for a reason that may pass. */
@@ -34,13 +35,14 @@ const SYNCS_IN_FLIGHT = 4;
 /** A sync's log keeps this many lines; a long one keeps its first and last. */
 const LOG_LINES = 400;
 
-async function clientFor(target: OpenedTarget, timeoutMs: number): Promise<StorageClient> {
-  return target.kind === 's3' ? createS3Client(target.settings, target.credentials, { timeoutMs }) : createAzureBlobClient(target.settings, target.credentials, { timeoutMs });
+/** A client whose every connection goes through the guarded agents: a refused address fails the sync for good, see refusedAddress(). */
+async function clientFor(target: OpenedTarget, timeoutMs: number, agents: GuardedAgents): Promise<StorageClient> {
+  return target.kind === 's3' ? createS3Client(target.settings, target.credentials, { timeoutMs, agents }) : createAzureBlobClient(target.settings, target.credentials, { timeoutMs, agents });
 }
 
 type ReleaseObjectRow = Selectable<ReleaseObjectsTable>;
 
-export function createStorageSync(deps: { db: Db; log: Logger; targets: Pick<StorageTargetsService, 'open'>; workerId: string } & SyncSettings) {
+export function createStorageSync(deps: { db: Db; log: Logger; targets: Pick<StorageTargetsService, 'open'>; outbound: Pick<Outbound, 'agents'>; workerId: string } & SyncSettings) {
   const { db, log, workerId } = deps;
 
   /** One attempt of one claimed sync. */
@@ -63,7 +65,7 @@ export function createStorageSync(deps: { db: Db; log: Logger; targets: Pick<Sto
       const target = await deps.targets.open(sync.target_id);
       if (!target) return;
       note(`attempt ${sync.attempts}: release ${sync.number} to ${target.kind === 's3' ? `bucket '${target.settings.bucket}'` : `container '${target.settings.container}'`}${target.prefix ? ` under '${target.prefix}'` : ''}`);
-      client = await clientFor(target, deps.timeoutMs);
+      client = await clientFor(target, deps.timeoutMs, deps.outbound.agents());
       const objects = await db
         .selectFrom('release_objects')
         .select(['name', 'kind', 'locale', 'source_path', 'format', 'keys', 'content_type', 'sha256', 'bytes'])

@@ -5,6 +5,8 @@ import type { StorageSyncsTable, StorageTargetsTable } from '../../db/schema.js'
 import { ApiError, notFound, validationFailed } from '../../errors.js';
 import { openSecret, sealSecret, SECRET_KEY_HINT } from '../../github-app/crypto.js';
 import { newId } from '../../ids.js';
+import type { Outbound } from '../../net/outbound.js';
+import { credentialsAccountUrl } from './azure-blob-client.js';
 import type { AzureBlobCredentials, AzureBlobSettings, S3Credentials, S3Settings } from './storage-client.js';
 import { credentialsHint, normalisePrefix, templateProblem } from './storage-fns.js';
 
@@ -107,7 +109,7 @@ export type PublicSync = ReturnType<typeof publicSync>;
 
 const sealContext = (targetId: string) => `storage_targets:${targetId}:credentials`;
 
-export function createStorageTargetsService(deps: { db: Db; secretKey: Uint8Array | undefined; onQueued?: () => void }) {
+export function createStorageTargetsService(deps: { db: Db; secretKey: Uint8Array | undefined; outbound: Pick<Outbound, 'checkField'>; onQueued?: () => void }) {
   const { db } = deps;
 
   function requireSecretKey(): Uint8Array {
@@ -136,6 +138,22 @@ export function createStorageTargetsService(deps: { db: Db; secretKey: Uint8Arra
     return out;
   }
 
+  /**
+   * The addresses being saved, checked: a 422 naming the field and the range when one is, or resolves to, a non-public
+   * address the operator does not allow. The sync's connections are checked again, against a name that resolves
+   * elsewhere by then. Credentials are checked by the account URL they point at, so no message quotes a key or token.
+   */
+  async function checkAddresses(saved: { endpoint?: string | null; accountUrl?: string | null; credentials?: S3Credentials | AzureBlobCredentials }): Promise<void> {
+    if (saved.endpoint) await deps.outbound.checkField(saved.endpoint, 's3.endpoint', 'The S3 endpoint');
+    if (saved.accountUrl) await deps.outbound.checkField(saved.accountUrl, 'azure_blob.account_url', 'The Azure account URL');
+    const credentials = saved.credentials;
+    if (!credentials || 'accessKeyId' in credentials) return;
+    const accountUrl = credentialsAccountUrl(credentials);
+    if (accountUrl === undefined) return;
+    if ('connectionString' in credentials) await deps.outbound.checkField(accountUrl, 'credentials.connection_string', "The connection string's blob endpoint");
+    else await deps.outbound.checkField(accountUrl, 'credentials.sas_url', 'The SAS URL');
+  }
+
   async function row(projectId: string, targetId: string): Promise<TargetRow> {
     const found = await db.selectFrom('storage_targets').selectAll().where('project_id', '=', projectId).where('id', '=', targetId).executeTakeFirst();
     if (!found) throw notFound('storage_target_not_found', `No storage target '${targetId}' in this project.`);
@@ -151,6 +169,7 @@ export function createStorageTargetsService(deps: { db: Db; secretKey: Uint8Arra
   async function create(projectId: string, spec: TargetSpec): Promise<PublicTarget> {
     const key = requireSecretKey();
     const layout = checkLayout(spec);
+    await checkAddresses(spec.kind === 's3' ? { endpoint: spec.s3.endpoint } : { accountUrl: spec.azureBlob.accountUrl, credentials: spec.credentials });
     const id = newId('stt');
     const settings = spec.kind === 's3' ? spec.s3 : spec.azureBlob;
     const created = await db
@@ -188,6 +207,7 @@ export function createStorageTargetsService(deps: { db: Db; secretKey: Uint8Arra
     const layout = checkLayout(patch);
     if (patch.s3 && current.kind !== 's3') throw validationFailed(`Invalid request: s3: target '${targetId}' is an ${current.kind} target; its kind cannot change (create another target).`);
     if (patch.azureBlob && current.kind !== 'azure_blob') throw validationFailed(`Invalid request: azure_blob: target '${targetId}' is an ${current.kind} target; its kind cannot change (create another target).`);
+    await checkAddresses({ endpoint: patch.s3?.endpoint, accountUrl: patch.azureBlob?.accountUrl, credentials: current.kind === 'azure_blob' ? patch.credentials : undefined });
     const settingsPatch = patch.s3 ?? patch.azureBlob;
     const settings = settingsPatch ? mergeSettings(current.settings, settingsPatch) : undefined;
     const changes = {

@@ -1,9 +1,10 @@
 /** Reads Crowdin's exports: a project build zip (with the source files beside it), a TMX translation memory, a TBX glossary. */
-import { unzipSync } from 'fflate';
+import type { ArchiveBudget } from '../../../src/core/archive-limits.js';
 import { detectFormat, getCodec, type Entry, type FormatId } from '../../../src/core/formats/index.js';
 import { attribute, childElements, decodeXml, scanXml, textContent, type XmlElement } from '../../../src/core/formats/xml-scan.js';
 import { parseTmx } from '../../../src/core/tmx.js';
-import { ImportSourceError, keyFromEntry, type ImportChunk, type ImportedKey, type ImportedMemoryUnit, type ImportedTerm, type ImportedTranslation, type ReaderContext } from '../import-model.js';
+import { checkedImportPath, ImportSourceError, keyFromEntry, type ImportChunk, type ImportedKey, type ImportedMemoryUnit, type ImportedTerm, type ImportedTranslation, type ReaderContext } from '../import-model.js';
+import { readExportZip } from '../read-export-zip.js';
 
 const sameLocale = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -109,9 +110,10 @@ function sortArchive(files: ArchiveFile[], fileName: string) {
   return { sources, translations, memory, glossaries };
 }
 
-function parseResource(file: ArchiveFile, format: FormatId, archive: string): Entry[] {
+/** `budget`: the zip's, for a file that is an archive itself (an .xlsx). */
+function parseResource(file: ArchiveFile, format: FormatId, archive: string, budget: ArchiveBudget | undefined): Entry[] {
   try {
-    return getCodec(format)!.parse(file.bytes);
+    return getCodec(format)!.parse(file.bytes, { archive: budget });
   } catch (error) {
     throw new ImportSourceError(`${file.path} in ${archive} cannot be read as ${format}: ${(error as Error).message}`);
   }
@@ -125,16 +127,14 @@ function isSourceCopy(entry: Entry, key: ImportedKey): boolean {
 
 /** Reads a Crowdin build zip (translations in `<language id>/<source path>`, the source files at their own paths, TMX, TBX), or one TMX or TBX file. */
 export async function readCrowdinArchive(bytes: Uint8Array, fileName: string, context: ReaderContext): Promise<void> {
+  const refused: ImportChunk[] = [];
   let files: ArchiveFile[];
+  let budget: ArchiveBudget | undefined;
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
-    let unzipped: Record<string, Uint8Array>;
-    try {
-      unzipped = unzipSync(bytes);
-    } catch (error) {
-      throw new ImportSourceError(`${fileName} is not a zip archive Parlance can open: ${(error as Error).message}`);
-    }
-    files = Object.entries(unzipped)
-      .filter(([path]) => !path.endsWith('/') && !path.startsWith('__MACOSX/'))
+    const zip = readExportZip(bytes, fileName, context.archiveLimits, (reason) => `${fileName} is not a zip archive Parlance can open: ${reason}`);
+    budget = zip.budget;
+    files = Object.entries(zip.entries)
+      .filter(([path]) => !path.endsWith('/') && !path.startsWith('__MACOSX/') && checkedImportPath(path, refused, `an entry of ${fileName}`) !== undefined)
       .map(([path, content]) => ({ path: path.replace(/^\/+/, ''), bytes: content }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   } else if (/\.(tmx|tbx)$/i.test(fileName)) {
@@ -147,7 +147,7 @@ export async function readCrowdinArchive(bytes: Uint8Array, fileName: string, co
   // The build zip does not name the source language; the TMX header does, and the TBX's martif element.
   const sourceLocale =
     memory.map((f) => parseTmxHeader(f.bytes)).find((l) => l !== undefined) ?? glossaries.map((f) => tbxLanguage(f.bytes)).find((l) => l !== undefined);
-  const warnings: ImportChunk[] = [];
+  const warnings: ImportChunk[] = [...refused];
   if (!sourceLocale && sources.length > 0) warnings.push({ kind: 'warning', message: `${fileName} does not name its source language (no TMX or TBX file in it says); the import assumes 'en'.` });
   const from = sourceLocale ?? 'en';
   const targets = [...new Set(translations.map((t) => t.locale))];
@@ -168,11 +168,11 @@ export async function readCrowdinArchive(bytes: Uint8Array, fileName: string, co
     const format = detectFormat(file.path, file.bytes);
     const index = step++;
     if (!format) {
-      if (index >= done) await context.emit([{ kind: 'warning', message: `${file.path} in ${fileName} is in no format Parlance reads; it was left out.` }], { done: index + 1 });
+      if (index >= done) await context.emit([...(index === 0 ? warnings : []), { kind: 'warning', message: `${file.path} in ${fileName} is in no format Parlance reads; it was left out.` }], { done: index + 1 });
       continue;
     }
     formats.set(file.path, format);
-    const keys = parseResource(file, format, fileName)
+    const keys = parseResource(file, format, fileName, budget)
       .filter((e) => e.translatable !== false)
       .map((e) => keyFromEntry(e, file.path, format));
     keysByPath.set(file.path, new Map(keys.map((k) => [k.key, k])));
@@ -189,7 +189,7 @@ export async function readCrowdinArchive(bytes: Uint8Array, fileName: string, co
     context.progress(`Reading ${t.file.path}`, index, sources.length + translations.length);
     const rows: ImportedTranslation[] = [];
     let copies = 0;
-    for (const entry of parseResource(t.file, format, fileName)) {
+    for (const entry of parseResource(t.file, format, fileName, budget)) {
       const key = keys.get(entry.key);
       if (!key) continue;
       if (isSourceCopy(entry, key)) {
@@ -205,8 +205,10 @@ export async function readCrowdinArchive(bytes: Uint8Array, fileName: string, co
   for (const f of memory) {
     const index = step++;
     if (index < done) continue;
-    await context.emit([{ kind: 'memory', units: memoryFromTmx(f.bytes, from, f.path) }], { done: index + 1 });
+    await context.emit([...(index === 0 ? warnings : []), { kind: 'memory', units: memoryFromTmx(f.bytes, from, f.path) }], { done: index + 1 });
   }
+  // Nothing else to read (every entry refused, say): the report still names what was skipped.
+  if (step === 0 && warnings.length > 0) await context.emit(warnings, { done: 0 });
 }
 
 function parseTmxHeader(bytes: Uint8Array): string | undefined {

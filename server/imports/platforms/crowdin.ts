@@ -1,7 +1,7 @@
 /** Reads a Crowdin project (API v2, crowdin.com or an Enterprise organization) or its translations archive into import chunks. */
 import { abortableSleep } from '../platform-http.js';
 import type { FormatId, PluralForms } from '../../../src/core/formats/codec.js';
-import { ImportSourceError, type ApiSource, type ImportChunk, type ImportedKey, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
+import { ImportSourceError, pathRefusal, type ApiSource, type ImportChunk, type ImportedKey, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
 import { glossaryFromTbx, memoryFromTmx, readCrowdinArchive } from './crowdin-archive.js';
 
 const DEFAULT_BASE_URL = 'https://api.crowdin.com/api/v2';
@@ -176,6 +176,9 @@ function createApi(source: ApiSource, context: ReaderContext) {
 }
 
 
+/** A Crowdin file's path in the repository: Crowdin writes it with a leading '/'. */
+const repositoryPath = (file: CrowdinFile) => file.path.replace(/^\/+/, '');
+
 /** The string as an ImportedKey; Crowdin's one `context` field is what its parsers fill from file comments, so it is the key's notes. */
 function toKey(s: CrowdinString, file: CrowdinFile, labels: ReadonlyMap<number, string>): ImportedKey {
   const format = FORMATS[file.type];
@@ -183,7 +186,7 @@ function toKey(s: CrowdinString, file: CrowdinFile, labels: ReadonlyMap<number, 
   const tags = s.labelIds.map((id) => labels.get(id)).filter((t): t is string => t !== undefined);
   return {
     ref: `Crowdin string ${s.id}`,
-    path: file.path.replace(/^\/+/, ''),
+    path: repositoryPath(file),
     ...(format ? { format } : {}),
     key: s.identifier,
     source: plural ? ((s.text as PluralForms).other ?? '') : (s.text as string),
@@ -252,6 +255,11 @@ async function readApi(source: ApiSource, context: ReaderContext): Promise<void>
   if (at.stage === 'files') {
     for (let f = at.file; f < files.length; f++) {
       const file = files[f]!;
+      const refusal = pathRefusal(repositoryPath(file), `the path of Crowdin file ${file.id}`);
+      if (refusal) {
+        await context.emit([refusal], f + 1 < files.length ? { stage: 'files', file: f + 1, language: -1, offset: 0 } : { stage: 'done' });
+        continue;
+      }
       // Where this file's reading resumes: strings from an offset (language -1), or a language's translations from an offset.
       const resume = f === at.file ? at : { language: -1, offset: 0 };
       // The file's strings are always read again: the translations name only string ids.

@@ -2,13 +2,14 @@
  * Reads the zip of Lokalise's Download (files/download, original filenames, directory prefix `%LANG_ISO%/`) into the
  * import model: source keys from the base language's files, translations from the others, memory from TMX files.
  */
-import { unzipSync } from 'fflate';
 import { z } from 'zod';
+import { ArchiveLimitError } from '../../../src/core/archive-limits.js';
 import { FileUnparsableError, PLURAL_CATEGORIES, type Entry, type FormatId, type PluralForms } from '../../../src/core/formats/codec.js';
 import { detectFormat, getCodec } from '../../../src/core/formats/index.js';
 import { checkLocale } from '../../../src/core/locales/locales.js';
 import { parseTmx } from '../../../src/core/tmx.js';
-import { ImportSourceError, type ImportChunk, type ImportedMemoryUnit, type ReaderContext } from '../import-model.js';
+import { checkedImportPath, ImportSourceError, pathRefusal, type ImportChunk, type ImportedMemoryUnit, type ReaderContext } from '../import-model.js';
+import { archiveTooLarge, readExportZip } from '../read-export-zip.js';
 
 /** Files already written, in the archive's sorted order: a resumed read goes on after them. */
 const checkpointSchema = z.object({ filesDone: z.number().int().min(0) });
@@ -101,17 +102,17 @@ export async function readLokaliseArchive(bytes: Uint8Array, fileName: string, c
     await context.emit([{ kind: 'memory', units }, ...(warning ? [{ kind: 'warning' as const, message: warning }] : [])], { filesDone: 1 });
     return;
   }
-  let zip: Record<string, Uint8Array>;
-  try {
-    zip = unzipSync(bytes);
-  } catch (error) {
-    throw new ImportSourceError(`${fileName} is not a zip archive such as Lokalise's Download gives (${(error as Error).message}). Upload the .zip Lokalise's Download page or files/download produces, or a .tmx file.`);
-  }
+  const { entries: zip, budget } = readExportZip(
+    bytes,
+    fileName,
+    context.archiveLimits,
+    (reason) => `${fileName} is not a zip archive such as Lokalise's Download gives (${reason}). Upload the .zip Lokalise's Download page or files/download produces, or a .tmx file.`,
+  );
+  const warnings: ImportChunk[] = [];
   const names = Object.keys(zip)
-    .filter((n) => !n.endsWith('/') && !n.startsWith('__MACOSX/'))
+    .filter((n) => !n.endsWith('/') && !n.startsWith('__MACOSX/') && checkedImportPath(n, warnings, `an entry of ${fileName}`) !== undefined)
     .sort();
   const tmxNames = names.filter((n) => /\.tmx$/i.test(n));
-  const warnings: ImportChunk[] = [];
   const files: BundleFile[] = [];
   for (const name of names) {
     if (tmxNames.includes(name)) continue;
@@ -133,8 +134,9 @@ export async function readLokaliseArchive(bytes: Uint8Array, fileName: string, c
     for (const f of files) {
       const format = formatOf(f.name, f.bytes);
       try {
-        counts.set(f.language, counts.get(f.language)! + (format ? (getCodec(format)?.parse(f.bytes).filter((e) => e.source !== '').length ?? 0) : 0));
-      } catch {
+        counts.set(f.language, counts.get(f.language)! + (format ? (getCodec(format)?.parse(f.bytes, { archive: budget }).filter((e) => e.source !== '').length ?? 0) : 0));
+      } catch (error) {
+        if (error instanceof ArchiveLimitError) throw archiveTooLarge(`${fileName}: ${f.name}`, error);
         // Reported when the file is read below.
       }
     }
@@ -166,6 +168,11 @@ export async function readLokaliseArchive(bytes: Uint8Array, fileName: string, c
     const file = ordered[i]!;
     context.progress(`Reading ${file.name}`, i, steps);
     const path = file.template.replaceAll('\u0000', baseIso!);
+    const refusal = pathRefusal(path, `the source path of ${file.name} in ${fileName}`);
+    if (refusal) {
+      await emit([refusal], i + 1);
+      continue;
+    }
     const format = formatOf(file.name, file.bytes);
     const codec = format && getCodec(format);
     if (!format || !codec) {
@@ -174,8 +181,10 @@ export async function readLokaliseArchive(bytes: Uint8Array, fileName: string, c
     }
     let entries: Entry[];
     try {
-      entries = codec.parse(file.bytes);
+      entries = codec.parse(file.bytes, { archive: budget });
     } catch (error) {
+      // Not a file to skip: the limits are the whole upload's.
+      if (error instanceof ArchiveLimitError) throw archiveTooLarge(`${fileName}: ${file.name}`, error);
       if (!(error instanceof FileUnparsableError)) throw error;
       await emit([{ kind: 'warning', message: `${fileName}: ${file.name} could not be read as ${format} (line ${error.line}, column ${error.column}: ${error.message}); it is skipped.` }], i + 1);
       continue;

@@ -1,7 +1,7 @@
 /** Reads a Lokalise project into the import model through API v2 (project, languages, keys with translations, glossary terms), or from its download archive. */
 import { z } from 'zod';
 import type { FormatId } from '../../../src/core/formats/codec.js';
-import { ImportSourceError, type ApiSource, type ImportChunk, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
+import { checkedImportPath, ImportSourceError, type ApiSource, type ImportChunk, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
 import { pluralForms, readLokaliseArchive } from './lokalise-archive.js';
 
 const API_ROOT = 'https://api.lokalise.com/api2';
@@ -223,6 +223,8 @@ function mapKeys(rows: readonly KeyRow[], baseIso: string): ImportChunk[] {
   const warnings: ImportChunk[] = [];
   for (const row of rows) {
     const place = placeKey(row, baseIso);
+    // A key names its own file: every key of a refused file is skipped, and the report lists the file once.
+    if (place.path !== '' && checkedImportPath(place.path, warnings, `the filename of Lokalise key ${row.key_id}`) === undefined) continue;
     const textOf = (t: z.infer<typeof translationRow>) => {
       const text = t.translation ?? '';
       if (!row.is_plural || text === '') return { text };

@@ -1,9 +1,10 @@
 /** Reads what `phrase pull` writes (one file per locale in the formats `.phrase.yml` names), zipped, plus TMX memory. */
-import { unzipSync } from 'fflate';
 import { parse as parseYaml } from 'yaml';
+import type { ArchiveBudget } from '../../../src/core/archive-limits.js';
 import { detectFormat, getCodec, type FormatId } from '../../../src/core/formats/index.js';
 import { parseTmx } from '../../../src/core/tmx.js';
-import { ImportSourceError, keyFromEntry, type ImportChunk, type ImportedMemoryUnit, type ImportedTranslation, type ReaderContext } from '../import-model.js';
+import { checkedImportPath, ImportSourceError, keyFromEntry, type ImportChunk, type ImportedMemoryUnit, type ImportedTranslation, type ReaderContext } from '../import-model.js';
+import { readExportZip } from '../read-export-zip.js';
 
 /**
  * Phrase's `file_format` names (support.phrase.com, "Supported File Types (Strings)") for the formats Parlance reads.
@@ -41,9 +42,10 @@ function formatOf(path: string, bytes: Uint8Array, phraseFormat: string | undefi
   return format;
 }
 
-function parseFile(path: string, bytes: Uint8Array, format: FormatId) {
+/** `budget`: the zip's, for a file that is an archive itself (an .xlsx). */
+function parseFile(path: string, bytes: Uint8Array, format: FormatId, budget: ArchiveBudget) {
   try {
-    return getCodec(format)!.parse(bytes);
+    return getCodec(format)!.parse(bytes, { archive: budget });
   } catch (error) {
     throw new ImportSourceError(`Phrase archive: ${path} is not a readable ${format} file: ${(error as Error).message}`);
   }
@@ -54,13 +56,10 @@ export async function readPhraseArchive(bytes: Uint8Array, fileName: string, con
     await context.emit([{ kind: 'memory', units: memoryOf(fileName, bytes) }], { file: 1 });
     return;
   }
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes);
-  } catch (error) {
-    throw new ImportSourceError(`Phrase archive ${fileName} is not a zip file: ${(error as Error).message}`);
-  }
-  const names = Object.keys(files).filter((n) => !n.endsWith('/'));
+  const { entries: files, budget } = readExportZip(bytes, fileName, context.archiveLimits, (reason) => `Phrase archive ${fileName} is not a zip file: ${reason}`);
+  // Written with the last step, which every run that gets past .phrase.yml reaches.
+  const refused: ImportChunk[] = [];
+  const names = Object.keys(files).filter((n) => !n.endsWith('/') && checkedImportPath(n, refused, `an entry of ${fileName}`) !== undefined);
   const configName = names.filter((n) => /(^|\/)\.phrase\.ya?ml$/.test(n)).sort((a, b) => a.length - b.length)[0];
   if (!configName) {
     throw new ImportSourceError(
@@ -100,7 +99,8 @@ export async function readPhraseArchive(bytes: Uint8Array, fileName: string, con
   const warnings: string[] = [];
 
   for (const spec of sources) {
-    const path = clean(spec.file);
+    const path = checkedImportPath(clean(spec.file), refused, `a push source in ${configName}`);
+    if (path === undefined) continue;
     const bytesOf = files[root + path];
     const phraseFormat = spec.params?.file_format ?? defaultFormat;
     if (!bytesOf) {
@@ -108,7 +108,7 @@ export async function readPhraseArchive(bytes: Uint8Array, fileName: string, con
       continue;
     }
     const format = formatOf(path, bytesOf, phraseFormat);
-    const entries = parseFile(path, bytesOf, format);
+    const entries = parseFile(path, bytesOf, format, budget);
     const known = new Set(entries.map((e) => e.key));
     const keys = entries.map((e) => keyFromEntry(e, path, format, `${path} ${e.key}`));
     if (step++ >= start) await context.emit([localesChunk, { kind: 'keys', keys }], { file: step });
@@ -120,7 +120,7 @@ export async function readPhraseArchive(bytes: Uint8Array, fileName: string, con
       const targetFormat = formatOf(file.name, files[file.name]!, file.pattern.params?.file_format ?? defaultFormat);
       const rows: ImportedTranslation[] = [];
       let strays = 0;
-      for (const e of parseFile(file.name, files[file.name]!, targetFormat)) {
+      for (const e of parseFile(file.name, files[file.name]!, targetFormat, budget)) {
         if (!known.has(e.key)) {
           strays++;
           continue;
@@ -136,7 +136,7 @@ export async function readPhraseArchive(bytes: Uint8Array, fileName: string, con
 
   const memory = names.filter((n) => /\.tmx$/i.test(n)).flatMap((n) => memoryOf(n, files[n]!));
   if (step++ >= start) {
-    await context.emit([localesChunk, ...(memory.length ? [{ kind: 'memory' as const, units: memory }] : []), ...warnings.map((message) => ({ kind: 'warning' as const, message }))], { file: step });
+    await context.emit([localesChunk, ...(memory.length ? [{ kind: 'memory' as const, units: memory }] : []), ...warnings.map((message) => ({ kind: 'warning' as const, message })), ...refused], { file: step });
   }
 }
 

@@ -1,8 +1,8 @@
 /** Reads a POEditor project into Parlance: terms, translations and proofread state through API v2, or the per-language JSON files of POEditor's export. */
-import { unzipSync } from 'fflate';
 import { z } from 'zod';
 import { PLURAL_CATEGORIES, type PluralForms } from '../../../src/core/formats/codec.js';
 import {
+  checkedImportPath,
   ImportSourceError,
   type ApiSource,
   type ImportChunk,
@@ -11,6 +11,7 @@ import {
   type PlatformReader,
   type ReaderContext,
 } from '../import-model.js';
+import { readExportZip } from '../read-export-zip.js';
 
 const DEFAULT_BASE_URL = 'https://api.poeditor.com/v2';
 const TOKEN_HELP = "POEditor lists API tokens under Account Settings > API Access (Organization Settings > API Access for an organization's projects)";
@@ -316,17 +317,14 @@ function exportFile(name: string, bytes: Uint8Array): ExportFile {
  */
 async function readArchive(bytes: Uint8Array, fileName: string, context: ReaderContext): Promise<void> {
   const skipped: string[] = [];
+  const refused: ImportChunk[] = [];
   const files: ExportFile[] = [];
   if (/\.json$/i.test(fileName)) files.push(exportFile(fileName, bytes));
   else {
-    let entries: Record<string, Uint8Array>;
-    try {
-      entries = unzipSync(bytes);
-    } catch (error) {
-      throw new ImportSourceError(`'${fileName}' is neither a zip of POEditor's JSON exports nor one of them: ${(error as Error).message}`);
-    }
+    // Only JSON is parsed: no archive in it is opened.
+    const { entries } = readExportZip(bytes, fileName, context.archiveLimits, (reason) => `'${fileName}' is neither a zip of POEditor's JSON exports nor one of them: ${reason}`);
     for (const [name, data] of Object.entries(entries).sort(([a], [b]) => a.localeCompare(b))) {
-      if (name.endsWith('/') || name.startsWith('__MACOSX/')) continue;
+      if (name.endsWith('/') || name.startsWith('__MACOSX/') || checkedImportPath(name, refused, `an entry of ${fileName}`) === undefined) continue;
       if (/\.json$/i.test(name)) files.push(exportFile(name, data));
       else skipped.push(name);
     }
@@ -349,6 +347,7 @@ async function readArchive(bytes: Uint8Array, fileName: string, context: ReaderC
     { kind: 'warning', message: `${where}: POEditor's export does not name the reference language; '${source.locale}' (${source.name}) was taken as the source language.` },
     { kind: 'warning', message: `${where}: POEditor's JSON export carries no proofread state or tags, so every translation was imported as unreviewed and keys without tags.` },
     ...skipped.map((name): ImportChunk => ({ kind: 'warning', message: `${where}: '${name}' is not a POEditor JSON export and was skipped.` })),
+    ...refused,
   ];
 
   await emitLanguages(context, { source: source.locale, targets, leading: notes }, async (locale, index) => {

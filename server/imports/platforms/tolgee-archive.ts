@@ -1,12 +1,12 @@
 /** Reads Tolgee's export zip (JSON files per language and namespace, with a TM's TMX and a glossary's CSV beside them) and Tolgee's ICU plural text. */
-import { unzipSync } from 'fflate';
 import { PLURAL_CATEGORIES, type PluralForms } from '../../../src/core/formats/codec.js';
 import { foldIcuPlural, parseIcuPlural } from '../../../src/core/formats/icu-plural.js';
 import { jsonCodec } from '../../../src/core/formats/json.js';
 import { scanCsv } from '../../../src/core/formats/csv-scan.js';
 import { parseTmx } from '../../../src/core/tmx.js';
 import type { ImportChunk, ImportedKey, ImportedMemoryUnit, ImportedTerm, ImportedTranslation, ReaderContext } from '../import-model.js';
-import { ImportSourceError } from '../import-model.js';
+import { checkedImportPath, ImportSourceError } from '../import-model.js';
+import { readExportZip } from '../read-export-zip.js';
 
 /** A Tolgee value read for the model: plain text, or a plural's forms by CLDR category. */
 export interface TolgeeValue {
@@ -145,14 +145,14 @@ function glossaryTerms(name: string, bytes: Uint8Array): ImportedTerm[] | undefi
 export async function readTolgeeArchive(bytes: Uint8Array, fileName: string, context: ReaderContext): Promise<void> {
   let files: Record<string, Uint8Array>;
   if (/\.zip$/i.test(fileName) || (bytes[0] === 0x50 && bytes[1] === 0x4b)) {
-    try {
-      files = unzipSync(bytes);
-    } catch (error) {
-      throw new ImportSourceError(`The Tolgee export ${fileName} is not a readable zip: ${(error as Error).message}.`);
-    }
+    // Only JSON, TMX and CSV are parsed: no archive in it is opened.
+    files = readExportZip(bytes, fileName, context.archiveLimits, (reason) => `The Tolgee export ${fileName} is not a readable zip: ${reason}.`).entries;
   } else files = { [fileName.split(/[\\/]/).pop()!]: bytes };
 
-  const names = Object.keys(files).filter((n) => !n.endsWith('/') && !n.startsWith('__MACOSX/')).sort();
+  const refused: ImportChunk[] = [];
+  const names = Object.keys(files)
+    .filter((n) => !n.endsWith('/') && !n.startsWith('__MACOSX/') && checkedImportPath(n, refused, `an entry of ${fileName}`) !== undefined)
+    .sort();
   const json = names.filter((n) => /\.json$/i.test(n)).map((n) => languageFile(n, files[n]!));
   const tmx = names.filter((n) => /\.tmx$/i.test(n)).map((n) => {
     try {
@@ -209,7 +209,7 @@ export async function readTolgeeArchive(bytes: Uint8Array, fileName: string, con
     context.progress(`reading ${steps[i]!.name}`, i, steps.length);
     const chunks = steps[i]!.run();
     if (i === start) {
-      const head: ImportChunk[] = [];
+      const head: ImportChunk[] = [...refused];
       if (base.locale) head.push({ kind: 'locales', source: base.locale, targets });
       if (base.guessed && json.length > 0) head.push({ kind: 'warning', message: `The Tolgee export does not name the project's base language; '${base.locale}' was taken as the source because it holds the most keys. Import through the API, or add the project's TM export (.tmx) to the zip, to be sure.` });
       if (json.some((f) => f.namespace !== '')) head.push({ kind: 'warning', message: 'The Tolgee export has namespaces; Tolgee does not know which repository file a namespace stands for, so keys were imported without a file, and keys of the same name in two namespaces became one.' });

@@ -1,10 +1,11 @@
 /** Reads a Transifex archive (`.tx/config` with the files `tx pull` wrote, TMX and glossary CSV downloads) and maps Transifex's formats and keys to Parlance's. */
-import { unzipSync } from 'fflate';
 import { z } from 'zod';
+import { ArchiveBudget } from '../../../src/core/archive-limits.js';
 import { detectFormat, getCodec, type Entry, type FormatId } from '../../../src/core/formats/index.js';
 import { scanCsv } from '../../../src/core/formats/csv-scan.js';
 import { parseTmx } from '../../../src/core/tmx.js';
-import { ImportSourceError, type ImportChunk, type ImportedKey, type ImportedMemoryUnit, type ImportedTerm, type ImportedTranslation, type ReaderContext } from '../import-model.js';
+import { checkedImportPath, ImportSourceError, pathRefusal, type ImportChunk, type ImportedKey, type ImportedMemoryUnit, type ImportedTerm, type ImportedTranslation, type ReaderContext } from '../import-model.js';
+import { readExportZip } from '../read-export-zip.js';
 
 /**
  * Transifex i18n format ids (the API's `i18n_format` and `.tx/config`'s `type`) that a Parlance codec reads. The ids
@@ -140,7 +141,10 @@ const checkpointSchema = z.object({ done: z.number().int().min(0) });
 const checkpointOf = (done: number): z.infer<typeof checkpointSchema> => ({ done });
 
 export async function readTransifexArchive(bytes: Uint8Array, fileName: string, context: ReaderContext): Promise<void> {
-  const files = filesOf(bytes, fileName);
+  const refused: ImportChunk[] = [];
+  // Shared by the zip and any archive in it (an .xlsx source file), so nesting does not multiply the limits.
+  const budget = new ArchiveBudget(context.archiveLimits);
+  const files = filesOf(bytes, fileName, refused, budget);
   const configPath = [...files.keys()].filter((p) => /(^|\/)\.tx\/config$/.test(p)).sort((a, b) => a.split('/').length - b.split('/').length)[0];
   const root = configPath ? configPath.slice(0, -'.tx/config'.length) : '';
   const resources = configPath ? parseTxConfig(new TextDecoder().decode(files.get(configPath)), configPath) : [];
@@ -148,7 +152,7 @@ export async function readTransifexArchive(bytes: Uint8Array, fileName: string, 
   const items: Item[] = [];
   const targets = new Set<string>();
   let sourceLanguage = resources.find((r) => r.sourceLanguage)?.sourceLanguage ?? '';
-  for (const resource of resources) items.push(...resourceItems(resource, files, root, targets));
+  for (const resource of resources) items.push(...resourceItems(resource, files, root, targets, budget));
 
   const tmxPaths = [...files.keys()].filter((p) => /\.tmx$/i.test(p)).sort();
   const csvPaths = [...files.keys()].filter((p) => /\.csv$/i.test(p) && isGlossary(files.get(p)!)).sort();
@@ -165,29 +169,32 @@ export async function readTransifexArchive(bytes: Uint8Array, fileName: string, 
   const locales: ImportChunk = { kind: 'locales', source: sourceLanguage, targets: [...targets].sort() };
   const saved = checkpointSchema.safeParse(context.checkpoint);
   const start = saved.success && saved.data.done <= items.length ? saved.data.done : 0;
-  if (start === 0 && items.length === 0) await context.emit([locales], checkpointOf(0));
+  if (start === 0 && items.length === 0) await context.emit([locales, ...refused], checkpointOf(0));
   for (let i = start; i < items.length; i++) {
     context.progress(`reading ${items[i]!.label}`, i, items.length);
-    await context.emit([locales, ...items[i]!.read()], checkpointOf(i + 1));
+    await context.emit([locales, ...(i === 0 ? refused : []), ...items[i]!.read()], checkpointOf(i + 1));
   }
 }
 
-function filesOf(bytes: Uint8Array, fileName: string): Files {
+/** The archive's files by normalised path; an entry whose own name breaks the repository path rule is refused into `refused`. */
+function filesOf(bytes: Uint8Array, fileName: string, refused: ImportChunk[], budget: ArchiveBudget): Files {
   const isZip = bytes[0] === 0x50 && bytes[1] === 0x4b;
   if (!isZip) {
     if (/\.(tmx|csv)$/i.test(fileName)) return new Map([[fileName.split('/').pop()!, bytes]]);
     throw new ImportSourceError(`${fileName} is neither a zip nor a TMX or glossary CSV file; a Transifex import reads a zip of the repository's .tx/config with the pulled files, a TMX or a glossary CSV.`);
   }
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(bytes);
-  } catch (error) {
-    throw new ImportSourceError(`${fileName} is not a readable zip archive: ${(error as Error).message}`);
-  }
-  return new Map(Object.entries(entries).filter(([path]) => !path.endsWith('/')).map(([path, data]) => [normalisePath(path), data]));
+  const { entries } = readExportZip(bytes, fileName, budget, (reason) => `${fileName} is not a readable zip archive: ${reason}`);
+  return new Map(
+    Object.entries(entries)
+      .filter(([path]) => !path.endsWith('/') && checkedImportPath(path, refused, `an entry of ${fileName}`) !== undefined)
+      .map(([path, data]) => [normalisePath(path), data]),
+  );
 }
 
-function resourceItems(resource: TxResource, files: Files, root: string, targets: Set<string>): Item[] {
+function resourceItems(resource: TxResource, files: Files, root: string, targets: Set<string>, budget: ArchiveBudget): Item[] {
+  // The source_file is the keys' path in Parlance: .tx/config, not an entry name, says it.
+  const refusal = pathRefusal(resource.sourceFile, `the source_file of [${resource.section}] in .tx/config`);
+  if (refusal) return [{ label: resource.sourceFile, read: () => [refusal] }];
   const format = formatOfI18nType(resource.type) ?? detectFormat(resource.sourceFile, files.get(root + resource.sourceFile) ?? new Uint8Array());
   const codec = format && getCodec(format);
   const sourceBytes = files.get(root + resource.sourceFile);
@@ -196,7 +203,7 @@ function resourceItems(resource: TxResource, files: Files, root: string, targets
     const why = !sourceBytes ? `its source file ${resource.sourceFile} is not in the archive` : `its type ${resource.type || '(none)'} has no Parlance codec`;
     return [{ label: resource.sourceFile, read: () => [{ kind: 'warning', message: `Transifex resource [${resource.section}] was not imported: ${why}.`, ref: resource.resourceId }] }];
   }
-  const sourceEntries = () => parseFile(codec.id, sourceBytes, resource.sourceFile).filter((e) => e.translatable !== false);
+  const sourceEntries = () => parseFile(codec.id, sourceBytes, resource.sourceFile, budget).filter((e) => e.translatable !== false);
 
   const remoteOf = new Map([...resource.langMap].map(([remote, local]) => [local, remote]));
   const translationFiles = new Map<string, string>();
@@ -225,7 +232,7 @@ function resourceItems(resource: TxResource, files: Files, root: string, targets
         const sources = new Map(sourceEntries().map((e) => [e.key, e]));
         const rows: ImportedTranslation[] = [];
         let sameAsSource = 0;
-        for (const entry of parseFile(codec.id, files.get(path)!, path)) {
+        for (const entry of parseFile(codec.id, files.get(path)!, path, budget)) {
           const source = sources.get(entry.key);
           if (!source) continue;
           if (!entry.plurals && entry.source === '') continue;
@@ -265,9 +272,10 @@ function keyOf(entry: Entry, path: string, format: FormatId, ref: string): Impor
   };
 }
 
-function parseFile(format: FormatId, bytes: Uint8Array, path: string): Entry[] {
+/** `budget`: the zip's, for a file that is an archive itself (an .xlsx). */
+function parseFile(format: FormatId, bytes: Uint8Array, path: string, budget: ArchiveBudget): Entry[] {
   try {
-    return getCodec(format)!.parse(bytes);
+    return getCodec(format)!.parse(bytes, { archive: budget });
   } catch (error) {
     throw new ImportSourceError(`${path} in the Transifex archive cannot be read as ${format}: ${(error as Error).message}`);
   }

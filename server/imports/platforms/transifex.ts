@@ -3,7 +3,7 @@ import { abortableSleep } from '../platform-http.js';
 import { z } from 'zod';
 import { parseTmx } from '../../../src/core/tmx.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
-import { ImportSourceError, type ApiSource, type ImportChunk, type ImportedKey, type ImportedMemoryUnit, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
+import { checkedImportPath, ImportSourceError, type ApiSource, type ImportChunk, type ImportedKey, type ImportedMemoryUnit, type ImportedTranslation, type PlatformReader, type ReaderContext } from '../import-model.js';
 import { formatOfI18nType, parlanceKey, readTransifexArchive } from './transifex-archive.js';
 
 const DEFAULT_BASE_URL = 'https://rest.api.transifex.com';
@@ -119,6 +119,8 @@ async function readApi(source: ApiSource, context: ReaderContext, options: Requi
   const pathWarnings: ImportChunk[] = [];
   resources.forEach((resource, index) => {
     const file = resourceFile(resource);
+    // A resource named like a path that breaks the rule is skipped whole, and reported with the other path notes at the end.
+    if (file.path !== '' && checkedImportPath(file.path, pathWarnings, `the name of Transifex resource ${resource.id}`) === undefined) return;
     if (file.warning) pathWarnings.push({ kind: 'warning', message: file.warning, ref: resource.id });
     const label = `file ${index + 1} of ${resources.length} (${resource.attributes.name})`;
     const stringsStep = `strings:${resource.id}`;

@@ -73,6 +73,16 @@ const Import = z
         gate_failures_count: z.number().int(),
         warnings: z.array(z.object({ message: z.string(), ref: z.string().optional() })),
         warnings_count: z.number().int(),
+        refused_paths: z
+          .array(
+            z.object({
+              path: z.string().openapi({ description: 'The file path or archive entry name as the platform gave it, control characters escaped (`\\u0000`).' }),
+              problem: z.string().openapi({ description: 'What breaks the repository path rule, as a 422 `path_invalid` problem names it: `dot_segment`, `absolute`, `backslash`, `control_character`, `drive_letter`, `empty_segment`, `empty`, `too_long`.' }),
+              message: z.string().openapi({ example: "Skipped '../../evil.json' (an entry of crowdin-export.zip): '..' segments are not allowed." }),
+            }),
+          )
+          .openapi({ description: 'Files the import skipped, the rest going on, because their path is not a relative path inside the repository (the rule push and pull apply): an archive entry or a file the platform names `../x.json`, `/etc/x.json`, `de\\x.json` or with a control character. Nothing with such a path is stored. The first 200, once per path.' }),
+        refused_paths_count: z.number().int(),
       })
       .passthrough(),
     error: z.string().nullable(),

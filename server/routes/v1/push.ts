@@ -6,6 +6,7 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import type { PushInput } from '../../services/push-service.js';
 import type { SourceEntry } from '../../services/push-fns.js';
+import { ArchiveLimitError, type ArchiveLimits } from '../../../src/core/archive-limits.js';
 import { FORMAT_IDS, FileUnparsableError, type PluralForms } from '../../../src/core/formats/codec.js';
 import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/index.js';
 import { repoPath } from '../../../src/core/repo-path.js';
@@ -84,6 +85,11 @@ export function pushRoutes(deps: AppDeps) {
       responses: {
         202: { description: 'Batch queued (or completed at once when nothing needed translating)', content: { 'application/json': { schema: Batch } } },
         402: { description: 'Not enough words left in the allowance; nothing was queued', content: { 'application/problem+json': { schema: Problem } } },
+        413: {
+          description:
+            'The request body is over `MAX_UPLOAD_BYTES` (`payload_too_large`), or the file is an archive (`xlsx`) holding more than the service reads (`archive_too_large`: its entries inflate past `MAX_INFLATED_BYTES` together, or it has more than `MAX_ARCHIVE_ENTRIES`); the problem names the file (`path`), the entry (`entry`), the `limit` and its `setting`. Nothing was queued.',
+          content: { 'application/problem+json': { schema: Problem } },
+        },
         ...problemResponses,
       },
     }),
@@ -93,7 +99,7 @@ export function pushRoutes(deps: AppDeps) {
       // The route declares both media types; the validator filled in only the one that was sent.
       const input: PushInput & { fingerprint: string } = isJson
         ? fromJson(auth.project.id, c.req.valid('json') as z.infer<typeof JsonPush>)
-        : await fromMultipart(auth.project.id, c.req.valid('form') as z.infer<typeof MultipartPush>);
+        : await fromMultipart(auth.project.id, c.req.valid('form') as z.infer<typeof MultipartPush>, deps.archiveLimits);
       const key = c.req.valid('header')['idempotency-key'];
       const { fingerprint, ...pushInput } = input;
       if (!key) return c.json(await deps.push.push(pushInput), 202);
@@ -131,7 +137,7 @@ function fromJson(projectId: string, body: z.infer<typeof JsonPush>): PushInput 
   };
 }
 
-async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPush>): Promise<PushInput & { fingerprint: string }> {
+async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPush>, archiveLimits: Readonly<ArchiveLimits>): Promise<PushInput & { fingerprint: string }> {
   const file: unknown = form.file;
   if (!(file instanceof File)) throw new ApiError(422, 'validation_failed', "Multipart push needs a 'file' part holding the source file.", { errors: [{ path: 'file', message: 'required' }] });
   const given = (typeof form.path === 'string' && form.path.trim()) || file.name;
@@ -148,8 +154,11 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
   if (!codec) throw new ApiError(422, 'format_not_supported', `Format '${format}' is not supported by this server yet.`);
   let parsed;
   try {
-    parsed = codec.parse(content);
+    parsed = codec.parse(content, { archive: archiveLimits });
   } catch (error) {
+    if (error instanceof ArchiveLimitError) {
+      throw new ApiError(413, 'archive_too_large', `${path}: ${error.message}.`, { path, entry: error.entry ?? null, limit: error.limit, setting: error.setting });
+    }
     if (error instanceof FileUnparsableError) {
       throw new ApiError(422, 'file_unparsable', `${path}:${error.line}:${error.column}: ${error.message}`, { path, line: error.line, column: error.column });
     }

@@ -179,6 +179,10 @@ export function reportLines(job: ImportJob): string[] {
     lines.push(`  warnings      ${r.warnings_count}:`);
     for (const w of r.warnings.slice(0, 10)) lines.push(`    ${w.message}${w.ref ? ` (${w.ref})` : ''}`);
   }
+  if (r.refused_paths_count) {
+    lines.push(`  skipped       ${r.refused_paths_count} file(s) whose path is not a relative path inside the repository:`);
+    for (const p of (r.refused_paths ?? []).slice(0, 10)) lines.push(`    ${p.message}`);
+  }
   if (job.error) lines.push(`  error         ${job.error}`);
   return lines;
 }

@@ -1,4 +1,5 @@
 /** The contract every file-format codec implements: bytes in, entries out; skeleton plus values in, bytes out. */
+import type { ArchiveBudget, ArchiveLimits } from '../archive-limits.js';
 
 export const FORMAT_IDS = [
   'json',
@@ -69,6 +70,16 @@ export interface RenderInput {
   locale?: string;
   /** Locale of the source file (BCP-47). Default 'en'. */
   sourceLocale?: string;
+  /** What the source may inflate to, where the format is an archive (xlsx). Default: DEFAULT_ARCHIVE_LIMITS. */
+  archive?: Readonly<ArchiveLimits>;
+}
+
+export interface ParseOptions {
+  /**
+   * What the file may inflate to, where the format is an archive (xlsx): limits, or the budget of the archive the file
+   * was found in, spent together with it. Default: DEFAULT_ARCHIVE_LIMITS.
+   */
+  archive?: Readonly<ArchiveLimits> | ArchiveBudget;
 }
 
 export interface FreshEntry {
@@ -93,8 +104,11 @@ export interface Codec {
    * Used to detect a missing `format`; look at the name and the first bytes only, cheaply.
    */
   detect(fileName: string, head: string): number;
-  /** Parses a source file; throws FileUnparsableError naming line and column on malformed input. */
-  parse(bytes: Uint8Array): Entry[];
+  /**
+   * Parses a source file; throws FileUnparsableError naming line and column on malformed input (ArchiveLimitError, one
+   * of them, for an archive past its limits).
+   */
+  parse(bytes: Uint8Array, options?: ParseOptions): Entry[];
   /**
    * Renders a target file from the source file's bytes by splicing values in at their offsets.
    * Rendering with every value equal to its source text (or with none and missing 'source')

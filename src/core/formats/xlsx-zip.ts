@@ -1,6 +1,7 @@
 // The xlsx codec's ZIP container: reads a workbook's XML parts, rebuilds an archive with some entries replaced, writes a new one.
 import * as zlib from 'node:zlib';
-import { unzipSync } from 'fflate';
+import { ArchiveLimitError, type ArchiveBudget, type ArchiveLimits } from '../archive-limits.js';
+import { readZip } from '../read-zip.js';
 import { FileUnparsableError } from './codec.js';
 
 /** An archive's entries by name. */
@@ -13,77 +14,18 @@ export const failWorkbook = (message: string): never => {
 // Only the XML parts are read; images and other media stay compressed.
 const XML_PART = /\.(?:xml|rels)$/i;
 
-/** The archive's XML parts by name, inflated. */
-export function unzip(input: Uint8Array): Unzipped {
-  const bytes = ownBytes(input);
-  if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) failWorkbook('Expected an .xlsx workbook (a ZIP archive starting with "PK")');
-  const files = unzipNative(bytes);
-  if (files) return files;
+/**
+ * The archive's XML parts by name, inflated within the budget (a fresh one for the limits, the defaults when none is
+ * given); media entries are counted toward the entry limit but not inflated.
+ */
+export function unzip(input: Uint8Array, budget?: Readonly<ArchiveLimits> | ArchiveBudget): Unzipped {
+  if (input[0] !== 0x50 || input[1] !== 0x4b) failWorkbook('Expected an .xlsx workbook (a ZIP archive starting with "PK")');
   try {
-    return unzipSync(bytes, { filter: (file) => XML_PART.test(file.name) });
+    return readZip(input, { budget, filter: (name) => XML_PART.test(name) });
   } catch (error) {
+    if (error instanceof ArchiveLimitError) throw error;
     return failWorkbook(`Expected an .xlsx workbook, but the ZIP archive is damaged (${(error as Error).message})`);
   }
-}
-
-const UTF8_NAMES = new TextDecoder();
-
-/**
- * The XML parts inflated by Node's zlib (native code, several times faster than fflate), reading the archive as fflate
- * does: the same end record, the same entries, later ones winning a repeated name. Anything out of the ordinary
- * (ZIP64, damage, another compression method, names not flagged UTF-8, sizes that do not match) returns undefined, and
- * fflate reads the archive instead, so what it accepts and how it words its errors stay as they were.
- */
-function unzipNative(bytes: Uint8Array): Unzipped | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const length = bytes.length;
-  let eocd = -1;
-  // fflate's search: back from the end over at most a maximal comment.
-  for (let i = length - 22; i >= 0 && length - i <= 65559; i--) {
-    if (view.getUint32(i, true) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) return undefined;
-  if (eocd >= 20 && view.getUint32(eocd - 20, true) === 0x07064b50) return undefined;
-  const count = view.getUint16(eocd + 8, true);
-  const files: Unzipped = {};
-  let at = view.getUint32(eocd + 16, true);
-  for (let i = 0; i < count; i++) {
-    if (at + 46 > length || view.getUint32(at, true) !== 0x02014b50) return undefined;
-    const flags = view.getUint16(at + 8, true);
-    const method = view.getUint16(at + 10, true);
-    const compressed = view.getUint32(at + 20, true);
-    const size = view.getUint32(at + 24, true);
-    const nameLength = view.getUint16(at + 28, true);
-    const local = view.getUint32(at + 42, true);
-    const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength);
-    at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
-    if (compressed === 0xffffffff || size === 0xffffffff || local === 0xffffffff) return undefined;
-    if (!(flags & 0x0800) && nameBytes.some((b) => b >= 0x80)) return undefined;
-    const name = UTF8_NAMES.decode(nameBytes);
-    if (!XML_PART.test(name)) continue;
-    if (local + 30 > length || view.getUint32(local, true) !== 0x04034b50) return undefined;
-    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    if (start + compressed > length) return undefined;
-    const data = bytes.subarray(start, start + compressed);
-    if (method === 0) {
-      files[name] = data.slice();
-      continue;
-    }
-    if (method !== 8 || compressed === 0) return undefined;
-    let inflated: Uint8Array;
-    try {
-      // Output room for the whole entry at once, so zlib need not join chunks (within deflate's greatest ratio).
-      inflated = zlib.inflateRawSync(data, size >= 64 && size <= 1032 * compressed ? { chunkSize: size + 1 } : undefined);
-    } catch {
-      return undefined;
-    }
-    if (inflated.length !== size) return undefined;
-    files[name] = inflated;
-  }
-  return files;
 }
 
 interface CentralRecord {

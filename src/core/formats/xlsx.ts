@@ -1,5 +1,5 @@
 // The `xlsx` codec: the first worksheet of an Excel workbook as a table, with only changed cells rewritten and re-zipped.
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type RenderInput } from './codec.js';
+import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type ParseOptions, type RenderInput } from './codec.js';
 import {
   addedHeaders,
   classifyHeader,
@@ -331,8 +331,8 @@ const WORKSHEET_TYPE = /\/worksheet$/;
 const SHARED_STRINGS_TYPE = /\/sharedStrings$/;
 const OFFICE_DOCUMENT_TYPE = /\/officeDocument$/;
 
-function readWorkbook(input: Uint8Array): Workbook {
-  const files = unzip(input);
+function readWorkbook(input: Uint8Array, archive?: ParseOptions['archive']): Workbook {
+  const files = unzip(input, archive);
   const workbookPath = [...relationships(files, '').values()].find((r) => OFFICE_DOCUMENT_TYPE.test(r.type))?.target ?? 'xl/workbook.xml';
   const workbook = readPart(files, workbookPath);
   const rels = relationships(files, workbookPath);
@@ -678,7 +678,7 @@ function appendSharedStrings(strings: SharedStrings, added: readonly string[], c
 }
 
 function renderWorkbook(input: RenderInput): Uint8Array {
-  const book = readWorkbook(input.source);
+  const book = readWorkbook(input.source, input.archive);
   const table = toTable(book);
   const layout = readLayout(table.header, xlsxDialect, input.sourceLocale ?? 'en');
   // Rows are read, planned and written in one pass, so that no row's objects outlive it (a large sheet's would keep the
@@ -775,8 +775,8 @@ function freshWorkbook(rows: readonly (readonly string[])[]): Uint8Array {
 }
 
 /** A workbook's entries in the column of `locale` (default 'en', else the first language). */
-export function parseXlsx(bytes: Uint8Array, locale = 'en'): Entry[] {
-  const table = toTable(readWorkbook(bytes));
+export function parseXlsx(bytes: Uint8Array, locale = 'en', archive?: ParseOptions['archive']): Entry[] {
+  const table = toTable(readWorkbook(bytes, archive));
   const layout = readLayout(table.header, xlsxDialect, locale);
   return readEntries(layout, table.data, xlsxDialect).map((e) => e.entry);
 }
@@ -792,8 +792,8 @@ export const xlsxCodec: Codec = {
     return zipped && head.includes('xl/') ? 0.6 : 0;
   },
 
-  parse(bytes: Uint8Array): Entry[] {
-    return parseXlsx(bytes);
+  parse(bytes: Uint8Array, options?: ParseOptions): Entry[] {
+    return parseXlsx(bytes, 'en', options?.archive);
   },
 
   render: renderWorkbook,
