@@ -7,6 +7,8 @@ import { createGithubApp, type GithubApp, type GithubAppOptions } from './app.js
 export const EVENTS_PATH = '/events';
 /** Parlance events are small; anything larger is not one. */
 const MAX_EVENT_BYTES = 1024 * 1024;
+/** GitHub caps webhook payloads at 25 MB and always declares their length; Probot reads a body whole, so it gets no more. */
+const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 
 class BodyTooLargeError extends Error {}
 
@@ -43,6 +45,15 @@ export function requestHandler(app: Pick<GithubApp, 'handleParlanceEvent' | 'mid
         log.error('Parlance event failed', { link: url.searchParams.get('link'), error });
         return send(res, 500, { error: error instanceof Error ? error.message : String(error) });
       }
+    }
+    const declared = req.headers['content-length'];
+    if (declared === undefined && req.headers['transfer-encoding'] !== undefined) {
+      res.setHeader('connection', 'close');
+      return send(res, 411, { error: 'GitHub declares the length of its deliveries: a body without Content-Length is not one.' });
+    }
+    if (declared !== undefined && Number(declared) > MAX_WEBHOOK_BYTES) {
+      res.setHeader('connection', 'close');
+      return send(res, 413, { error: `The delivery is over ${MAX_WEBHOOK_BYTES} bytes, GitHub's limit for webhook payloads.` });
     }
     await app.middleware(req, res, () => send(res, 404, { error: `No route ${req.method} ${url.pathname}.` }));
   };

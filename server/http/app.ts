@@ -65,15 +65,15 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   app.use('*', securityHeaders({ htmlPolicy: REFERENCE_PAGE_CSP }));
   // Every route's body limit, before routing and authentication: a route not named here gets the JSON default.
   const bodyLimits: BodyLimitTable = {
-    fallback: { bytes: deps.maxJsonBodyBytes, why: '(MAX_JSON_BODY_BYTES)' },
+    fallback: { bytes: deps.maxJsonBodyBytes, setting: 'MAX_JSON_BODY_BYTES' },
     rules: [
       // The whole prefix: it checks its session cookie itself, after this limit.
       { path: '/v1/auth/*', bytes: ANONYMOUS_BODY_BYTES, why: 'before sign-in' },
-      { path: '/v1/push', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
-      { path: '/v1/imports', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
-      { path: '/v1/memory/import', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
+      { path: '/v1/push', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
+      { path: '/v1/imports', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
+      { path: '/v1/memory/import', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       // The push_file tool carries a whole source file in its JSON-RPC body.
-      { path: '/mcp', bytes: deps.maxUploadBytes, why: '(MAX_UPLOAD_BYTES)' },
+      { path: '/mcp', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       { path: '/hooks/*', bytes: HOOK_BODY_BYTES, why: '(notifications)' },
     ],
   };

@@ -4,11 +4,8 @@ import { ApiError } from '../../errors.js';
 import type { AppEnv } from '../context.js';
 import { problemResponse } from '../problem.js';
 
-export interface BodyLimit {
-  bytes: number;
-  /** Ends the 413 sentence "…, the limit for <path> <why>.": 'before sign-in', '(MAX_UPLOAD_BYTES)'. */
-  why: string;
-}
+/** `setting`: the variable that sets `bytes`, if one does; else `why` ends the 413 sentence "…, the limit for <path> <why>.". */
+export type BodyLimit = { bytes: number } & ({ setting: string; why?: never } | { why: string; setting?: never });
 
 /** `rules`: the first whose path is the request's (`/v1/push`) or a prefix of it (`/v1/auth/*`) applies; any other route gets `fallback`. */
 export interface BodyLimitTable {
@@ -23,7 +20,10 @@ export function limitFor(table: BodyLimitTable, path: string): BodyLimit {
 }
 
 function tooLarge(path: string, limit: BodyLimit): ApiError {
-  return new ApiError(413, 'payload_too_large', `The request body exceeds ${limit.bytes} bytes, the limit for ${path} ${limit.why}.`, { limit: limit.bytes });
+  return new ApiError(413, 'payload_too_large', `The request body exceeds ${limit.bytes} bytes, the limit for ${path} ${limit.why ?? `(${limit.setting})`}.`, {
+    limit: limit.bytes,
+    setting: limit.setting ?? null,
+  });
 }
 
 /** What is left of a refused body after the 413 is sent, read and dropped for at most this long and this much. */
@@ -160,7 +160,7 @@ export function documentBodyLimits<D extends { paths?: object }>(document: D, ta
     for (const method of ['post', 'put', 'patch', 'delete']) {
       const operation = item[method] as Operation | undefined;
       if (!operation || (method === 'delete' && !operation.requestBody)) continue;
-      const own = limit === table.fallback ? '' : `\n\nThe request body is limited to ${limit.bytes} bytes ${limit.why}; a larger one gets 413 \`payload_too_large\`.`;
+      const own = limit === table.fallback ? '' : `\n\nThe request body is limited to ${limit.bytes} bytes ${limit.why ?? `(\`${limit.setting}\`)`}; a larger one gets 413 \`payload_too_large\`.`;
       copy[method] = {
         ...operation,
         ...(own ? { description: `${operation.description ?? ''}${own}`.trimStart() } : {}),

@@ -8,7 +8,7 @@ import { FileUnparsableError, PLURAL_CATEGORIES, type Entry, type FormatId, type
 import { detectFormat, getCodec } from '../../../src/core/formats/index.js';
 import { checkLocale } from '../../../src/core/locales/locales.js';
 import { parseTmx } from '../../../src/core/tmx.js';
-import { checkedImportPath, ImportSourceError, pathRefusal, type ImportChunk, type ImportedMemoryUnit, type ReaderContext } from '../import-model.js';
+import { checkedImportPath, pathRefusal, type ImportChunk, type ImportedMemoryUnit, type ReaderContext } from '../import-model.js';
 import { archiveTooLarge, readExportZip } from '../read-export-zip.js';
 
 /** Files already written, in the archive's sorted order: a resumed read goes on after them. */

@@ -29,7 +29,7 @@ const ApiImport = z
       .object({
         token: z.string().min(1).max(4096).openapi({ description: "The platform's API token; used for this import only and forgotten when it ends." }),
         project: z.string().min(1).max(200).openapi({ description: "The platform's project id (Transifex: `o:<org>:p:<project>`)." }),
-        base_url: z.url().max(2000).optional().openapi({ description: 'Another API address: a self-hosted Tolgee, an enterprise Crowdin domain.' }),
+        base_url: z.url().max(2000).optional().openapi({ description: 'Another API address: a self-hosted Tolgee, an enterprise Crowdin domain. A public address unless the operator allows private ones (OUTBOUND_ALLOW_PRIVATE_ADDRESSES): 422 `address_refused` otherwise.' }),
       })
       .strict(),
     options: Options.default({ conflict: 'keep_human', unreviewed: 'accept', dry_run: false }),

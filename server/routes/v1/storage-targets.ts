@@ -8,7 +8,7 @@ import { Problem, notFoundResponse, problemResponses } from './schemas.js';
 
 const S3Input = z
   .object({
-    endpoint: z.url().max(2000).optional().openapi({ description: 'For S3-compatible services: `https://<account>.r2.cloudflarestorage.com`, `http://minio:9000`. Omitted: AWS S3 in `region`.' }),
+    endpoint: z.url().max(2000).optional().openapi({ description: 'For S3-compatible services: `https://<account>.r2.cloudflarestorage.com`, `http://minio:9000`. Omitted: AWS S3 in `region`. A public address unless the operator allows private ones (OUTBOUND_ALLOW_PRIVATE_ADDRESSES): 422 `address_refused` otherwise.' }),
     region: z.string().min(1).max(64).default('us-east-1').openapi({ description: "AWS region; 'auto' for Cloudflare R2." }),
     bucket: z.string().min(3).max(63),
     force_path_style: z.boolean().default(false).openapi({ description: 'Address the bucket in the path (`endpoint/bucket/key`), as MinIO and most self-hosted services need.' }),
@@ -19,7 +19,7 @@ const S3Input = z
 const AzureInput = z
   .object({
     container: z.string().min(3).max(63),
-    account_url: z.url().max(2000).optional().openapi({ description: "The account's blob endpoint; when given, it must be where the credentials point." }),
+    account_url: z.url().max(2000).optional().openapi({ description: "The account's blob endpoint; when given, it must be where the credentials point. A public address unless the operator allows private ones (OUTBOUND_ALLOW_PRIVATE_ADDRESSES)." }),
   })
   .strict()
   .openapi('AzureBlobSettings');
