@@ -117,7 +117,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   const tokens = createTokenService({ db });
   const batches = createBatchService({ db, queue, leaseSeconds: config.worker.leaseSeconds });
   const organisations = createOrganisationService({ db });
-  const outbound = createOutbound({ allowPrivate: config.outbound.allowPrivate, ...(options.resolver ? { resolver: options.resolver } : {}) });
+  const outbound = createOutbound({ allowPrivate: config.outbound.allowPrivate, maxResponseBytes: config.archiveLimits.maxInflatedBytes, ...(options.resolver ? { resolver: options.resolver } : {}) });
   const webhooks = createWebhooksService({ db, log, delivery: { ...config.webhooks, outbound }, resolve: outbound.resolve });
   const account = createAccountService({ db, tokens, organisations, settings: config.people });
   const mailer = config.people.smtp ? createSmtpMailer({ smtpUrl: config.people.smtp.url, from: config.people.smtp.from }) : undefined;

@@ -8,6 +8,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { Agent, buildConnector } from 'undici';
 import type { LookupAddress } from 'node:dns';
+import { DEFAULT_ARCHIVE_LIMITS } from '../../src/core/archive-limits.js';
 import { ApiError } from '../errors.js';
 import {
   ALLOW_PRIVATE_SETTING,
@@ -25,6 +26,8 @@ export interface OutboundOptions {
   allowPrivate: AllowPrivate;
   /** The DNS resolver sockets use; the system's by default. Tests give one that answers differently from one lookup to the next. */
   resolver?: Resolver;
+  /** The most a response body may hold once decoded (fetch undoes gzip and brotli as it reads); MAX_INFLATED_BYTES, 100 MiB by default. */
+  maxResponseBytes?: number;
 }
 
 export interface OutboundFetchOptions {
@@ -36,6 +39,39 @@ export interface OutboundFetchOptions {
   crossOrigin: 'refuse' | 'drop-credentials';
   /** Hops followed before giving up. Default 5. */
   maxRedirects?: number;
+}
+
+/** A response whose body, decoded, is larger than the client reads; the read fails at the chunk past the limit. */
+export class ResponseTooLargeError extends Error {
+  readonly permanent = true;
+  constructor(
+    readonly host: string,
+    readonly limit: number,
+  ) {
+    super(`${host} answered with a body larger than ${limit.toLocaleString('en-US')} bytes once decoded (MAX_INFLATED_BYTES); the rest was not read.`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+/** Statuses whose response has no body (the Response constructor refuses one). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** The response with a body that errors past `limit` decoded bytes, so a compressed bomb is never read whole. */
+function bounded(response: Response, limit: number, host: string, redirected: boolean, url: string): Response {
+  if (response.body === null || NULL_BODY.has(response.status)) return response;
+  let seen = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) controller.error(new ResponseTooLargeError(host, limit));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const out = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperties(out, { redirected: { value: redirected }, url: { value: url } });
+  return out;
 }
 
 /** A redirect the client would not follow; the response's body is never read or shown. */
@@ -102,6 +138,7 @@ function guardedAgent<T extends typeof http.Agent | typeof https.Agent>(Base: T,
 
 export function createOutbound(options: OutboundOptions): Outbound {
   const { allowPrivate } = options;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_ARCHIVE_LIMITS.maxInflatedBytes;
   const lookup = guardedLookup(allowPrivate, options.resolver);
   const connector = buildConnector({ lookup } as buildConnector.BuildOptions);
   const dispatcher = new Agent({
@@ -132,8 +169,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
         }
         const location = response.headers.get('location');
         if (response.status < 300 || response.status >= 400 || response.status === 304 || location === null) {
-          if (hops > 0) Object.defineProperties(response, { redirected: { value: true }, url: { value: url.href } });
-          return response;
+          return bounded(response, maxResponseBytes, url.host, hops > 0, url.href);
         }
         // The body of a redirect is never read: it may be what a refused destination answered.
         await response.body?.cancel().catch(() => undefined);

@@ -138,10 +138,40 @@ function inflateEntry(data: Uint8Array, entry: DirectoryRecord, budget: ArchiveB
     const exact = inflate(data, Math.max(entry.size, 1), Math.max(entry.size + 1, MIN_CHUNK));
     if (exact !== TOO_LARGE) return exact ?? inflateWithFflate(data, entry, budget);
   }
-  const out = left === 0 ? TOO_LARGE : inflate(data, left, CHUNK);
+  // Past its declared size, an entry is inflated into at most PROBE bytes; a larger one is counted first, keeping
+  // nothing, so a bomb is refused without ever holding what the budget has left (up to MAX_INFLATED_BYTES).
+  let out = left === 0 ? TOO_LARGE : inflate(data, Math.min(left, PROBE), CHUNK);
+  if (out === TOO_LARGE && left > PROBE) {
+    const size = inflatedSize(data, left);
+    if (size === undefined) return inflateWithFflate(data, entry, budget);
+    out = size > left ? TOO_LARGE : inflate(data, Math.max(size, 1), Math.max(size + 1, MIN_CHUNK));
+  }
   if (out === TOO_LARGE) return refuse(budget, entry);
   if (!out) return inflateWithFflate(data, entry, budget);
   return out.length <= entry.size ? out : pastDeclaredSize(data, entry);
+}
+
+/** What an entry may inflate to before its size is counted rather than held. */
+const PROBE = 8 * 1024 * 1024;
+
+/**
+ * The inflated size of a deflate stream, counted in small pieces by fflate's streaming inflater and thrown away; past
+ * `limit` counting stops and the answer is `limit + 1`. Undefined when fflate finds the stream damaged.
+ */
+function inflatedSize(data: Uint8Array, limit: number): number | undefined {
+  let total = 0;
+  const over = Symbol('over');
+  try {
+    const counter = new Inflate((chunk) => {
+      total += chunk.length;
+      if (total > limit) throw over;
+    });
+    for (let at = 0; at < data.length; at += FFLATE_STEP) counter.push(data.subarray(at, at + FFLATE_STEP), at + FFLATE_STEP >= data.length);
+  } catch (error) {
+    if (error === over) return limit + 1;
+    return undefined;
+  }
+  return total;
 }
 
 /**
@@ -190,7 +220,7 @@ function inflateWithFflate(data: Uint8Array, entry: DirectoryRecord, budget: Arc
     for (let at = 0; at < data.length; at += FFLATE_STEP) counter.push(data.subarray(at, at + FFLATE_STEP), at + FFLATE_STEP >= data.length);
   } catch (error) {
     if (error instanceof ArchiveLimitError) throw error;
-    // Refused: inflateSync below refuses it too, in unzipSync's words.
+    // fflate refuses the stream: inflateSync below says so in unzipSync's words, never having got further than this.
   }
   const room = Math.min(entry.size, left + 1);
   let out: Uint8Array;

@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllowPrivate, UnsafeAddressError, type Resolver } from '../../server/net/address-guard.js';
-import { createOutbound, RedirectRefusedError } from '../../server/net/outbound.js';
+import { gzipSync } from 'node:zlib';
+import { createOutbound, RedirectRefusedError, ResponseTooLargeError } from '../../server/net/outbound.js';
 
 describe('parseAllowPrivate', () => {
   it('reads true, false and empty', () => {
@@ -67,6 +68,9 @@ const resolver: Resolver = (hostname, _options, callback) => {
   return process.nextTick(callback, Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
 };
 
+/** 64 MiB of zeros, gzipped to about 64 KB. */
+const BOMB = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+
 describe('the guarded fetch', () => {
   let files: Server;
   let api: Server;
@@ -77,6 +81,8 @@ describe('the guarded fetch', () => {
       if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
       if (req.url === '/away') return res.writeHead(303, { location: `http://files.test:${files.port}/download` }).end('secret body of a redirect');
       if (req.url === '/scheme') return res.writeHead(302, { location: 'file:///etc/passwd' }).end();
+      if (req.url === '/bomb') return res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(BOMB);
+      if (req.url === '/empty') return res.writeHead(204).end();
       res.writeHead(200, { 'content-type': 'text/plain' }).end(`at ${req.url}`);
     });
   });
@@ -112,6 +118,15 @@ describe('the guarded fetch', () => {
     expect(request.headers['x-api-key']).toBeUndefined();
     expect(request.headers.accept).toBe('text/plain');
     expect(api.seen.at(-1)!.headers['x-api-key']).toBe('key');
+  });
+
+  it('stops reading a response that decodes past the limit, and passes bodiless answers through', async () => {
+    const fetch = createOutbound({ allowPrivate: parseAllowPrivate('api.test'), resolver, maxResponseBytes: 1024 * 1024 }).fetch({ crossOrigin: 'refuse' });
+    const error = await (await fetch(`http://api.test:${api.port}/bomb`)).text().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toBe(`api.test:${api.port} answered with a body larger than 1,048,576 bytes once decoded (MAX_INFLATED_BYTES); the rest was not read.`);
+    expect((await fetch(`http://api.test:${api.port}/empty`)).status).toBe(204);
+    expect(await (await fetch(`http://api.test:${api.port}/same`)).text()).toBe('at /final');
   });
 
   it('stops after five redirects and refuses other schemes', async () => {
