@@ -145,6 +145,37 @@ describe('the guarded fetch', () => {
   });
 });
 
+describe('every literal form, at connect time (a row saved before the check, or under another setting)', () => {
+  let target: Server;
+  beforeAll(async () => {
+    target = await serve((_req, res) => res.end('ok'));
+  });
+  afterAll(() => target.close());
+
+  it('is refused by the fetch and by the agents, and nothing reaches the listener', async () => {
+    const outbound = createOutbound({ allowPrivate: parseAllowPrivate('false'), resolver });
+    const fetch = outbound.fetch({ crossOrigin: 'refuse' });
+    const forms: [string, string][] = [
+      [`http://127.0.0.1:${target.port}/`, 'loopback'],
+      ['http://10.0.0.1/', 'private'],
+      ['http://172.16.0.1/', 'private'],
+      ['http://192.168.1.1/', 'private'],
+      ['http://169.254.169.254/latest/meta-data/', 'link-local (cloud metadata)'],
+      [`http://[::1]:${target.port}/`, 'loopback'],
+      [`http://[::ffff:127.0.0.1]:${target.port}/`, 'IPv4-mapped loopback'],
+      [`http://0x7f000001:${target.port}/`, 'loopback'],
+    ];
+    for (const [url, range] of forms) {
+      const viaFetch = await fetch(url).catch((e: unknown) => e);
+      expect(viaFetch, url).toBeInstanceOf(UnsafeAddressError);
+      expect((viaFetch as UnsafeAddressError).range, url).toBe(range);
+      const viaAgent = await new Promise<unknown>((resolve) => http.get(url, { agent: outbound.agents().http }, () => resolve(undefined)).on('error', resolve));
+      expect(viaAgent, url).toBeInstanceOf(UnsafeAddressError);
+    }
+    expect(target.seen).toEqual([]);
+  });
+});
+
 describe('the guarded agents', () => {
   let target: Server;
   beforeAll(async () => {
