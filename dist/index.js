@@ -25559,7 +25559,7 @@ exports.debug = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3297);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9093);
 /** The Action's entry point, bundled by ncc into dist/index.js. No logic here: the run is in run.ts. */
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -25569,7 +25569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3297:
+/***/ 9093:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -25582,6 +25582,414 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js
 var lib_core = __nccwpck_require__(7484);
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: ./src/client/client.ts
+/** The one typed /v1 client (fetch-based, no dependencies): retries what is safe to retry, and turns problem+json answers into ApiError. */
+
+/** An answer of the service other than 2xx; `code` and `detail` come from its problem+json body. */
+class ApiError extends Error {
+    status;
+    code;
+    detail;
+    body;
+    request;
+    retryAfterSeconds;
+    name = 'ApiError';
+    constructor(status, code, detail, body, 
+    /** `GET /v1/batches/b_1`: which request got the answer. */
+    request, 
+    /** Seconds the service asked to wait (429, 503), when it said. */
+    retryAfterSeconds) {
+        super(`${request}: ${status} ${code}: ${detail}`);
+        this.status = status;
+        this.code = code;
+        this.detail = detail;
+        this.body = body;
+        this.request = request;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+}
+/** Could not reach the service after retries. */
+class NetworkError extends Error {
+    name = 'NetworkError';
+}
+/** A batch did not reach a final status within the wait the caller allowed. */
+class BatchWaitTimeoutError extends Error {
+    batch;
+    timeoutMs;
+    name = 'BatchWaitTimeoutError';
+    constructor(batch, timeoutMs) {
+        super(`Batch ${batch.id} is still ${batch.status} after ${Math.round(timeoutMs / 1000)} s (${batch.rows.done} of ${batch.rows.total} rows done).`);
+        this.batch = batch;
+        this.timeoutMs = timeoutMs;
+    }
+}
+const EXIT = { ok: 0, usage: 1, auth: 2, service: 3, refused: 4, allowance: 5 };
+/** 0 ok, 1 usage/config/validation (other 4xx), 2 auth or ability (401, 403), 3 service or network (5xx, network, 429 after retries), 5 allowance exhausted (402). 4 is decided by callers (refused rows). */
+function exitCodeFor(error) {
+    if (error instanceof NetworkError || error instanceof BatchWaitTimeoutError)
+        return EXIT.service;
+    if (!(error instanceof ApiError))
+        return EXIT.usage;
+    if (error.status === 401 || error.status === 403)
+        return EXIT.auth;
+    if (error.status === 402)
+        return EXIT.allowance;
+    if (error.status === 429 || error.status >= 500 || error.status < 400)
+        return EXIT.service;
+    return EXIT.usage;
+}
+const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
+/** The service's largest page. */
+const PAGE_LIMIT = 500;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+function createClient(options) {
+    const send = createTransport(options);
+    const json = async (spec) => readJson(await send(spec), describe(spec));
+    /** Follows `next_cursor` until the last page, or until `limit` items. */
+    async function allPages(path, query, limit = Number.POSITIVE_INFINITY) {
+        const items = [];
+        if (limit <= 0)
+            return items;
+        let cursor;
+        do {
+            const page = await json({ method: 'GET', path, query: { ...query, limit: Math.min(PAGE_LIMIT, limit - items.length), cursor } });
+            items.push(...page.items);
+            cursor = page.next_cursor ?? undefined;
+        } while (cursor !== undefined && items.length < limit);
+        return items.slice(0, limit);
+    }
+    const client = {
+        project: () => json({ method: 'GET', path: '/v1/project' }),
+        languages: async () => (await json({ method: 'GET', path: '/v1/languages' })).items,
+        addLanguage: (tag) => json({ method: 'POST', path: '/v1/languages', json: { tag } }),
+        removeLanguage: (tag) => json({ method: 'DELETE', path: `/v1/languages/${encodeURIComponent(tag)}` }),
+        files: async () => (await json({ method: 'GET', path: '/v1/files' })).items,
+        pushFile(input) {
+            const form = new FormData();
+            const name = input.path.split('/').pop() || input.path;
+            form.set('file', new Blob([input.content]), name);
+            form.set('path', input.path);
+            if (input.format)
+                form.set('format', input.format);
+            if (input.locales?.length)
+                form.set('locales', input.locales.join(','));
+            if (input.careful?.length)
+                form.set('careful', input.careful.join(','));
+            // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
+            const idempotencyKey = input.idempotencyKey ?? randomKey();
+            return json({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
+        },
+        batch: (id) => json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT } }),
+        batchRows: async (id, o = {}) => {
+            const rows = [];
+            let cursor;
+            do {
+                const batch = await json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT, cursor, outcome: o.outcome } });
+                rows.push(...batch.row_outcomes.items);
+                cursor = batch.row_outcomes.next_cursor ?? undefined;
+            } while (cursor !== undefined);
+            return rows;
+        },
+        batches: async (o = {}) => (await json({ method: 'GET', path: '/v1/batches', query: { limit: o.limit, status: o.status } })).items,
+        async waitForBatch(id, o = {}) {
+            const intervalMs = o.intervalMs ?? 1_000;
+            const timeoutMs = o.timeoutMs ?? 30 * 60_000;
+            const deadline = Date.now() + timeoutMs;
+            for (;;) {
+                // One row is the smallest page; only the batch's status and counts are wanted here. The service holds the
+                // answer for up to `wait` seconds and gives it as soon as the batch ends, so the interval adds no delay.
+                const wait = Math.max(0, Math.min(60, Math.floor(Math.min(intervalMs, deadline - Date.now()) / 1000)));
+                const started = Date.now();
+                const { row_outcomes: _rows, ...batch } = await json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: 1, wait: wait || undefined } });
+                o.onProgress?.(batch);
+                if (FINAL_STATUSES.has(batch.status))
+                    return batch;
+                if (Date.now() + intervalMs > deadline)
+                    throw new BatchWaitTimeoutError(batch, timeoutMs);
+                // A service that does not hold answers (an older one) is polled at the interval.
+                const held = Date.now() - started;
+                if (held < intervalMs)
+                    await sleep(intervalMs - held);
+            }
+        },
+        async pull(input) {
+            const spec = { method: 'GET', path: '/v1/pull', query: { path: input.path, locale: input.locale, format: input.format, missing: input.missing } };
+            const res = await send(spec);
+            const body = new Uint8Array(await res.arrayBuffer());
+            return { body, format: res.headers.get('x-parlance-format') ?? input.format ?? '', refused: refusedFrom(res.headers) };
+        },
+        qaRun: (body) => json({ method: 'POST', path: '/v1/qa/run', json: body }),
+        glossary: () => allPages('/v1/glossary', {}),
+        addGlossaryTerm: (input) => json({ method: 'POST', path: '/v1/glossary', json: input }),
+        removeGlossaryTerm: (id) => json({ method: 'DELETE', path: `/v1/glossary/${encodeURIComponent(id)}` }),
+        translations: (o) => allPages('/v1/translations', { state: o.state, locale: o.locale, path: o.path }, o.limit),
+        review: (input) => json({
+            method: 'POST',
+            // Keys may hold '/', which the route expects as %2F.
+            path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}/review`,
+            query: { path: input.path },
+            json: { decision: input.decision },
+        }),
+        putTranslation: (input) => json({
+            method: 'PUT',
+            path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}`,
+            query: { path: input.path },
+            json: { ...(input.plurals ? { plurals: input.plurals } : { text: input.text }), ...(input.drift ? { drift: true } : {}) },
+        }),
+        tokens: async () => (await json({ method: 'GET', path: '/v1/tokens' })).items,
+        createToken: (input) => json({ method: 'POST', path: '/v1/tokens', json: input }),
+        revokeToken: (id) => json({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),
+        githubLinks: async () => (await json({ method: 'GET', path: '/v1/integrations/github' })).items,
+        linkGithub: (input) => json({ method: 'POST', path: '/v1/integrations/github', json: input }),
+        unlinkGithub: (id) => json({ method: 'DELETE', path: `/v1/integrations/github/${encodeURIComponent(id)}` }),
+        translateMissing: (input = {}) => json({ method: 'POST', path: '/v1/translate-missing', json: input }),
+        getTranslation: (input) => allPages('/v1/translations', { key: input.key, locale: input.locale, path: input.path, state: input.state }),
+        cancelBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/cancel` }),
+        retryBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/retry` }),
+        updateGlossaryTerm: (id, input) => json({ method: 'PATCH', path: `/v1/glossary/${encodeURIComponent(id)}`, json: input }),
+        keys: (input) => json({ method: 'GET', path: '/v1/keys', query: { ...input } }),
+        progress: () => json({ method: 'GET', path: '/v1/progress' }),
+        batchPage: (o = {}) => json({ method: 'GET', path: '/v1/batches', query: { ...o } }),
+        batchWithRows: (id, o = {}) => json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { ...o } }),
+        updateProject: (input) => json({ method: 'PATCH', path: '/v1/project', json: input }),
+        members: () => json({ method: 'GET', path: '/v1/members' }),
+        setMemberRole: (userId, role) => json({ method: 'PATCH', path: `/v1/members/${encodeURIComponent(userId)}`, json: { role } }),
+        removeMember: (userId) => json({ method: 'DELETE', path: `/v1/members/${encodeURIComponent(userId)}` }),
+        invitations: async () => (await json({ method: 'GET', path: '/v1/invitations' })).items,
+        invite: (input) => json({ method: 'POST', path: '/v1/invitations', json: input }),
+        revokeInvitation: (id) => json({ method: 'DELETE', path: `/v1/invitations/${encodeURIComponent(id)}` }),
+        webhooks: async () => (await json({ method: 'GET', path: '/v1/webhooks' })).items,
+        createWebhook: (input) => json({ method: 'POST', path: '/v1/webhooks', json: input }),
+        updateWebhook: (id, input) => json({ method: 'PATCH', path: `/v1/webhooks/${encodeURIComponent(id)}`, json: input }),
+        deleteWebhook: (id) => json({ method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(id)}` }),
+        testWebhook: (id) => json({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(id)}/test` }),
+        webhookDeliveries: (id, o = {}) => json({ method: 'GET', path: `/v1/webhooks/${encodeURIComponent(id)}/deliveries`, query: { ...o } }),
+        redeliver: (webhookId, deliveryId) => json({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }),
+        webhookEvents: async () => (await json({ method: 'GET', path: '/v1/webhooks/events' })).items,
+        publishRelease: (input = {}) => json({ method: 'POST', path: '/v1/releases', json: input }),
+        releases: (o = {}) => json({ method: 'GET', path: '/v1/releases', query: { ...o } }),
+        release: (id) => json({ method: 'GET', path: `/v1/releases/${encodeURIComponent(id)}` }),
+        rotateBundleId: () => json({ method: 'POST', path: '/v1/releases/rotate-bundle-id' }),
+        storageTargets: async () => (await json({ method: 'GET', path: '/v1/storage-targets' })).items,
+        createStorageTarget: (input) => json({ method: 'POST', path: '/v1/storage-targets', json: input }),
+        updateStorageTarget: (id, input) => json({ method: 'PATCH', path: `/v1/storage-targets/${encodeURIComponent(id)}`, json: input }),
+        deleteStorageTarget: async (id) => void (await send({ method: 'DELETE', path: `/v1/storage-targets/${encodeURIComponent(id)}` })),
+        syncStorageTarget: (id, input = {}) => json({ method: 'POST', path: `/v1/storage-targets/${encodeURIComponent(id)}/sync`, json: input }),
+        importFromApi: (input) => json({ method: 'POST', path: '/v1/imports', json: input }),
+        importFromArchive(input) {
+            const form = new FormData();
+            form.set('platform', input.platform);
+            form.set('file', new Blob([input.content]), input.name);
+            if (input.options)
+                form.set('options', JSON.stringify(input.options));
+            return json({ method: 'POST', path: '/v1/imports', form });
+        },
+        importJob: (id) => json({ method: 'GET', path: `/v1/imports/${encodeURIComponent(id)}` }),
+        imports: (o = {}) => json({ method: 'GET', path: '/v1/imports', query: { ...o } }),
+        cancelImport: (id) => json({ method: 'POST', path: `/v1/imports/${encodeURIComponent(id)}/cancel` }),
+        integrationsCatalog: async () => (await json({ method: 'GET', path: '/v1/integrations/catalog' })).items,
+        connections: async (connector) => (await json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}` })).items,
+        connection: (connector, id) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
+        connect: (connector, input) => json({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}`, json: input }),
+        updateConnection: (connector, id, input) => json({ method: 'PATCH', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}`, json: input }),
+        disconnect: (connector, id) => json({ method: 'DELETE', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
+        syncConnection: (connector, id) => json({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/sync` }),
+        connectionSyncs: (connector, id, o = {}) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
+        connectionSync: (connector, id, syncId) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs/${encodeURIComponent(syncId)}` }),
+        storageSyncs: (id, o = {}) => json({ method: 'GET', path: `/v1/storage-targets/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
+    };
+    return client;
+}
+/** Sends one request with retries; resolves with a 2xx response, throws ApiError or NetworkError otherwise. */
+function createTransport(options) {
+    const doFetch = options.fetch ?? fetch;
+    const baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const maxRetries = options.maxRetries ?? 4;
+    const maxWaitMs = options.maxWaitMs ?? 60_000;
+    const timeoutMs = options.requestTimeoutMs ?? 120_000;
+    const userAgent = options.userAgent ?? `parlance-cli/${package_namespaceObject.rE}`;
+    const currentToken = typeof options.token === 'function' ? options.token : () => options.token;
+    // The token must never leave through an error or a log line, even if a server or a proxy echoes it back.
+    const redact = (text) => {
+        const token = currentToken();
+        return token ? text.replaceAll(token, '[token]') : text;
+    };
+    return async function send(spec) {
+        const url = `${baseUrl}${spec.path}${queryString(spec.query)}`;
+        const request = describe(spec);
+        const headers = { authorization: `Bearer ${currentToken()}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
+        if (spec.json !== undefined)
+            headers['content-type'] = 'application/json';
+        const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : undefined);
+        const replaySafe = spec.method === 'GET' || headers['idempotency-key'] !== undefined;
+        for (let attempt = 1;; attempt++) {
+            const retriesLeft = attempt <= maxRetries;
+            let res;
+            try {
+                res = await doFetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+            }
+            catch (error) {
+                const detail = redact(networkDetail(error, timeoutMs));
+                // A refused or unresolved connection never reached the service, so even a non-idempotent request may go again.
+                if (retriesLeft && (replaySafe || neverSent(error))) {
+                    const waitMs = backoff(attempt);
+                    options.onRetry?.({ reason: 'network', waitMs, attempt, detail });
+                    await sleep(waitMs);
+                    continue;
+                }
+                throw new NetworkError(`${request}: could not reach ${baseUrl} after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${detail}`, { cause: error });
+            }
+            if (res.ok)
+                return res;
+            const failure = await apiErrorFrom(res, request, redact);
+            if (res.status === 429 && retriesLeft) {
+                // A 429 changes nothing on the service, so any request may be sent again once the window allows it.
+                const waitMs = (failure.retryAfterSeconds ?? 1) * 1000;
+                if (waitMs <= maxWaitMs) {
+                    options.onRetry?.({ reason: 'rate_limited', waitMs, attempt, detail: failure.detail });
+                    await sleep(waitMs);
+                    continue;
+                }
+            }
+            if ((res.status === 502 || res.status === 503 || res.status === 504) && retriesLeft && replaySafe) {
+                const waitMs = Math.min(maxWaitMs, failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoff(attempt));
+                options.onRetry?.({ reason: 'unavailable', waitMs, attempt, detail: `${res.status} ${failure.detail}` });
+                await sleep(waitMs);
+                continue;
+            }
+            throw failure;
+        }
+    };
+}
+/** `GET /v1/pull?locale=de`: names the request in errors (never with headers, so never with the token). */
+function describe(spec) {
+    return `${spec.method} ${spec.path}${queryString(spec.query)}`;
+}
+function queryString(query) {
+    if (!query)
+        return '';
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query))
+        if (value !== undefined)
+            params.set(name, String(value));
+    const text = params.toString();
+    return text ? `?${text}` : '';
+}
+async function readJson(res, request) {
+    const text = await res.text();
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        throw new ApiError(res.status, 'unreadable_response', `the answer is not JSON: ${snippet(text)}`, text, request);
+    }
+}
+async function apiErrorFrom(res, request, redact) {
+    const text = redact(await res.text().catch(() => ''));
+    let body = text;
+    try {
+        body = JSON.parse(text);
+    }
+    catch {
+        // Not problem+json (a proxy's HTML page, say): the status and the start of the text are all there is.
+    }
+    const problem = typeof body === 'object' && body !== null ? body : {};
+    const code = typeof problem.code === 'string' ? problem.code : `http_${res.status}`;
+    const detail = typeof problem.detail === 'string' ? problem.detail : snippet(text) || res.statusText || 'no details';
+    return new ApiError(res.status, code, detail, body, request, retryAfterSeconds(res.headers.get('retry-after')));
+}
+/** Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110). */
+function retryAfterSeconds(value, now = Date.now()) {
+    if (value === null || value.trim() === '')
+        return undefined;
+    if (/^\d+$/.test(value.trim()))
+        return Number(value.trim());
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+function refusedFrom(headers) {
+    const list = (name) => (headers.get(name) ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    const keys = list('x-parlance-refused-keys').map((key) => {
+        try {
+            return decodeURIComponent(key);
+        }
+        catch {
+            return key;
+        }
+    });
+    const count = Number(headers.get('x-parlance-refused-count') ?? keys.length);
+    return { count: Number.isFinite(count) ? count : keys.length, keys, reasons: list('x-parlance-refused-reason') };
+}
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+function errorCode(error) {
+    const cause = error?.cause;
+    const code = cause?.code ?? error?.code;
+    return typeof code === 'string' ? code : undefined;
+}
+function neverSent(error) {
+    const code = errorCode(error);
+    return code !== undefined && CONNECT_FAILURES.has(code);
+}
+function networkDetail(error, timeoutMs) {
+    if (error instanceof Error && error.name === 'TimeoutError')
+        return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+    const code = errorCode(error);
+    const cause = error?.cause;
+    const message = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+    return code && !message.includes(code) ? `${code} ${message}` : message;
+}
+/** 0.5 s, 1 s, 2 s, 4 s, 8 s. */
+function backoff(attempt) {
+    return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+}
+function snippet(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+/** A random idempotency key; browsers offer `randomUUID` only in secure contexts, `getRandomValues` everywhere. */
+function randomKey() {
+    if (typeof globalThis.crypto.randomUUID === 'function')
+        return globalThis.crypto.randomUUID();
+    return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+function sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+;// CONCATENATED MODULE: ./src/project-config/config-file-error.ts
+/** A parlance.yml that cannot be used; `line` and `column` (1-based) point at the first problem, `issues` lists them all. */
+class ConfigFileError extends Error {
+    file;
+    line;
+    column;
+    issues;
+    name = 'ConfigFileError';
+    constructor(file, line, column, message, issues = []) {
+        super(message);
+        this.file = file;
+        this.line = line;
+        this.column = column;
+        this.issues = issues;
+    }
+}
+/** No parlance.yml where one was looked for; line and column are 0 because there is no text to point into. */
+class ConfigNotFoundError extends ConfigFileError {
+    name = 'ConfigNotFoundError';
+    constructor(file, message) {
+        super(file, 0, 0, message);
+    }
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -28302,9 +28710,9 @@ const $ZodNumberFormat = /*@__PURE__*/ $constructor("$ZodNumberFormat", (inst, d
     $ZodCheckNumberFormat.init(inst, def);
     $ZodNumber.init(inst, def); // no format checks
 });
-const $ZodBoolean = /*@__PURE__*/ $constructor("$ZodBoolean", (inst, def) => {
+const $ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodBoolean", (inst, def) => {
     $ZodType.init(inst, def);
-    inst._zod.pattern = regexes_boolean;
+    inst._zod.pattern = regexes.boolean;
     inst._zod.parse = (payload, _ctx) => {
         if (def.coerce)
             try {
@@ -28322,7 +28730,7 @@ const $ZodBoolean = /*@__PURE__*/ $constructor("$ZodBoolean", (inst, def) => {
         });
         return payload;
     };
-});
+})));
 const $ZodBigInt = /*@__PURE__*/ $constructor("$ZodBigInt", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.pattern = bigint;
@@ -30712,7 +31120,7 @@ function _uint32(Class, params) {
 function _boolean(Class, params) {
     return new Class({
         type: "boolean",
-        ...normalizeParams(params),
+        ...util.normalizeParams(params),
     });
 }
 // @__NO_SIDE_EFFECTS__
@@ -31335,7 +31743,7 @@ function _check(fn, params) {
     return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function describe(description) {
+function api_describe(description) {
     const ch = new $ZodCheck({ check: "describe" });
     ch._zod.onattach = [
         (inst) => {
@@ -34254,13 +34662,13 @@ function int32(params) {
 function uint32(params) {
     return core._uint32(ZodNumberFormat, params);
 }
-const ZodBoolean = /*@__PURE__*/ $constructor("ZodBoolean", (inst, def) => {
-    $ZodBoolean.init(inst, def);
+const ZodBoolean = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodBoolean", (inst, def) => {
+    core.$ZodBoolean.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => booleanProcessor(inst, ctx, json, params);
-});
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.booleanProcessor(inst, ctx, json, params);
+})));
 function schemas_boolean(params) {
-    return _boolean(ZodBoolean, params);
+    return core._boolean(ZodBoolean, params);
 }
 const ZodBigInt = /*@__PURE__*/ $constructor("ZodBigInt", (inst, def) => {
     $ZodBigInt.init(inst, def);
@@ -35062,7 +35470,7 @@ function superRefine(fn, params) {
     return _superRefine(fn, params);
 }
 // Re-export describe and meta from core
-const schemas_describe = describe;
+const schemas_describe = api_describe;
 const schemas_meta = meta;
 const ZodInstanceOf = /*@__PURE__*/ $constructor("ZodInstanceOf", (inst, def) => {
     ZodCustom.init(inst, def);
@@ -35117,385 +35525,31 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./package.json
-const package_namespaceObject = {"rE":"0.1.0"};
-;// CONCATENATED MODULE: ./src/client/client.ts
-/** The one typed /v1 client (fetch-based, no dependencies): retries what is safe to retry, and turns problem+json answers into ApiError. */
-
-/** An answer of the service other than 2xx; `code` and `detail` come from its problem+json body. */
-class ApiError extends Error {
-    status;
-    code;
-    detail;
-    body;
-    request;
-    retryAfterSeconds;
-    name = 'ApiError';
-    constructor(status, code, detail, body, 
-    /** `GET /v1/batches/b_1`: which request got the answer. */
-    request, 
-    /** Seconds the service asked to wait (429, 503), when it said. */
-    retryAfterSeconds) {
-        super(`${request}: ${status} ${code}: ${detail}`);
-        this.status = status;
-        this.code = code;
-        this.detail = detail;
-        this.body = body;
-        this.request = request;
-        this.retryAfterSeconds = retryAfterSeconds;
-    }
-}
-/** Could not reach the service after retries. */
-class NetworkError extends Error {
-    name = 'NetworkError';
-}
-/** A batch did not reach a final status within the wait the caller allowed. */
-class BatchWaitTimeoutError extends Error {
-    batch;
-    timeoutMs;
-    name = 'BatchWaitTimeoutError';
-    constructor(batch, timeoutMs) {
-        super(`Batch ${batch.id} is still ${batch.status} after ${Math.round(timeoutMs / 1000)} s (${batch.rows.done} of ${batch.rows.total} rows done).`);
-        this.batch = batch;
-        this.timeoutMs = timeoutMs;
-    }
-}
-const EXIT = { ok: 0, usage: 1, auth: 2, service: 3, refused: 4, allowance: 5 };
-/** 0 ok, 1 usage/config/validation (other 4xx), 2 auth or ability (401, 403), 3 service or network (5xx, network, 429 after retries), 5 allowance exhausted (402). 4 is decided by callers (refused rows). */
-function exitCodeFor(error) {
-    if (error instanceof NetworkError || error instanceof BatchWaitTimeoutError)
-        return EXIT.service;
-    if (!(error instanceof ApiError))
-        return EXIT.usage;
-    if (error.status === 401 || error.status === 403)
-        return EXIT.auth;
-    if (error.status === 402)
-        return EXIT.allowance;
-    if (error.status === 429 || error.status >= 500 || error.status < 400)
-        return EXIT.service;
-    return EXIT.usage;
-}
-const FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
-/** The service's largest page. */
-const PAGE_LIMIT = 500;
-const BACKOFF_BASE_MS = 500;
-const BACKOFF_CAP_MS = 8_000;
-function createClient(options) {
-    const send = createTransport(options);
-    const json = async (spec) => readJson(await send(spec), client_describe(spec));
-    /** Follows `next_cursor` until the last page, or until `limit` items. */
-    async function allPages(path, query, limit = Number.POSITIVE_INFINITY) {
-        const items = [];
-        if (limit <= 0)
-            return items;
-        let cursor;
-        do {
-            const page = await json({ method: 'GET', path, query: { ...query, limit: Math.min(PAGE_LIMIT, limit - items.length), cursor } });
-            items.push(...page.items);
-            cursor = page.next_cursor ?? undefined;
-        } while (cursor !== undefined && items.length < limit);
-        return items.slice(0, limit);
-    }
-    const client = {
-        project: () => json({ method: 'GET', path: '/v1/project' }),
-        languages: async () => (await json({ method: 'GET', path: '/v1/languages' })).items,
-        addLanguage: (tag) => json({ method: 'POST', path: '/v1/languages', json: { tag } }),
-        removeLanguage: (tag) => json({ method: 'DELETE', path: `/v1/languages/${encodeURIComponent(tag)}` }),
-        files: async () => (await json({ method: 'GET', path: '/v1/files' })).items,
-        pushFile(input) {
-            const form = new FormData();
-            const name = input.path.split('/').pop() || input.path;
-            form.set('file', new Blob([input.content]), name);
-            form.set('path', input.path);
-            if (input.format)
-                form.set('format', input.format);
-            if (input.locales?.length)
-                form.set('locales', input.locales.join(','));
-            if (input.careful?.length)
-                form.set('careful', input.careful.join(','));
-            // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
-            const idempotencyKey = input.idempotencyKey ?? randomKey();
-            return json({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
-        },
-        batch: (id) => json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT } }),
-        batchRows: async (id, o = {}) => {
-            const rows = [];
-            let cursor;
-            do {
-                const batch = await json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: PAGE_LIMIT, cursor, outcome: o.outcome } });
-                rows.push(...batch.row_outcomes.items);
-                cursor = batch.row_outcomes.next_cursor ?? undefined;
-            } while (cursor !== undefined);
-            return rows;
-        },
-        batches: async (o = {}) => (await json({ method: 'GET', path: '/v1/batches', query: { limit: o.limit, status: o.status } })).items,
-        async waitForBatch(id, o = {}) {
-            const intervalMs = o.intervalMs ?? 1_000;
-            const timeoutMs = o.timeoutMs ?? 30 * 60_000;
-            const deadline = Date.now() + timeoutMs;
-            for (;;) {
-                // One row is the smallest page; only the batch's status and counts are wanted here. The service holds the
-                // answer for up to `wait` seconds and gives it as soon as the batch ends, so the interval adds no delay.
-                const wait = Math.max(0, Math.min(60, Math.floor(Math.min(intervalMs, deadline - Date.now()) / 1000)));
-                const started = Date.now();
-                const { row_outcomes: _rows, ...batch } = await json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { limit: 1, wait: wait || undefined } });
-                o.onProgress?.(batch);
-                if (FINAL_STATUSES.has(batch.status))
-                    return batch;
-                if (Date.now() + intervalMs > deadline)
-                    throw new BatchWaitTimeoutError(batch, timeoutMs);
-                // A service that does not hold answers (an older one) is polled at the interval.
-                const held = Date.now() - started;
-                if (held < intervalMs)
-                    await sleep(intervalMs - held);
-            }
-        },
-        async pull(input) {
-            const spec = { method: 'GET', path: '/v1/pull', query: { path: input.path, locale: input.locale, format: input.format, missing: input.missing } };
-            const res = await send(spec);
-            const body = new Uint8Array(await res.arrayBuffer());
-            return { body, format: res.headers.get('x-parlance-format') ?? input.format ?? '', refused: refusedFrom(res.headers) };
-        },
-        qaRun: (body) => json({ method: 'POST', path: '/v1/qa/run', json: body }),
-        glossary: () => allPages('/v1/glossary', {}),
-        addGlossaryTerm: (input) => json({ method: 'POST', path: '/v1/glossary', json: input }),
-        removeGlossaryTerm: (id) => json({ method: 'DELETE', path: `/v1/glossary/${encodeURIComponent(id)}` }),
-        translations: (o) => allPages('/v1/translations', { state: o.state, locale: o.locale, path: o.path }, o.limit),
-        review: (input) => json({
-            method: 'POST',
-            // Keys may hold '/', which the route expects as %2F.
-            path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}/review`,
-            query: { path: input.path },
-            json: { decision: input.decision },
-        }),
-        putTranslation: (input) => json({
-            method: 'PUT',
-            path: `/v1/translations/${encodeURIComponent(input.key)}/${encodeURIComponent(input.locale)}`,
-            query: { path: input.path },
-            json: { ...(input.plurals ? { plurals: input.plurals } : { text: input.text }), ...(input.drift ? { drift: true } : {}) },
-        }),
-        tokens: async () => (await json({ method: 'GET', path: '/v1/tokens' })).items,
-        createToken: (input) => json({ method: 'POST', path: '/v1/tokens', json: input }),
-        revokeToken: (id) => json({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),
-        githubLinks: async () => (await json({ method: 'GET', path: '/v1/integrations/github' })).items,
-        linkGithub: (input) => json({ method: 'POST', path: '/v1/integrations/github', json: input }),
-        unlinkGithub: (id) => json({ method: 'DELETE', path: `/v1/integrations/github/${encodeURIComponent(id)}` }),
-        translateMissing: (input = {}) => json({ method: 'POST', path: '/v1/translate-missing', json: input }),
-        getTranslation: (input) => allPages('/v1/translations', { key: input.key, locale: input.locale, path: input.path, state: input.state }),
-        cancelBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/cancel` }),
-        retryBatch: (id) => json({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/retry` }),
-        updateGlossaryTerm: (id, input) => json({ method: 'PATCH', path: `/v1/glossary/${encodeURIComponent(id)}`, json: input }),
-        keys: (input) => json({ method: 'GET', path: '/v1/keys', query: { ...input } }),
-        progress: () => json({ method: 'GET', path: '/v1/progress' }),
-        batchPage: (o = {}) => json({ method: 'GET', path: '/v1/batches', query: { ...o } }),
-        batchWithRows: (id, o = {}) => json({ method: 'GET', path: `/v1/batches/${encodeURIComponent(id)}`, query: { ...o } }),
-        updateProject: (input) => json({ method: 'PATCH', path: '/v1/project', json: input }),
-        members: () => json({ method: 'GET', path: '/v1/members' }),
-        setMemberRole: (userId, role) => json({ method: 'PATCH', path: `/v1/members/${encodeURIComponent(userId)}`, json: { role } }),
-        removeMember: (userId) => json({ method: 'DELETE', path: `/v1/members/${encodeURIComponent(userId)}` }),
-        invitations: async () => (await json({ method: 'GET', path: '/v1/invitations' })).items,
-        invite: (input) => json({ method: 'POST', path: '/v1/invitations', json: input }),
-        revokeInvitation: (id) => json({ method: 'DELETE', path: `/v1/invitations/${encodeURIComponent(id)}` }),
-        webhooks: async () => (await json({ method: 'GET', path: '/v1/webhooks' })).items,
-        createWebhook: (input) => json({ method: 'POST', path: '/v1/webhooks', json: input }),
-        updateWebhook: (id, input) => json({ method: 'PATCH', path: `/v1/webhooks/${encodeURIComponent(id)}`, json: input }),
-        deleteWebhook: (id) => json({ method: 'DELETE', path: `/v1/webhooks/${encodeURIComponent(id)}` }),
-        testWebhook: (id) => json({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(id)}/test` }),
-        webhookDeliveries: (id, o = {}) => json({ method: 'GET', path: `/v1/webhooks/${encodeURIComponent(id)}/deliveries`, query: { ...o } }),
-        redeliver: (webhookId, deliveryId) => json({ method: 'POST', path: `/v1/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver` }),
-        webhookEvents: async () => (await json({ method: 'GET', path: '/v1/webhooks/events' })).items,
-        publishRelease: (input = {}) => json({ method: 'POST', path: '/v1/releases', json: input }),
-        releases: (o = {}) => json({ method: 'GET', path: '/v1/releases', query: { ...o } }),
-        release: (id) => json({ method: 'GET', path: `/v1/releases/${encodeURIComponent(id)}` }),
-        rotateBundleId: () => json({ method: 'POST', path: '/v1/releases/rotate-bundle-id' }),
-        storageTargets: async () => (await json({ method: 'GET', path: '/v1/storage-targets' })).items,
-        createStorageTarget: (input) => json({ method: 'POST', path: '/v1/storage-targets', json: input }),
-        updateStorageTarget: (id, input) => json({ method: 'PATCH', path: `/v1/storage-targets/${encodeURIComponent(id)}`, json: input }),
-        deleteStorageTarget: async (id) => void (await send({ method: 'DELETE', path: `/v1/storage-targets/${encodeURIComponent(id)}` })),
-        syncStorageTarget: (id, input = {}) => json({ method: 'POST', path: `/v1/storage-targets/${encodeURIComponent(id)}/sync`, json: input }),
-        importFromApi: (input) => json({ method: 'POST', path: '/v1/imports', json: input }),
-        importFromArchive(input) {
-            const form = new FormData();
-            form.set('platform', input.platform);
-            form.set('file', new Blob([input.content]), input.name);
-            if (input.options)
-                form.set('options', JSON.stringify(input.options));
-            return json({ method: 'POST', path: '/v1/imports', form });
-        },
-        importJob: (id) => json({ method: 'GET', path: `/v1/imports/${encodeURIComponent(id)}` }),
-        imports: (o = {}) => json({ method: 'GET', path: '/v1/imports', query: { ...o } }),
-        cancelImport: (id) => json({ method: 'POST', path: `/v1/imports/${encodeURIComponent(id)}/cancel` }),
-        integrationsCatalog: async () => (await json({ method: 'GET', path: '/v1/integrations/catalog' })).items,
-        connections: async (connector) => (await json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}` })).items,
-        connection: (connector, id) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
-        connect: (connector, input) => json({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}`, json: input }),
-        updateConnection: (connector, id, input) => json({ method: 'PATCH', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}`, json: input }),
-        disconnect: (connector, id) => json({ method: 'DELETE', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
-        syncConnection: (connector, id) => json({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/sync` }),
-        connectionSyncs: (connector, id, o = {}) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
-        connectionSync: (connector, id, syncId) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs/${encodeURIComponent(syncId)}` }),
-        storageSyncs: (id, o = {}) => json({ method: 'GET', path: `/v1/storage-targets/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
-    };
-    return client;
-}
-/** Sends one request with retries; resolves with a 2xx response, throws ApiError or NetworkError otherwise. */
-function createTransport(options) {
-    const doFetch = options.fetch ?? fetch;
-    const baseUrl = options.baseUrl.replace(/\/+$/, '');
-    const maxRetries = options.maxRetries ?? 4;
-    const maxWaitMs = options.maxWaitMs ?? 60_000;
-    const timeoutMs = options.requestTimeoutMs ?? 120_000;
-    const userAgent = options.userAgent ?? `parlance-cli/${package_namespaceObject.rE}`;
-    const currentToken = typeof options.token === 'function' ? options.token : () => options.token;
-    // The token must never leave through an error or a log line, even if a server or a proxy echoes it back.
-    const redact = (text) => {
-        const token = currentToken();
-        return token ? text.replaceAll(token, '[token]') : text;
-    };
-    return async function send(spec) {
-        const url = `${baseUrl}${spec.path}${queryString(spec.query)}`;
-        const request = client_describe(spec);
-        const headers = { authorization: `Bearer ${currentToken()}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
-        if (spec.json !== undefined)
-            headers['content-type'] = 'application/json';
-        const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : undefined);
-        const replaySafe = spec.method === 'GET' || headers['idempotency-key'] !== undefined;
-        for (let attempt = 1;; attempt++) {
-            const retriesLeft = attempt <= maxRetries;
-            let res;
-            try {
-                res = await doFetch(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
-            }
-            catch (error) {
-                const detail = redact(networkDetail(error, timeoutMs));
-                // A refused or unresolved connection never reached the service, so even a non-idempotent request may go again.
-                if (retriesLeft && (replaySafe || neverSent(error))) {
-                    const waitMs = backoff(attempt);
-                    options.onRetry?.({ reason: 'network', waitMs, attempt, detail });
-                    await sleep(waitMs);
-                    continue;
-                }
-                throw new NetworkError(`${request}: could not reach ${baseUrl} after ${attempt} attempt${attempt > 1 ? 's' : ''}: ${detail}`, { cause: error });
-            }
-            if (res.ok)
-                return res;
-            const failure = await apiErrorFrom(res, request, redact);
-            if (res.status === 429 && retriesLeft) {
-                // A 429 changes nothing on the service, so any request may be sent again once the window allows it.
-                const waitMs = (failure.retryAfterSeconds ?? 1) * 1000;
-                if (waitMs <= maxWaitMs) {
-                    options.onRetry?.({ reason: 'rate_limited', waitMs, attempt, detail: failure.detail });
-                    await sleep(waitMs);
-                    continue;
-                }
-            }
-            if ((res.status === 502 || res.status === 503 || res.status === 504) && retriesLeft && replaySafe) {
-                const waitMs = Math.min(maxWaitMs, failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : backoff(attempt));
-                options.onRetry?.({ reason: 'unavailable', waitMs, attempt, detail: `${res.status} ${failure.detail}` });
-                await sleep(waitMs);
-                continue;
-            }
-            throw failure;
-        }
-    };
-}
-/** `GET /v1/pull?locale=de`: names the request in errors (never with headers, so never with the token). */
-function client_describe(spec) {
-    return `${spec.method} ${spec.path}${queryString(spec.query)}`;
-}
-function queryString(query) {
-    if (!query)
-        return '';
-    const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(query))
-        if (value !== undefined)
-            params.set(name, String(value));
-    const text = params.toString();
-    return text ? `?${text}` : '';
-}
-async function readJson(res, request) {
-    const text = await res.text();
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        throw new ApiError(res.status, 'unreadable_response', `the answer is not JSON: ${snippet(text)}`, text, request);
-    }
-}
-async function apiErrorFrom(res, request, redact) {
-    const text = redact(await res.text().catch(() => ''));
-    let body = text;
-    try {
-        body = JSON.parse(text);
-    }
-    catch {
-        // Not problem+json (a proxy's HTML page, say): the status and the start of the text are all there is.
-    }
-    const problem = typeof body === 'object' && body !== null ? body : {};
-    const code = typeof problem.code === 'string' ? problem.code : `http_${res.status}`;
-    const detail = typeof problem.detail === 'string' ? problem.detail : snippet(text) || res.statusText || 'no details';
-    return new ApiError(res.status, code, detail, body, request, retryAfterSeconds(res.headers.get('retry-after')));
-}
-/** Retry-After in seconds: a number of seconds or an HTTP date (RFC 9110). */
-function retryAfterSeconds(value, now = Date.now()) {
-    if (value === null || value.trim() === '')
-        return undefined;
-    if (/^\d+$/.test(value.trim()))
-        return Number(value.trim());
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
-}
-function refusedFrom(headers) {
-    const list = (name) => (headers.get(name) ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    const keys = list('x-parlance-refused-keys').map((key) => {
-        try {
-            return decodeURIComponent(key);
-        }
-        catch {
-            return key;
-        }
-    });
-    const count = Number(headers.get('x-parlance-refused-count') ?? keys.length);
-    return { count: Number.isFinite(count) ? count : keys.length, keys, reasons: list('x-parlance-refused-reason') };
-}
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-function errorCode(error) {
-    const cause = error?.cause;
-    const code = cause?.code ?? error?.code;
-    return typeof code === 'string' ? code : undefined;
-}
-function neverSent(error) {
-    const code = errorCode(error);
-    return code !== undefined && CONNECT_FAILURES.has(code);
-}
-function networkDetail(error, timeoutMs) {
-    if (error instanceof Error && error.name === 'TimeoutError')
-        return `no answer within ${Math.round(timeoutMs / 1000)} s`;
-    const code = errorCode(error);
-    const cause = error?.cause;
-    const message = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-    return code && !message.includes(code) ? `${code} ${message}` : message;
-}
-/** 0.5 s, 1 s, 2 s, 4 s, 8 s. */
-function backoff(attempt) {
-    return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-}
-function snippet(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-/** A random idempotency key; browsers offer `randomUUID` only in secure contexts, `getRandomValues` everywhere. */
-function randomKey() {
-    if (typeof globalThis.crypto.randomUUID === 'function')
-        return globalThis.crypto.randomUUID();
-    return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-function sleep(ms) {
-    return new Promise((resolve) => setTimeout(resolve, ms));
-}
+;// CONCATENATED MODULE: ./src/core/formats/codec.ts
+const FORMAT_IDS = [
+    'json',
+    'json_nested',
+    'laravel_php',
+    'laravel_json',
+    'android_xml',
+    'ios_strings',
+    'ios_stringsdict',
+    'ios_xcstrings',
+    'arb',
+    'xliff12',
+    'xliff2',
+    'po',
+    'yaml',
+    'csv',
+    'xlsx',
+    'properties',
+    'resx',
+    'markdown',
+    'unity_csv',
+    'unreal_po',
+];
+/** CLDR plural categories, in CLDR's canonical order. */
+const PLURAL_CATEGORIES = (/* unused pure expression or super */ null && (['zero', 'one', 'two', 'few', 'many', 'other']));
 
 ;// CONCATENATED MODULE: ./src/core/locales/known-locales.json
 const known_locales_namespaceObject = /*#__PURE__*/JSON.parse('["aa","aa-DJ","aa-ER","aa-ET","ab","ab-GE","af","af-NA","af-ZA","agq","agq-CM","ak","ak-GH","am","am-ET","an","an-ES","ann","ann-NG","apc","apc-SY","ar","ar-001","ar-AE","ar-BH","ar-DJ","ar-DZ","ar-EG","ar-EH","ar-ER","ar-IL","ar-IQ","ar-JO","ar-KM","ar-KW","ar-LB","ar-LY","ar-MA","ar-MR","ar-OM","ar-PS","ar-QA","ar-SA","ar-SD","ar-SO","ar-SS","ar-SY","ar-TD","ar-TN","ar-YE","arn","arn-CL","as","as-IN","asa","asa-TZ","ast","ast-ES","az","az-Arab","az-Arab-IQ","az-Arab-IR","az-Arab-TR","az-Cyrl","az-Cyrl-AZ","az-Latn","az-Latn-AZ","ba","ba-RU","bal","bal-Arab","bal-Arab-PK","bal-Latn","bal-Latn-PK","bas","bas-CM","be","be-BY","be-tarask","bem","bem-ZM","bew","bew-ID","bez","bez-TZ","bg","bg-BG","bgc","bgc-IN","bgn","bgn-AE","bgn-AF","bgn-IR","bgn-OM","bgn-PK","bho","bho-IN","blo","blo-BJ","blt","blt-VN","bm","bm-ML","bm-Nkoo","bm-Nkoo-ML","bn","bn-BD","bn-IN","bo","bo-CN","bo-IN","bqi","bqi-IR","br","br-FR","brx","brx-IN","bs","bs-Cyrl","bs-Cyrl-BA","bs-Latn","bs-Latn-BA","bss","bss-CM","bua","bua-RU","byn","byn-ER","ca","ca-AD","ca-ES","ca-ES-valencia","ca-FR","ca-IT","cad","cad-US","cch","cch-NG","ccp","ccp-BD","ccp-IN","ce","ce-RU","ceb","ceb-PH","cgg","cgg-UG","cho","cho-US","chr","chr-US","cic","cic-US","ckb","ckb-IQ","ckb-IR","co","co-FR","cop","cop-EG","cs","cs-CZ","csw","csw-CA","cu","cu-RU","cv","cv-RU","cy","cy-GB","da","da-DK","da-GL","dav","dav-KE","de","de-AT","de-BE","de-CH","de-DE","de-IT","de-LI","de-LU","dje","dje-NE","doi","doi-IN","dsb","dsb-DE","dua","dua-CM","dv","dv-MV","dyo","dyo-SN","dz","dz-BT","ebu","ebu-KE","ee","ee-GH","ee-TG","el","el-CY","el-GR","el-polyton","en","en-001","en-150","en-AE","en-AG","en-AI","en-AS","en-AT","en-AU","en-BB","en-BE","en-BI","en-BM","en-BS","en-BW","en-BZ","en-CA","en-CC","en-CH","en-CK","en-CM","en-CX","en-CY","en-CZ","en-DE","en-DG","en-DK","en-DM","en-Dsrt","en-Dsrt-US","en-EE","en-ER","en-ES","en-FI","en-FJ","en-FK","en-FM","en-FR","en-GB","en-GD","en-GE","en-GG","en-GH","en-GI","en-GM","en-GS","en-GU","en-GY","en-HK","en-HU","en-ID","en-IE","en-IL","en-IM","en-IN","en-IO","en-IT","en-JE","en-JM","en-JP","en-KE","en-KI","en-KN","en-KY","en-LC","en-LR","en-LS","en-LT","en-LV","en-MG","en-MH","en-MO","en-MP","en-MS","en-MT","en-MU","en-MV","en-MW","en-MY","en-NA","en-NF","en-NG","en-NL","en-NO","en-NR","en-NU","en-NZ","en-PG","en-PH","en-PK","en-PL","en-PN","en-PR","en-PT","en-PW","en-RO","en-RW","en-SB","en-SC","en-SD","en-SE","en-SG","en-SH","en-SI","en-SK","en-SL","en-SS","en-SX","en-SZ","en-Shaw","en-Shaw-GB","en-TC","en-TK","en-TO","en-TT","en-TV","en-TZ","en-UA","en-UG","en-UM","en-US","en-VC","en-VG","en-VI","en-VU","en-WS","en-ZA","en-ZM","en-ZW","eo","eo-001","es","es-419","es-AR","es-BO","es-BR","es-BZ","es-CL","es-CO","es-CR","es-CU","es-DO","es-EA","es-EC","es-ES","es-GQ","es-GT","es-HN","es-IC","es-MX","es-NI","es-PA","es-PE","es-PH","es-PR","es-PY","es-SV","es-US","es-UY","es-VE","et","et-EE","eu","eu-ES","ewo","ewo-CM","fa","fa-AF","fa-IR","ff","ff-Adlm","ff-Adlm-BF","ff-Adlm-CM","ff-Adlm-GH","ff-Adlm-GM","ff-Adlm-GN","ff-Adlm-GW","ff-Adlm-LR","ff-Adlm-MR","ff-Adlm-NE","ff-Adlm-NG","ff-Adlm-SL","ff-Adlm-SN","ff-Latn","ff-Latn-BF","ff-Latn-CM","ff-Latn-GH","ff-Latn-GM","ff-Latn-GN","ff-Latn-GW","ff-Latn-LR","ff-Latn-MR","ff-Latn-NE","ff-Latn-NG","ff-Latn-SL","ff-Latn-SN","fi","fi-FI","fil","fil-PH","fo","fo-DK","fo-FO","fr","fr-BE","fr-BF","fr-BI","fr-BJ","fr-BL","fr-CA","fr-CD","fr-CF","fr-CG","fr-CH","fr-CI","fr-CM","fr-DJ","fr-DZ","fr-FR","fr-GA","fr-GF","fr-GN","fr-GP","fr-GQ","fr-HT","fr-KM","fr-LU","fr-MA","fr-MC","fr-MF","fr-MG","fr-ML","fr-MQ","fr-MR","fr-MU","fr-NC","fr-NE","fr-PF","fr-PM","fr-RE","fr-RW","fr-SC","fr-SN","fr-SY","fr-TD","fr-TG","fr-TN","fr-VU","fr-WF","fr-YT","frr","frr-DE","fur","fur-IT","fy","fy-NL","ga","ga-GB","ga-IE","gaa","gaa-GH","gd","gd-GB","gez","gez-ER","gez-ET","gl","gl-ES","gn","gn-PY","gsw","gsw-CH","gsw-FR","gsw-LI","gu","gu-IN","guz","guz-KE","gv","gv-IM","ha","ha-Arab","ha-Arab-NG","ha-Arab-SD","ha-GH","ha-NE","ha-NG","haw","haw-US","he","he-IL","hi","hi-IN","hi-Latn","hi-Latn-IN","hnj","hnj-Hmnp","hnj-Hmnp-US","hr","hr-BA","hr-HR","hsb","hsb-DE","ht","ht-HT","hu","hu-HU","hy","hy-AM","ia","ia-001","id","id-ID","ie","ie-EE","ig","ig-NG","ii","ii-CN","io","io-001","is","is-IS","it","it-CH","it-IT","it-SM","it-VA","iu","iu-CA","iu-Latn","iu-Latn-CA","ja","ja-JP","jbo","jbo-001","jgo","jgo-CM","jmc","jmc-TZ","jv","jv-ID","ka","ka-GE","kaa","kaa-Cyrl","kaa-Cyrl-UZ","kaa-Latn","kaa-Latn-UZ","kab","kab-DZ","kaj","kaj-NG","kam","kam-KE","kcg","kcg-NG","kde","kde-TZ","kea","kea-CV","kek","kek-GT","ken","ken-CM","kgp","kgp-BR","khq","khq-ML","ki","ki-KE","kk","kk-Arab","kk-Arab-CN","kk-Cyrl","kk-Cyrl-KZ","kk-KZ","kkj","kkj-CM","kl","kl-GL","kln","kln-KE","km","km-KH","kn","kn-IN","ko","ko-CN","ko-KP","ko-KR","kok","kok-Deva","kok-Deva-IN","kok-Latn","kok-Latn-IN","kpe","kpe-GN","kpe-LR","ks","ks-Arab","ks-Arab-IN","ks-Deva","ks-Deva-IN","ksb","ksb-TZ","ksf","ksf-CM","ksh","ksh-DE","ku","ku-Arab","ku-Arab-IQ","ku-Arab-IR","ku-Latn","ku-Latn-IQ","ku-Latn-SY","ku-Latn-TR","ku-TR","kw","kw-GB","kxv","kxv-Deva","kxv-Deva-IN","kxv-Latn","kxv-Latn-IN","kxv-Orya","kxv-Orya-IN","kxv-Telu","kxv-Telu-IN","ky","ky-KG","la","la-VA","lag","lag-TZ","lb","lb-LU","lg","lg-UG","lij","lij-IT","lkt","lkt-US","lld","lld-IT","lmo","lmo-IT","ln","ln-AO","ln-CD","ln-CF","ln-CG","lo","lo-LA","lrc","lrc-IQ","lrc-IR","lt","lt-LT","ltg","ltg-LV","lu","lu-CD","luo","luo-KE","luy","luy-KE","lv","lv-LV","lzz","lzz-TR","mai","mai-IN","mas","mas-KE","mas-TZ","mdf","mdf-RU","mer","mer-KE","mfe","mfe-MU","mg","mg-MG","mgh","mgh-MZ","mgo","mgo-CM","mhn","mhn-IT","mi","mi-NZ","mic","mic-CA","mk","mk-MK","ml","ml-IN","mn","mn-MN","mn-Mong","mn-Mong-CN","mn-Mong-MN","mni","mni-Beng","mni-Beng-IN","mni-Mtei","mni-Mtei-IN","moh","moh-CA","mr","mr-IN","ms","ms-Arab","ms-Arab-BN","ms-Arab-MY","ms-BN","ms-ID","ms-MY","ms-SG","mt","mt-MT","mua","mua-CM","mus","mus-US","mww","mww-Hmnp","mww-Hmnp-US","my","my-MM","myv","myv-RU","mzn","mzn-IR","naq","naq-NA","nb","nb-NO","nb-SJ","nd","nd-ZW","nds","nds-DE","nds-NL","ne","ne-IN","ne-NP","nl","nl-AW","nl-BE","nl-BQ","nl-CW","nl-NL","nl-SR","nl-SX","nmg","nmg-CM","nn","nn-NO","nnh","nnh-CM","no","nqo","nqo-GN","nr","nr-ZA","nso","nso-ZA","nus","nus-SS","nv","nv-US","ny","ny-MW","nyn","nyn-UG","oc","oc-ES","oc-FR","oka","oka-CA","oka-US","om","om-ET","om-KE","or","or-IN","os","os-GE","os-RU","osa","osa-US","pa","pa-Arab","pa-Arab-PK","pa-Guru","pa-Guru-IN","pap","pap-AW","pap-CW","pcm","pcm-NG","pi","pi-Latn","pi-Latn-GB","pis","pis-SB","pl","pl-PL","pms","pms-IT","prg","prg-PL","ps","ps-AF","ps-PK","pt","pt-AO","pt-BR","pt-CH","pt-CV","pt-GQ","pt-GW","pt-LU","pt-MO","pt-MZ","pt-PT","pt-ST","pt-TL","qu","qu-BO","qu-EC","qu-PE","quc","quc-GT","raj","raj-IN","rhg","rhg-Rohg","rhg-Rohg-BD","rhg-Rohg-MM","rif","rif-MA","rm","rm-CH","rn","rn-BI","ro","ro-MD","ro-RO","rof","rof-TZ","ru","ru-BY","ru-KG","ru-KZ","ru-MD","ru-RU","ru-UA","rw","rw-RW","rwk","rwk-TZ","sa","sa-IN","sah","sah-RU","saq","saq-KE","sat","sat-Deva","sat-Deva-IN","sat-Olck","sat-Olck-IN","sbp","sbp-TZ","sc","sc-IT","scn","scn-IT","sd","sd-Arab","sd-Arab-PK","sd-Deva","sd-Deva-IN","sdh","sdh-IQ","sdh-IR","se","se-FI","se-NO","se-SE","seh","seh-MZ","ses","ses-ML","sg","sg-CF","sgs","sgs-LT","shi","shi-Latn","shi-Latn-MA","shi-Tfng","shi-Tfng-MA","shn","shn-MM","shn-TH","si","si-LK","sid","sid-ET","sk","sk-SK","skr","skr-PK","sl","sl-SI","sma","sma-NO","sma-SE","smj","smj-NO","smj-SE","smn","smn-FI","sms","sms-FI","sn","sn-ZW","so","so-DJ","so-ET","so-KE","so-SO","sq","sq-AL","sq-MK","sq-XK","sr","sr-Cyrl","sr-Cyrl-BA","sr-Cyrl-ME","sr-Cyrl-RS","sr-Cyrl-XK","sr-Latn","sr-Latn-BA","sr-Latn-ME","sr-Latn-RS","sr-Latn-XK","ss","ss-SZ","ss-ZA","ssy","ssy-ER","st","st-LS","st-ZA","su","su-Latn","su-Latn-ID","suz","suz-Deva","suz-Deva-NP","suz-Sunu","suz-Sunu-NP","sv","sv-AX","sv-FI","sv-SE","sw","sw-CD","sw-KE","sw-TZ","sw-UG","syr","syr-IQ","syr-SY","szl","szl-PL","ta","ta-IN","ta-LK","ta-MY","ta-SG","te","te-IN","teo","teo-KE","teo-UG","tg","tg-TJ","th","th-TH","ti","ti-ER","ti-ET","tig","tig-ER","tk","tk-TM","tn","tn-BW","tn-ZA","to","to-TO","tok","tok-001","tpi","tpi-PG","tr","tr-CY","tr-TR","trv","trv-TW","trw","trw-PK","ts","ts-ZA","tt","tt-RU","twq","twq-NE","tyv","tyv-RU","tzm","tzm-MA","ug","ug-CN","uk","uk-UA","ur","ur-IN","ur-PK","uz","uz-Arab","uz-Arab-AF","uz-Cyrl","uz-Cyrl-UZ","uz-Latn","uz-Latn-UZ","vai","vai-Latn","vai-Latn-LR","vai-Vaii","vai-Vaii-LR","ve","ve-ZA","vec","vec-IT","vi","vi-VN","vmw","vmw-MZ","vo","vo-001","vun","vun-TZ","wa","wa-BE","wae","wae-CH","wal","wal-ET","wbp","wbp-AU","wo","wo-SN","xh","xh-ZA","xnr","xnr-IN","xog","xog-UG","yav","yav-CM","yi","yi-UA","yo","yo-BJ","yo-NG","yrl","yrl-BR","yrl-CO","yrl-VE","yue","yue-Hans","yue-Hans-CN","yue-Hant","yue-Hant-CN","yue-Hant-HK","yue-Hant-MO","za","za-CN","zgh","zgh-MA","zh","zh-Hans","zh-Hans-CN","zh-Hans-HK","zh-Hans-MO","zh-Hans-MY","zh-Hans-SG","zh-Hant","zh-Hant-HK","zh-Hant-MO","zh-Hant-MY","zh-Hant-TW","zh-Latn","zh-Latn-CN","zu","zu-ZA"]');
@@ -35572,47 +35626,6 @@ function isPrivateUseLanguage(language) {
 function invalid(value, detail) {
     const quoted = value.length > MAX_QUOTED_LENGTH ? `${value.slice(0, MAX_QUOTED_LENGTH)}…` : value;
     return { ok: false, message: `Invalid locale '${quoted}'. ${detail}` };
-}
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/core/formats/codec.ts
-const FORMAT_IDS = [
-    'json',
-    'json_nested',
-    'laravel_php',
-    'laravel_json',
-    'android_xml',
-    'ios_strings',
-    'ios_stringsdict',
-    'ios_xcstrings',
-    'arb',
-    'xliff12',
-    'xliff2',
-    'po',
-    'yaml',
-    'csv',
-    'xlsx',
-    'properties',
-    'resx',
-    'markdown',
-    'unity_csv',
-    'unreal_po',
-];
-/** CLDR plural categories, in CLDR's canonical order. */
-const PLURAL_CATEGORIES = (/* unused pure expression or super */ null && (['zero', 'one', 'two', 'few', 'many', 'other']));
-/** Malformed input: carries the position so the API can name it. */
-class FileUnparsableError extends Error {
-    line;
-    column;
-    constructor(message, line, column) {
-        super(message);
-        this.line = line;
-        this.column = column;
-        this.name = 'FileUnparsableError';
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/repo-path.ts
@@ -35795,353 +35808,8 @@ function localeFromAndroid(qualifier) {
     return androidLocale(localeParts(check.tag)) === qualifier ? check.tag : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/cli/config.ts
-/** parlance.yml: finding it, validating it strictly with errors at their line and column, and matching its source globs on disk. */
-
-
-
-
-
-
-
-
-/** A parlance.yml that cannot be used; `line` and `column` (1-based) point at the first problem, `issues` lists them all. */
-class ConfigFileError extends Error {
-    file;
-    line;
-    column;
-    issues;
-    name = 'ConfigFileError';
-    constructor(file, line, column, message, issues = []) {
-        super(message);
-        this.file = file;
-        this.line = line;
-        this.column = column;
-        this.issues = issues;
-    }
-}
-/** No parlance.yml where one was looked for; line and column are 0 because there is no text to point into. */
-class ConfigNotFoundError extends ConfigFileError {
-    name = 'ConfigNotFoundError';
-    constructor(file, message) {
-        super(file, 0, 0, message);
-    }
-}
-/** Where a config is looked for, in order, relative to the working directory. */
-const CONFIG_LOCATIONS = ['parlance.yml', '.github/parlance.yml'];
-const FORMAT_SET = new Set(FORMAT_IDS);
-/** What each place expects, quoted in type errors so the message shows the right form. */
-const config_EXPECTED = {
-    '': "a mapping with at least 'files'",
-    service: "an http(s) URL such as 'https://parlance.example.com'",
-    source_locale: "a BCP-47 tag such as 'en'",
-    locales: 'a list of BCP-47 tags such as [de, fr, pt-BR]',
-    'locales[]': "a BCP-47 tag such as 'pt-BR'",
-    files: "a list of file rules, each with 'source' and 'translation'",
-    'files[]': "a mapping with 'source' and 'translation'",
-    'files[].source': "a glob such as 'locales/en/*.json'",
-    'files[].translation': "a path template such as 'locales/{locale}/{name}.json'",
-    'files[].format': "a format identifier such as 'json'",
-    'files[].careful': 'a list of key patterns such as ["onboarding.*"]',
-    'files[].careful[]': "a key pattern such as 'onboarding.*'",
-};
-/** Keys people reach for from other tools, mapped to ours for the did-you-mean hint. */
-const KEY_ALIASES = {
-    url: 'service',
-    server: 'service',
-    base_url: 'service',
-    source_language: 'source_locale',
-    target_locales: 'locales',
-    targets: 'locales',
-    languages: 'locales',
-    target: 'translation',
-    dest: 'translation',
-    destination: 'translation',
-    pattern: 'source',
-    src: 'source',
-};
-const Locale = schemas_string().transform((value, ctx) => {
-    const check = locales_checkLocale(value);
-    if (!check.ok) {
-        ctx.addIssue({ code: 'custom', message: check.message });
-        return NEVER;
-    }
-    return check.tag;
-});
-const Service = schemas_string().transform((value, ctx) => {
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        // Reported below with the expected form.
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-        ctx.addIssue({ code: 'custom', message: `'${value}' is not ${config_EXPECTED.service}` });
-        return NEVER;
-    }
-    if (/\/v1\/?$/.test(url.pathname)) {
-        ctx.addIssue({ code: 'custom', message: `'${value}' ends in /v1; give the service's base URL without it (the client adds /v1)` });
-        return NEVER;
-    }
-    return value.replace(/\/+$/, '');
-});
-const SourceGlob = schemas_string().transform((value, ctx) => {
-    const problem = sourceGlobProblem(value);
-    if (problem) {
-        ctx.addIssue({ code: 'custom', message: problem });
-        return NEVER;
-    }
-    // './locales/*.json' and 'locales/*.json' name the same files; matching and templates see the second.
-    const normalised = external_node_path_namespaceObject.posix.normalize(value);
-    const pathProblem = repoPathProblem(normalised);
-    if (pathProblem) {
-        ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
-        return NEVER;
-    }
-    return normalised;
-});
-function isUsableTemplate(template) {
-    return templatePathProblem(template) === undefined && unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
-}
-const TranslationTemplate = schemas_string().superRefine((value, ctx) => {
-    const pathProblem = templatePathProblem(value);
-    if (pathProblem) {
-        ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
-        return;
-    }
-    const unknown = unknownVariables(value);
-    if (unknown.length > 0) {
-        ctx.addIssue({ code: 'custom', message: `unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in '${value}'; known: ${knownVariablesText()}` });
-    }
-    else if (!variablesIn(value).some((name) => LOCALE_VARIABLES.has(name))) {
-        ctx.addIssue({
-            code: 'custom',
-            message: `'${value}' must contain {locale} or another locale variable (${[...LOCALE_VARIABLES].filter((n) => n !== 'locale').map((n) => `{${n}}`).join(', ')}), or every locale is written to the same file`,
-        });
-    }
-});
-const Rule = strictObject({
-    source: SourceGlob,
-    translation: TranslationTemplate,
-    format: schemas_string()
-        .refine((value) => FORMAT_SET.has(value), { error: (issue) => `unknown format '${String(issue.input)}'; expected one of: ${FORMAT_IDS.join(', ')}` })
-        .optional(),
-    careful: array(schemas_string().min(1, { error: `must not be empty; expected ${config_EXPECTED['files[].careful[]']}` })).optional(),
-});
-const Config = strictObject({
-    service: Service.optional(),
-    source_locale: Locale.optional(),
-    locales: array(Locale).optional(),
-    files: array(Rule).min(1, { error: `must list at least one rule; expected ${config_EXPECTED.files}` }),
-})
-    .superRefine((config, ctx) => {
-    for (const issue of crossFieldIssues(config))
-        ctx.addIssue({ code: 'custom', ...issue });
-});
-/** Checks that need more than one field: locales against the source locale, templates against their source globs. */
-function crossFieldIssues(config) {
-    const issues = [];
-    const seen = new Map();
-    config.locales?.forEach((locale, index) => {
-        const first = seen.get(locale);
-        if (first !== undefined)
-            issues.push({ path: ['locales', index], message: `'${locale}' is listed twice (also locales[${first}])` });
-        else
-            seen.set(locale, index);
-        if (locale === config.source_locale)
-            issues.push({ path: ['locales', index], message: `'${locale}' is the source locale; list only target locales` });
-    });
-    // Without `locales` the targets come from the project; a stand-in target still shows a template that writes over sources.
-    const targets = (config.locales ?? [config.source_locale === 'de' ? 'fr' : 'de']).filter((l) => l !== config.source_locale);
-    config.files.forEach((rule, index) => {
-        // A template refused on its own (zod's refinements do not stop the checks after them) has been reported already.
-        if (!isUsableTemplate(rule.translation))
-            return;
-        const glob = compileGlob(rule.source);
-        const sample = sampleOfGlob(rule.source);
-        for (const locale of targets) {
-            let target;
-            try {
-                target = translationPath(rule.translation, sample, locale);
-            }
-            catch (error) {
-                if (!(error instanceof RepoPathError))
-                    throw error;
-                // `{dir}/../..` climbing above the repository for a source such as the glob's sample.
-                issues.push({ path: ['files', index, 'translation'], message: `for the source '${sample}' and locale '${locale}' it gives ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}` });
-                break;
-            }
-            if (glob.test(target)) {
-                const which = config.locales ? `for locale '${locale}'` : `for a target locale such as '${locale}'`;
-                issues.push({
-                    path: ['files', index, 'translation'],
-                    message: `${which} it gives '${target}', which the source glob '${rule.source}' matches too, so translations would be pushed as source files; make 'source' match only the source locale's files`,
-                });
-                break;
-            }
-        }
-    });
-    return issues;
-}
-/**
- * Finds parlance.yml, then .github/parlance.yml, in `cwd` (or loads `explicit`), validates (zod) and maps errors to line:column via the yaml Document API.
- * `root`, the directory globs are relative to, is the config's directory; for .github/parlance.yml it is the repository above `.github`.
- */
-function loadConfig(cwd, explicit) {
-    const path = explicit !== undefined ? (0,external_node_path_namespaceObject.resolve)(cwd, explicit) : CONFIG_LOCATIONS.map((name) => (0,external_node_path_namespaceObject.join)(cwd, name)).find((candidate) => (0,external_node_fs_namespaceObject.existsSync)(candidate));
-    if (path === undefined) {
-        throw new ConfigNotFoundError((0,external_node_path_namespaceObject.join)(cwd, CONFIG_LOCATIONS[0]), `No ${CONFIG_LOCATIONS.join(' or ')} in ${cwd}; run 'parlance init' to write one, or pass --config <file>.`);
-    }
-    if (!(0,external_node_fs_namespaceObject.existsSync)(path) || !(0,external_node_fs_namespaceObject.statSync)(path).isFile())
-        throw new ConfigNotFoundError(path, `Config file ${displayName(cwd, path)} does not exist.`);
-    const config = parseConfig((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'), path, displayName(cwd, path));
-    const directory = (0,external_node_path_namespaceObject.dirname)(path);
-    return { config, path, root: (0,external_node_path_namespaceObject.basename)(directory) === '.github' ? (0,external_node_path_namespaceObject.dirname)(directory) : directory };
-}
-/** Parses and validates the text of a config; errors name `display` (the file as the user knows it) with line and column. */
-function parseConfig(text, file, display = (0,external_node_path_namespaceObject.basename)(file)) {
-    const lineCounter = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    const at = (offset) => {
-        const { line, col } = lineCounter.linePos(offset);
-        return { line, column: col };
-    };
-    const syntax = doc.errors.map((error) => ({ ...at(error.pos[0]), at: '', message: `${error.message} (YAML ${error.code})` }));
-    if (syntax.length > 0)
-        throw configError(file, display, syntax);
-    const data = doc.toJS();
-    const result = Config.safeParse(data);
-    if (result.success)
-        return result.data;
-    const issues = result.error.issues.flatMap((issue) => describeIssue(issue, doc, data, at));
-    throw configError(file, display, issues);
-}
-function configError(file, display, issues) {
-    const sorted = [...issues].sort((a, b) => a.line - b.line || a.column - b.column);
-    const lines = sorted.map((issue) => `${display}:${issue.line}:${issue.column}: ${issue.at ? `${issue.at}: ` : ''}${issue.message}`);
-    const first = sorted[0] ?? { line: 1, column: 1 };
-    return new ConfigFileError(file, first.line, first.column, lines.join('\n'), sorted);
-}
-/** One zod issue as config issues (an unknown-keys issue becomes one per key, each at the key itself). */
-function describeIssue(issue, doc, data, at) {
-    const path = issue.path;
-    if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((key) => ({
-            ...(keyPosition(doc, path, key, at) ?? nodePosition(doc, path, at)),
-            at: pathText([...path, key]),
-            message: `unknown key '${key}'${suggestionFor(key, allowedKeys(path))}; allowed: ${allowedKeys(path).join(', ')}`,
-        }));
-    }
-    const actual = valueAt(data, path);
-    let message = issue.message;
-    if (issue.code === 'invalid_type') {
-        const expected = config_EXPECTED[shapeOf(path)] ?? issue.expected;
-        message = actual === undefined ? `is missing; expected ${expected}` : `expected ${expected}, got ${describeValue(actual)}`;
-    }
-    return [{ ...nodePosition(doc, path, at), at: pathText(path), message }];
-}
-/** The position of the node at `path`, or of its nearest existing ancestor (a missing key is reported at the mapping that lacks it). */
-function nodePosition(doc, path, at) {
-    for (let length = path.length; length >= 0; length--) {
-        const node = length === 0 ? doc.contents : doc.getIn(path.slice(0, length), true);
-        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range))
-            return at(node.range[0]);
-    }
-    return { line: 1, column: 1 };
-}
-function keyPosition(doc, path, key, at) {
-    const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
-    if (!(0,dist/* isMap */.jh)(map))
-        return undefined;
-    const pair = map.items.find((item) => (0,dist/* isScalar */.jn)(item.key) && String(item.key.value) === key);
-    const range = (0,dist/* isScalar */.jn)(pair?.key) ? pair.key.range : undefined;
-    return range ? at(range[0]) : undefined;
-}
-function valueAt(data, path) {
-    let value = data;
-    for (const segment of path) {
-        if (value === null || typeof value !== 'object')
-            return undefined;
-        value = value[segment];
-    }
-    return value;
-}
-/** `files[0].translation`, as a user finds it in the file. */
-function pathText(path) {
-    return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index > 0 ? '.' : ''}${String(segment)}`)).join('');
-}
-/** `files[].translation`: the path with indices dropped, to look up what the place expects. */
-function shapeOf(path) {
-    return pathText(path.map((segment) => (typeof segment === 'number' ? -1 : segment))).replaceAll('[-1]', '[]');
-}
-function allowedKeys(path) {
-    return path.length === 0 ? Object.keys(Config.shape) : Object.keys(Rule.shape);
-}
-function describeValue(value) {
-    if (value === null)
-        return 'an empty value';
-    if (Array.isArray(value))
-        return 'a list';
-    if (typeof value === 'object')
-        return 'a mapping';
-    if (typeof value === 'string')
-        return `the text '${value}'`;
-    return `${typeof value === 'number' ? 'the number' : 'the value'} ${String(value)}`;
-}
-/** ` (did you mean 'translation'?)` when an allowed key is close to the unknown one, else ''. */
-function suggestionFor(key, allowed) {
-    const alias = KEY_ALIASES[key.toLowerCase()];
-    if (alias && allowed.includes(alias))
-        return ` (did you mean '${alias}'?)`;
-    let best;
-    for (const candidate of allowed) {
-        const distance = editDistance(key.toLowerCase(), candidate);
-        if (!best || distance < best.distance)
-            best = { key: candidate, distance };
-    }
-    return best && best.distance <= Math.max(2, Math.floor(best.key.length / 3)) ? ` (did you mean '${best.key}'?)` : '';
-}
-/** Optimal-string-alignment distance: a swap of neighbours ('translatoin') counts as one edit, as people make them. */
-function editDistance(a, b) {
-    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-    for (let i = 1; i <= a.length; i++) {
-        for (let j = 1; j <= b.length; j++) {
-            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-            const row = d[i];
-            row[j] = Math.min(d[i - 1][j] + 1, row[j - 1] + 1, d[i - 1][j - 1] + cost);
-            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-                row[j] = Math.min(row[j], d[i - 2][j - 2] + 1);
-        }
-    }
-    return d[a.length][b.length];
-}
-function knownVariablesText() {
-    return TEMPLATE_VARIABLES.map((v) => `{${v.name}}`).join(', ');
-}
-function displayName(cwd, file) {
-    const rel = (0,external_node_path_namespaceObject.relative)(cwd, file);
-    return rel && !rel.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(rel) ? rel.split('\\').join('/') : file;
-}
-// ---- Globs -------------------------------------------------------------------------------------------------------
-/** Why a source glob cannot be used, or undefined when it can. */
-function sourceGlobProblem(glob) {
-    if (glob.trim() === '')
-        return `must not be empty; expected ${config_EXPECTED['files[].source']}`;
-    if (glob.includes('\\'))
-        return `'${glob}' contains '\\'; write paths with '/' (they are relative to the config file on every system)`;
-    if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob))
-        return `'${glob}' is absolute; write it relative to the config file's directory`;
-    if (glob.split('/').includes('..'))
-        return `'${glob}' climbs out with '..'; source files must be under the config file's directory`;
-    try {
-        compileGlob(glob);
-    }
-    catch (error) {
-        return error.message;
-    }
-    return undefined;
-}
+;// CONCATENATED MODULE: ./src/project-config/compile-glob.ts
+/** The source globs of parlance.yml's file rules: compiled to a RegExp over posix paths, and one sample path each. */
 /**
  * Compiles a glob to a RegExp over posix paths: `*` (any run within one path segment), `**` (as a whole segment: any number of
  * directories), `?` (one character other than '/'), `{a,b}` (alternatives, which may hold globs and nest). Everything else is literal.
@@ -36247,6 +35915,470 @@ function sampleOfGlob(glob) {
     }
     return out;
 }
+
+;// CONCATENATED MODULE: ./src/project-config/parse-config.ts
+/** parlance.yml's schema and parser: strict validation with every problem at its line and column, and a hint for a mistyped key. */
+
+
+
+
+
+
+
+
+
+const FORMAT_SET = new Set(FORMAT_IDS);
+/** What each place expects, quoted in type errors so the message shows the right form. */
+const parse_config_EXPECTED = {
+    '': "a mapping with at least 'files'",
+    service: "an http(s) URL such as 'https://parlance.example.com'",
+    source_locale: "a BCP-47 tag such as 'en'",
+    locales: 'a list of BCP-47 tags such as [de, fr, pt-BR]',
+    'locales[]': "a BCP-47 tag such as 'pt-BR'",
+    files: "a list of file rules, each with 'source' and 'translation'",
+    'files[]': "a mapping with 'source' and 'translation'",
+    'files[].source': "a glob such as 'locales/en/*.json'",
+    'files[].translation': "a path template such as 'locales/{locale}/{name}.json'",
+    'files[].format': "a format identifier such as 'json'",
+    'files[].careful': 'a list of key patterns such as ["onboarding.*"]',
+    'files[].careful[]': "a key pattern such as 'onboarding.*'",
+};
+/** Keys people reach for from other tools, mapped to ours for the did-you-mean hint. */
+const KEY_ALIASES = {
+    url: 'service',
+    server: 'service',
+    base_url: 'service',
+    source_language: 'source_locale',
+    target_locales: 'locales',
+    targets: 'locales',
+    languages: 'locales',
+    target: 'translation',
+    dest: 'translation',
+    destination: 'translation',
+    pattern: 'source',
+    src: 'source',
+};
+const Locale = schemas_string().transform((value, ctx) => {
+    const check = locales_checkLocale(value);
+    if (!check.ok) {
+        ctx.addIssue({ code: 'custom', message: check.message });
+        return NEVER;
+    }
+    return check.tag;
+});
+const Service = schemas_string().transform((value, ctx) => {
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        // Reported below with the expected form.
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        ctx.addIssue({ code: 'custom', message: `'${value}' is not ${parse_config_EXPECTED.service}` });
+        return NEVER;
+    }
+    if (/\/v1\/?$/.test(url.pathname)) {
+        ctx.addIssue({ code: 'custom', message: `'${value}' ends in /v1; give the service's base URL without it (the client adds /v1)` });
+        return NEVER;
+    }
+    return value.replace(/\/+$/, '');
+});
+const SourceGlob = schemas_string().transform((value, ctx) => {
+    const problem = sourceGlobProblem(value);
+    if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return NEVER;
+    }
+    // './locales/*.json' and 'locales/*.json' name the same files; matching and templates see the second.
+    const normalised = external_node_path_namespaceObject.posix.normalize(value);
+    const pathProblem = repoPathProblem(normalised);
+    if (pathProblem) {
+        ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
+        return NEVER;
+    }
+    return normalised;
+});
+function isUsableTemplate(template) {
+    return templatePathProblem(template) === undefined && unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
+}
+const TranslationTemplate = schemas_string().superRefine((value, ctx) => {
+    const pathProblem = templatePathProblem(value);
+    if (pathProblem) {
+        ctx.addIssue({ code: 'custom', message: new RepoPathError(value, pathProblem.problem, pathProblem.reason).message });
+        return;
+    }
+    const unknown = unknownVariables(value);
+    if (unknown.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in '${value}'; known: ${knownVariablesText()}` });
+    }
+    else if (!variablesIn(value).some((name) => LOCALE_VARIABLES.has(name))) {
+        ctx.addIssue({
+            code: 'custom',
+            message: `'${value}' must contain {locale} or another locale variable (${[...LOCALE_VARIABLES].filter((n) => n !== 'locale').map((n) => `{${n}}`).join(', ')}), or every locale is written to the same file`,
+        });
+    }
+});
+const Rule = strictObject({
+    source: SourceGlob,
+    translation: TranslationTemplate,
+    format: schemas_string()
+        .refine((value) => FORMAT_SET.has(value), { error: (issue) => `unknown format '${String(issue.input)}'; expected one of: ${FORMAT_IDS.join(', ')}` })
+        .optional(),
+    careful: array(schemas_string().min(1, { error: `must not be empty; expected ${parse_config_EXPECTED['files[].careful[]']}` })).optional(),
+});
+const Config = strictObject({
+    service: Service.optional(),
+    source_locale: Locale.optional(),
+    locales: array(Locale).optional(),
+    files: array(Rule).min(1, { error: `must list at least one rule; expected ${parse_config_EXPECTED.files}` }),
+})
+    .superRefine((config, ctx) => {
+    for (const issue of crossFieldIssues(config))
+        ctx.addIssue({ code: 'custom', ...issue });
+});
+/** Checks that need more than one field: locales against the source locale, templates against their source globs. */
+function crossFieldIssues(config) {
+    const issues = [];
+    const seen = new Map();
+    config.locales?.forEach((locale, index) => {
+        const first = seen.get(locale);
+        if (first !== undefined)
+            issues.push({ path: ['locales', index], message: `'${locale}' is listed twice (also locales[${first}])` });
+        else
+            seen.set(locale, index);
+        if (locale === config.source_locale)
+            issues.push({ path: ['locales', index], message: `'${locale}' is the source locale; list only target locales` });
+    });
+    // Without `locales` the targets come from the project; a stand-in target still shows a template that writes over sources.
+    const targets = (config.locales ?? [config.source_locale === 'de' ? 'fr' : 'de']).filter((l) => l !== config.source_locale);
+    config.files.forEach((rule, index) => {
+        // A template refused on its own (zod's refinements do not stop the checks after them) has been reported already.
+        if (!isUsableTemplate(rule.translation))
+            return;
+        const glob = compileGlob(rule.source);
+        const sample = sampleOfGlob(rule.source);
+        for (const locale of targets) {
+            let target;
+            try {
+                target = translationPath(rule.translation, sample, locale);
+            }
+            catch (error) {
+                if (!(error instanceof RepoPathError))
+                    throw error;
+                // `{dir}/../..` climbing above the repository for a source such as the glob's sample.
+                issues.push({ path: ['files', index, 'translation'], message: `for the source '${sample}' and locale '${locale}' it gives ${error.message.charAt(0).toLowerCase()}${error.message.slice(1)}` });
+                break;
+            }
+            if (glob.test(target)) {
+                const which = config.locales ? `for locale '${locale}'` : `for a target locale such as '${locale}'`;
+                issues.push({
+                    path: ['files', index, 'translation'],
+                    message: `${which} it gives '${target}', which the source glob '${rule.source}' matches too, so translations would be pushed as source files; make 'source' match only the source locale's files`,
+                });
+                break;
+            }
+        }
+    });
+    return issues;
+}
+/** Parses and validates the text of a config; errors name `display` (the file as the user knows it) with line and column. */
+function parseConfig(text, file, display = (0,external_node_path_namespaceObject.basename)(file)) {
+    const lineCounter = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    const at = (offset) => {
+        const { line, col } = lineCounter.linePos(offset);
+        return { line, column: col };
+    };
+    const syntax = doc.errors.map((error) => ({ ...at(error.pos[0]), at: '', message: `${error.message} (YAML ${error.code})` }));
+    if (syntax.length > 0)
+        throw configError(file, display, syntax);
+    const data = doc.toJS();
+    const result = Config.safeParse(data);
+    if (result.success)
+        return result.data;
+    const issues = result.error.issues.flatMap((issue) => describeIssue(issue, doc, data, at));
+    throw configError(file, display, issues);
+}
+function configError(file, display, issues) {
+    const sorted = [...issues].sort((a, b) => a.line - b.line || a.column - b.column);
+    const lines = sorted.map((issue) => `${display}:${issue.line}:${issue.column}: ${issue.at ? `${issue.at}: ` : ''}${issue.message}`);
+    const first = sorted[0] ?? { line: 1, column: 1 };
+    return new ConfigFileError(file, first.line, first.column, lines.join('\n'), sorted);
+}
+/** One zod issue as config issues (an unknown-keys issue becomes one per key, each at the key itself). */
+function describeIssue(issue, doc, data, at) {
+    const path = issue.path;
+    if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => ({
+            ...(keyPosition(doc, path, key, at) ?? nodePosition(doc, path, at)),
+            at: pathText([...path, key]),
+            message: `unknown key '${key}'${suggestionFor(key, allowedKeys(path))}; allowed: ${allowedKeys(path).join(', ')}`,
+        }));
+    }
+    const actual = valueAt(data, path);
+    let message = issue.message;
+    if (issue.code === 'invalid_type') {
+        const expected = parse_config_EXPECTED[shapeOf(path)] ?? issue.expected;
+        message = actual === undefined ? `is missing; expected ${expected}` : `expected ${expected}, got ${describeValue(actual)}`;
+    }
+    return [{ ...nodePosition(doc, path, at), at: pathText(path), message }];
+}
+/** The position of the node at `path`, or of its nearest existing ancestor (a missing key is reported at the mapping that lacks it). */
+function nodePosition(doc, path, at) {
+    for (let length = path.length; length >= 0; length--) {
+        const node = length === 0 ? doc.contents : doc.getIn(path.slice(0, length), true);
+        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range))
+            return at(node.range[0]);
+    }
+    return { line: 1, column: 1 };
+}
+function keyPosition(doc, path, key, at) {
+    const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
+    if (!(0,dist/* isMap */.jh)(map))
+        return undefined;
+    const pair = map.items.find((item) => (0,dist/* isScalar */.jn)(item.key) && String(item.key.value) === key);
+    const range = (0,dist/* isScalar */.jn)(pair?.key) ? pair.key.range : undefined;
+    return range ? at(range[0]) : undefined;
+}
+function valueAt(data, path) {
+    let value = data;
+    for (const segment of path) {
+        if (value === null || typeof value !== 'object')
+            return undefined;
+        value = value[segment];
+    }
+    return value;
+}
+/** `files[0].translation`, as a user finds it in the file. */
+function pathText(path) {
+    return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index > 0 ? '.' : ''}${String(segment)}`)).join('');
+}
+/** `files[].translation`: the path with indices dropped, to look up what the place expects. */
+function shapeOf(path) {
+    return pathText(path.map((segment) => (typeof segment === 'number' ? -1 : segment))).replaceAll('[-1]', '[]');
+}
+function allowedKeys(path) {
+    return path.length === 0 ? Object.keys(Config.shape) : Object.keys(Rule.shape);
+}
+function describeValue(value) {
+    if (value === null)
+        return 'an empty value';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'a mapping';
+    if (typeof value === 'string')
+        return `the text '${value}'`;
+    return `${typeof value === 'number' ? 'the number' : 'the value'} ${String(value)}`;
+}
+/** ` (did you mean 'translation'?)` when an allowed key is close to the unknown one, else ''. */
+function suggestionFor(key, allowed) {
+    const alias = KEY_ALIASES[key.toLowerCase()];
+    if (alias && allowed.includes(alias))
+        return ` (did you mean '${alias}'?)`;
+    let best;
+    for (const candidate of allowed) {
+        const distance = editDistance(key.toLowerCase(), candidate);
+        if (!best || distance < best.distance)
+            best = { key: candidate, distance };
+    }
+    return best && best.distance <= Math.max(2, Math.floor(best.key.length / 3)) ? ` (did you mean '${best.key}'?)` : '';
+}
+/** Optimal-string-alignment distance: a swap of neighbours ('translatoin') counts as one edit, as people make them. */
+function editDistance(a, b) {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            const row = d[i];
+            row[j] = Math.min(d[i - 1][j] + 1, row[j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                row[j] = Math.min(row[j], d[i - 2][j - 2] + 1);
+        }
+    }
+    return d[a.length][b.length];
+}
+function knownVariablesText() {
+    return TEMPLATE_VARIABLES.map((v) => `{${v.name}}`).join(', ');
+}
+/** Why a source glob cannot be used, or undefined when it can. */
+function sourceGlobProblem(glob) {
+    if (glob.trim() === '')
+        return `must not be empty; expected ${parse_config_EXPECTED['files[].source']}`;
+    if (glob.includes('\\'))
+        return `'${glob}' contains '\\'; write paths with '/' (they are relative to the config file on every system)`;
+    if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob))
+        return `'${glob}' is absolute; write it relative to the config file's directory`;
+    if (glob.split('/').includes('..'))
+        return `'${glob}' climbs out with '..'; source files must be under the config file's directory`;
+    try {
+        compileGlob(glob);
+    }
+    catch (error) {
+        return error.message;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/project-config/load-config.ts
+/** Finding a repository's parlance.yml on disk and loading it; the directory its paths are relative to. */
+
+
+
+
+/** Where a config is looked for, in order, relative to the working directory. */
+const CONFIG_LOCATIONS = ['parlance.yml', '.github/parlance.yml'];
+/**
+ * Finds parlance.yml, then .github/parlance.yml, in `cwd` (or loads `explicit`), validates (zod) and maps errors to line:column via the yaml Document API.
+ * `root`, the directory globs are relative to, is the config's directory; for .github/parlance.yml it is the repository above `.github`.
+ */
+function loadConfig(cwd, explicit) {
+    const path = explicit !== undefined ? (0,external_node_path_namespaceObject.resolve)(cwd, explicit) : CONFIG_LOCATIONS.map((name) => (0,external_node_path_namespaceObject.join)(cwd, name)).find((candidate) => (0,external_node_fs_namespaceObject.existsSync)(candidate));
+    if (path === undefined) {
+        throw new ConfigNotFoundError((0,external_node_path_namespaceObject.join)(cwd, CONFIG_LOCATIONS[0]), `No ${CONFIG_LOCATIONS.join(' or ')} in ${cwd}; run 'parlance init' to write one, or pass --config <file>.`);
+    }
+    if (!(0,external_node_fs_namespaceObject.existsSync)(path) || !(0,external_node_fs_namespaceObject.statSync)(path).isFile())
+        throw new ConfigNotFoundError(path, `Config file ${displayName(cwd, path)} does not exist.`);
+    const config = parseConfig((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'), path, displayName(cwd, path));
+    const directory = (0,external_node_path_namespaceObject.dirname)(path);
+    return { config, path, root: (0,external_node_path_namespaceObject.basename)(directory) === '.github' ? (0,external_node_path_namespaceObject.dirname)(directory) : directory };
+}
+function displayName(cwd, file) {
+    const rel = (0,external_node_path_namespaceObject.relative)(cwd, file);
+    return rel && !rel.startsWith('..') && !(0,external_node_path_namespaceObject.isAbsolute)(rel) ? rel.split('\\').join('/') : file;
+}
+
+;// CONCATENATED MODULE: ./src/sync/command-error.ts
+/** The error a push, a pull or any command detects itself, carrying the exit code it means. */
+/** A failure a command detects itself, with the exit code it means (1 usage or config, 2 auth). */
+class CommandError extends Error {
+    exitCode;
+    constructor(message, exitCode = 1) {
+        super(message);
+        this.exitCode = exitCode;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/sync/output.ts
+const BAR_WIDTH = 24;
+/** Rows that will not change any more: translated, refused, failed or cancelled. */
+function settledRows(batch) {
+    return batch.rows.done + batch.rows.failed + batch.rows.cancelled;
+}
+/** `[#########---------------] 12/32 rows  37%`; an empty batch is a full bar. */
+function progressBar(settled, total, width = BAR_WIDTH) {
+    const fraction = total === 0 ? 1 : Math.min(1, settled / total);
+    const filled = Math.round(fraction * width);
+    return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${settled}/${total} rows ${String(Math.floor(fraction * 100)).padStart(3)}%`;
+}
+/** One progress line for a batch: label, status and bar. */
+function progressLine(label, batch) {
+    return `${label} ${batch.status.padEnd(9)} ${progressBar(settledRows(batch), batch.rows.total)}`;
+}
+/** Seconds for a human: `12 s`, `1.5 s`. */
+function formatSeconds(ms) {
+    const seconds = ms / 1000;
+    return `${seconds >= 10 || Number.isInteger(seconds) ? Math.round(seconds) : seconds.toFixed(1)} s`;
+}
+/** `1 key`, `3 keys`. */
+function count(n, noun, plural = `${noun}s`) {
+    return `${n} ${n === 1 ? noun : plural}`;
+}
+
+;// CONCATENATED MODULE: ./src/sync/command-context.ts
+/** The context a command runs in: where it writes, the repository's parlance.yml and the /v1 client, each made on first use. */
+
+
+
+
+
+const DEFAULT_SERVICE = 'http://127.0.0.1:8787';
+const MAX_RETRIES = 4;
+/** The run context: parlance.yml and the client are made on first use, so `init` and `languages list` need only what they use. */
+function createContext(io, out, flags) {
+    let loaded;
+    let client;
+    const findConfig = (required) => {
+        if (loaded)
+            return loaded;
+        try {
+            loaded = loadConfig(io.cwd, flags.config);
+        }
+        catch (error) {
+            // Commands that only talk to the service read the config for its `service`, and do without one; a named --config must exist.
+            if (!required && flags.config === undefined && error instanceof ConfigNotFoundError)
+                return undefined;
+            throw error;
+        }
+        return loaded;
+    };
+    return {
+        io,
+        out,
+        config: () => findConfig(true),
+        client() {
+            if (client)
+                return client;
+            const token = flags.token ?? io.env.PARLANCE_TOKEN;
+            if (!token)
+                throw new CommandError('No token: pass --token <token> or set PARLANCE_TOKEN (a project token, prl_…).', 2);
+            const baseUrl = serviceUrl(flags.service, () => findConfig(false)?.config.service, io.env.PARLANCE_URL);
+            client = createClient({
+                baseUrl,
+                token,
+                maxRetries: MAX_RETRIES,
+                onRetry: (info) => out.note(retryNote(info, baseUrl)),
+            });
+            return client;
+        },
+    };
+}
+/** The stderr line for a retry the client is about to make. */
+function retryNote(info, baseUrl) {
+    const wait = formatSeconds(info.waitMs);
+    const attempt = `(attempt ${info.attempt}/${MAX_RETRIES})`;
+    switch (info.reason) {
+        case 'rate_limited':
+            return `rate limited; waiting ${wait} ${attempt}`;
+        case 'unavailable':
+            return `service unavailable (${info.detail}); retrying in ${wait} ${attempt}`;
+        case 'network':
+            return `cannot reach ${baseUrl} (${info.detail}); retrying in ${wait} ${attempt}`;
+    }
+}
+/** --service, else the config's `service`, else PARLANCE_URL, else the local default; checked and without a trailing `/v1`. */
+function serviceUrl(flag, fromConfig, fromEnv) {
+    const [value, origin] = chooseService(flag, fromConfig, fromEnv);
+    let url;
+    try {
+        url = new URL(value);
+    }
+    catch {
+        // Reported below with the value and where it came from.
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        throw new CommandError(`Invalid service URL '${value}' (from ${origin}). Expected an http(s) URL such as https://parlance.example.com.`);
+    }
+    return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+function chooseService(flag, fromConfig, fromEnv) {
+    if (flag !== undefined)
+        return [flag, '--service'];
+    // The config is only read when no flag decides, so a flag works next to a config that does not load.
+    const configured = fromConfig();
+    if (configured)
+        return [configured, "parlance.yml's service"];
+    if (fromEnv)
+        return [fromEnv, 'PARLANCE_URL'];
+    return [DEFAULT_SERVICE, 'the default'];
+}
+
+;// CONCATENATED MODULE: ./src/project-config/match-sources.ts
+/** The source files of parlance.yml's rules on disk, found by walking only as deep as each glob can reach. */
+
+
+
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 /**
  * Every file matching each rule's `source` glob under `root` (skips node_modules, .git); sorted; a rule matching nothing is reported by the caller.
@@ -36309,119 +36441,8 @@ function byCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-;// CONCATENATED MODULE: ./src/cli/output.ts
-/**
- * Builds the writer for one run. Every line passes through `redact`, so a token that ends up in a message
- * (an unexpected argument, an echoed URL) is never printed.
- */
-function createOutput(io, options) {
-    const redact = (text) => (options.secret ? text.replaceAll(options.secret, '***') : text);
-    const out = (text) => io.stdout.write(redact(text));
-    const err = (text) => io.stderr.write(redact(text));
-    return {
-        json: options.json,
-        line(text) {
-            if (!options.json && !options.quiet)
-                out(`${text}\n`);
-        },
-        note(text) {
-            if (!options.quiet)
-                err(`${text}\n`);
-        },
-        problem(text) {
-            err(`${text}\n`);
-        },
-        document(data) {
-            if (options.json)
-                out(`${JSON.stringify(data, null, 2)}\n`);
-        },
-        progress(label) {
-            if (options.quiet)
-                return { update() { }, end() { } };
-            return io.isTTY ? ttyProgress(label, err) : lineProgress(label, err);
-        },
-    };
-}
-const BAR_WIDTH = 24;
-/** Rows that will not change any more: translated, refused, failed or cancelled. */
-function settledRows(batch) {
-    return batch.rows.done + batch.rows.failed + batch.rows.cancelled;
-}
-/** `[#########---------------] 12/32 rows  37%`; an empty batch is a full bar. */
-function progressBar(settled, total, width = BAR_WIDTH) {
-    const fraction = total === 0 ? 1 : Math.min(1, settled / total);
-    const filled = Math.round(fraction * width);
-    return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${settled}/${total} rows ${String(Math.floor(fraction * 100)).padStart(3)}%`;
-}
-/** One progress line for a batch: label, status and bar. */
-function progressLine(label, batch) {
-    return `${label} ${batch.status.padEnd(9)} ${progressBar(settledRows(batch), batch.rows.total)}`;
-}
-function ttyProgress(label, err) {
-    let drawn = 0;
-    return {
-        update(batch) {
-            const line = progressLine(label, batch);
-            // Pad over the previous line: a shorter status would otherwise leave its tail on screen.
-            err(`\r${line.padEnd(drawn)}`);
-            drawn = line.length;
-        },
-        end() {
-            if (drawn > 0)
-                err('\n');
-            drawn = 0;
-        },
-    };
-}
-/** Without a terminal, a line per status change or per quarter of the rows, so CI logs stay short. */
-function lineProgress(label, err) {
-    let last;
-    return {
-        update(batch) {
-            const quarter = batch.rows.total === 0 ? 4 : Math.floor((settledRows(batch) / batch.rows.total) * 4);
-            if (last && last.status === batch.status && last.quarter === quarter)
-                return;
-            last = { status: batch.status, quarter };
-            err(`${progressLine(label, batch)}\n`);
-        },
-        end() { },
-    };
-}
-/** Seconds for a human: `12 s`, `1.5 s`. */
-function formatSeconds(ms) {
-    const seconds = ms / 1000;
-    return `${seconds >= 10 || Number.isInteger(seconds) ? Math.round(seconds) : seconds.toFixed(1)} s`;
-}
-/** `1 key`, `3 keys`. */
-function count(n, noun, plural = `${noun}s`) {
-    return `${n} ${n === 1 ? noun : plural}`;
-}
-
-;// CONCATENATED MODULE: ./src/cli/commands/command.ts
-
-
-
-
-
-const DEFAULT_SERVICE = 'http://127.0.0.1:8787';
-const MAX_RETRIES = 4;
-/** Options every command takes, wherever they stand on the command line. */
-const GLOBAL_OPTIONS = {
-    token: { type: 'string' },
-    service: { type: 'string' },
-    config: { type: 'string' },
-    json: { type: 'boolean' },
-    quiet: { type: 'boolean', short: 'q' },
-    help: { type: 'boolean', short: 'h' },
-};
-/** A failure the CLI itself detects, with the exit code it means (1 usage or config, 2 auth). */
-class CliError extends Error {
-    exitCode;
-    constructor(message, exitCode = 1) {
-        super(message);
-        this.exitCode = exitCode;
-    }
-}
+;// CONCATENATED MODULE: ./src/sync/subject-error.ts
+/** An error that names what was being worked on when it happened, and the wrapper that makes one. */
 /** An error while working on one thing (a file, a locale, a batch): the message starts with that thing. */
 class SubjectError extends Error {
     subject;
@@ -36441,147 +36462,9 @@ async function about(subject, work) {
         throw new SubjectError(subject, error);
     }
 }
-/** The run context: parlance.yml and the client are made on first use, so `init` and `languages list` need only what they use. */
-function createContext(io, out, flags) {
-    let loaded;
-    let client;
-    const findConfig = (required) => {
-        if (loaded)
-            return loaded;
-        try {
-            loaded = loadConfig(io.cwd, flags.config);
-        }
-        catch (error) {
-            // Commands that only talk to the service read the config for its `service`, and do without one; a named --config must exist.
-            if (!required && flags.config === undefined && error instanceof ConfigNotFoundError)
-                return undefined;
-            throw error;
-        }
-        return loaded;
-    };
-    return {
-        io,
-        out,
-        config: () => findConfig(true),
-        client() {
-            if (client)
-                return client;
-            const token = flags.token ?? io.env.PARLANCE_TOKEN;
-            if (!token)
-                throw new CliError('No token: pass --token <token> or set PARLANCE_TOKEN (a project token, prl_…).', 2);
-            const baseUrl = serviceUrl(flags.service, () => findConfig(false)?.config.service, io.env.PARLANCE_URL);
-            client = createClient({
-                baseUrl,
-                token,
-                maxRetries: MAX_RETRIES,
-                onRetry: (info) => out.note(retryNote(info, baseUrl)),
-            });
-            return client;
-        },
-    };
-}
-/** The stderr line for a retry the client is about to make. */
-function retryNote(info, baseUrl) {
-    const wait = formatSeconds(info.waitMs);
-    const attempt = `(attempt ${info.attempt}/${MAX_RETRIES})`;
-    switch (info.reason) {
-        case 'rate_limited':
-            return `rate limited; waiting ${wait} ${attempt}`;
-        case 'unavailable':
-            return `service unavailable (${info.detail}); retrying in ${wait} ${attempt}`;
-        case 'network':
-            return `cannot reach ${baseUrl} (${info.detail}); retrying in ${wait} ${attempt}`;
-    }
-}
-/** --service, else the config's `service`, else PARLANCE_URL, else the local default; checked and without a trailing `/v1`. */
-function serviceUrl(flag, fromConfig, fromEnv) {
-    const [value, origin] = chooseService(flag, fromConfig, fromEnv);
-    let url;
-    try {
-        url = new URL(value);
-    }
-    catch {
-        // Reported below with the value and where it came from.
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-        throw new CliError(`Invalid service URL '${value}' (from ${origin}). Expected an http(s) URL such as https://parlance.example.com.`);
-    }
-    return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
-}
-function chooseService(flag, fromConfig, fromEnv) {
-    if (flag !== undefined)
-        return [flag, '--service'];
-    // The config is only read when no flag decides, so a flag works next to a config that does not load.
-    const configured = fromConfig();
-    if (configured)
-        return [configured, "parlance.yml's service"];
-    if (fromEnv)
-        return [fromEnv, 'PARLANCE_URL'];
-    return [DEFAULT_SERVICE, 'the default'];
-}
-/** Validates a command's parsed flags; the first problem becomes a usage error quoting the bad value. */
-function parseFlags(schema, values) {
-    const result = schema.safeParse(values);
-    if (result.success)
-        return result.data;
-    const issue = result.error.issues[0];
-    throw new CliError(issue.code === 'custom' ? issue.message : `--${issue.path.join('.')}: ${issue.message}`);
-}
-/** A locale flag's value, canonical: `--locale pt-br` is `pt-BR`; `en_us` is refused with the suggested tag. */
-function localeTag(flag) {
-    return z.string().transform((value, ctx) => {
-        const check = checkLocale(value);
-        if (check.ok)
-            return check.tag;
-        ctx.addIssue({ code: 'custom', message: `Invalid ${flag} '${value}'. ${check.message}` });
-        return z.NEVER;
-    });
-}
-/** A repeatable, comma-separated locale flag (`--locale de,fr --locale ja`), canonical and without duplicates. */
-function localeTags(flag) {
-    return array(schemas_string())
-        .optional()
-        .transform((values, ctx) => {
-        if (values === undefined)
-            return undefined;
-        const tags = [];
-        for (const value of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
-            const check = locales_checkLocale(value);
-            if (!check.ok) {
-                ctx.addIssue({ code: 'custom', message: `Invalid ${flag} '${value}'. ${check.message}` });
-                return NEVER;
-            }
-            if (!tags.includes(check.tag))
-                tags.push(check.tag);
-        }
-        return tags;
-    });
-}
-/** A flag that takes one of a few words; anything else is refused with the list. */
-function oneOf(flag, choices) {
-    return schemas_string().transform((value, ctx) => {
-        if (choices.includes(value))
-            return value;
-        ctx.addIssue({ code: 'custom', message: `Invalid ${flag} '${value}'. Expected one of: ${choices.join(', ')}.` });
-        return NEVER;
-    });
-}
-/** The positional argument at `index`, or a usage error that says which one is missing. */
-function positional(positionals, index, missing) {
-    const value = positionals[index];
-    if (value === undefined || value === '')
-        throw new CliError(missing);
-    return value;
-}
-/** A usage error for positionals beyond what the command takes. */
-function noMorePositionals(positionals, from, usage) {
-    const extra = positionals[from];
-    if (extra !== undefined)
-        throw new CliError(`Unexpected argument '${extra}'. Usage: ${usage}`);
-}
 
-;// CONCATENATED MODULE: ./src/cli/commands/pull.ts
-/** `parlance pull`: writes each source file's translations where parlance.yml's translation template puts them, touching only files whose bytes change. */
+;// CONCATENATED MODULE: ./src/sync/pull-translations.ts
+/** Pulling a repository's translations: each source file's, written where parlance.yml's translation template puts it, touching only files whose bytes change. */
 
 
 
@@ -36590,33 +36473,6 @@ function noMorePositionals(positionals, from, usage) {
 
 
 
-const Flags = object({
-    locale: localeTags('--locale'),
-    'dry-run': schemas_boolean().default(false),
-    missing: oneOf('--missing', ['omit', 'source']).optional(),
-});
-const pullCommand = {
-    name: 'pull',
-    summary: "Write the translated files where parlance.yml's templates say",
-    help: `Usage: parlance pull [--locale de,fr] [--dry-run] [--missing omit|source]
-
-For every source file parlance.yml matches and every target locale (the config's locales, else the project's),
-pulls the translation and writes it at the rule's translation path, creating folders. A file whose bytes
-would not change is left alone. Exit 4 when the service left keys out (held for review, or plurals the format
-cannot express); the files are still written.
-
-  --locale      only these locales (repeatable, or comma-separated)
-  --dry-run     list what would be written; write nothing
-  --missing     untranslated keys: omit them (default) or fill in the source text`,
-    options: { locale: { type: 'string', multiple: true }, 'dry-run': { type: 'boolean' }, missing: { type: 'string' } },
-    async run(context, { values, positionals }) {
-        noMorePositionals(positionals, 0, 'parlance pull [--locale de,fr] [--dry-run]');
-        const flags = parseFlags(Flags, values);
-        const report = await pullTranslations(context, { locales: flags.locale, dryRun: flags['dry-run'], missing: flags.missing });
-        context.out.document(report);
-        return pullExitCode(report);
-    },
-};
 /** Pulls every source file × target locale and writes what changed (nothing with `dryRun`). */
 async function pullTranslations(context, options) {
     const { out } = context;
@@ -36624,7 +36480,7 @@ async function pullTranslations(context, options) {
     const client = context.client();
     const matches = matchSources(config, root);
     if (matches.length === 0)
-        throw new CliError(`No source file matches the files[].source globs of ${configPath}.`);
+        throw new CommandError(`No source file matches the files[].source globs of ${configPath}.`);
     const locales = options.locales ?? config.locales ?? (await about('reading the project', () => client.project())).target_locales;
     const sources = new Set(matches.map((match) => match.path));
     const files = [];
@@ -36688,12 +36544,12 @@ function insideRoot(root, target, template) {
         real = (0,external_node_fs_namespaceObject.realpathSync)(existing);
     }
     catch {
-        throw new CliError(`Refusing to write ${target}: ${existing} is a symbolic link that leads nowhere, so where the file would land is unknown (template '${template}').`);
+        throw new CommandError(`Refusing to write ${target}: ${existing} is a symbolic link that leads nowhere, so where the file would land is unknown (template '${template}').`);
     }
     const landed = (0,external_node_path_namespaceObject.join)(real, ...missing);
     const rel = (0,external_node_path_namespaceObject.relative)(realRoot, landed);
     if (rel === '' || rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || (0,external_node_path_namespaceObject.isAbsolute)(rel)) {
-        throw new CliError(`Refusing to write ${target}: it resolves to ${landed}, outside the repository root ${realRoot} (template '${template}'; check for a symbolic link on the way).`);
+        throw new CommandError(`Refusing to write ${target}: it resolves to ${landed}, outside the repository root ${realRoot} (template '${template}'; check for a symbolic link on the way).`);
     }
     return landed;
 }
@@ -36718,7 +36574,7 @@ function writeTranslation(absolute, target, body) {
         (0,external_node_fs_namespaceObject.writeFileSync)(absolute, body);
     }
     catch (error) {
-        throw new CliError(`${target}: cannot write the translation (${error.code ?? error.message}).`);
+        throw new CommandError(`${target}: cannot write the translation (${error.code ?? error.message}).`);
     }
 }
 const SHOWN_KEYS = 10;
@@ -36736,47 +36592,8 @@ function pullExitCode(report) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: ./src/cli/commands/status.ts
-/** `parlance status [batch]`: where a batch stands (default: the newest), its progress bar, and the rows the gates refused. */
+;// CONCATENATED MODULE: ./src/sync/settle-batch.ts
 
-
-
-const status_Flags = object({ wait: schemas_boolean().default(false) });
-const status_FINAL_STATUSES = new Set(['completed', 'failed', 'cancelled']);
-const statusCommand = {
-    name: 'status',
-    summary: 'Progress and outcome of a batch (default: the newest)',
-    help: `Usage: parlance status [<batch id>] [--wait]
-
-Shows a batch's status, key and row counts, words, and the rows the quality gates refused.
-
-  --wait        follow the batch until it ends (a bar redrawn in place on a terminal, a line per step otherwise);
-                then exit 4 when a row was refused, 3 when the batch failed`,
-    options: { wait: { type: 'boolean' } },
-    async run(context, { values, positionals }) {
-        noMorePositionals(positionals, 1, 'parlance status [<batch id>] [--wait]');
-        const flags = parseFlags(status_Flags, values);
-        const { out } = context;
-        const client = context.client();
-        const id = positionals[0] ?? (await about('finding the newest batch', () => client.batches({ limit: 1 })))[0]?.id;
-        if (!id) {
-            out.document({ batch: null, refused: [] });
-            out.line('No batches yet: push a source file first (parlance push).');
-            return 0;
-        }
-        const { batch, refused } = flags.wait ? await settleBatch(context, id, id) : await batchWithRefusals(context, id);
-        out.document({ batch, refused });
-        for (const line of batchSummary(batch))
-            out.line(line);
-        for (const row of refused)
-            out.problem(refusedRowLine(row));
-        if (!flags.wait)
-            return 0;
-        if (batch.status === 'failed')
-            return 3;
-        return refused.length > 0 ? 4 : 0;
-    },
-};
 /** Waits for a batch to end, drawing its progress under `label`, then fetches its refused rows. */
 async function settleBatch(context, id, label) {
     const client = context.client();
@@ -36791,27 +36608,11 @@ async function settleBatch(context, id, label) {
     }
     return { batch, refused: await refusedRows(context, batch) };
 }
-async function batchWithRefusals(context, id) {
-    const { row_outcomes: _rows, ...batch } = await about(`batch ${id}`, () => context.client().batch(id));
-    return { batch, refused: await refusedRows(context, batch) };
-}
+/** The rows of a batch the quality gates refused (none are fetched when its outcomes count none). */
 async function refusedRows(context, batch) {
     if ((batch.rows.outcomes.refused ?? 0) === 0)
         return [];
     return about(`batch ${batch.id}`, () => context.client().batchRows(batch.id, { outcome: 'refused' }));
-}
-/** Plain lines describing a batch: the bar, keys, rows by outcome and words. */
-function batchSummary(batch) {
-    const outcomes = Object.entries(batch.rows.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
-    const source = batch.path ? ` ${batch.path}${batch.format ? ` (${batch.format})` : ''}` : '';
-    return [
-        `Batch ${batch.id} ${batch.status}${source}`,
-        `  ${progressBar(settledRows(batch), batch.rows.total)}${status_FINAL_STATUSES.has(batch.status) ? '' : ` (${batch.rows.queued} queued)`}`,
-        `  keys   ${batch.keys.added} added, ${batch.keys.changed} changed, ${batch.keys.unchanged} unchanged, ${batch.keys.removed} removed`,
-        `  rows   ${count(batch.rows.total, 'row')}${outcomes.length > 0 ? `: ${outcomes.join(', ')}` : ''}`,
-        `  words  ${batch.words.reserved} reserved, ${batch.words.spent} spent, ${batch.words.refunded} refunded`,
-        ...(batch.error ? [`  error  ${batch.error}`] : []),
-    ];
 }
 /** `locales/en/app.json:12: key 'files.delete' (de) refused: <the gates' reason>`. */
 function refusedRowLine(row) {
@@ -36820,8 +36621,8 @@ function refusedRowLine(row) {
     return `${where}: key '${row.key}' (${row.locale}) refused: ${reason}`;
 }
 
-;// CONCATENATED MODULE: ./src/cli/commands/push.ts
-/** `parlance push`: sends the source files parlance.yml matches, skipping those the service already holds byte for byte. */
+;// CONCATENATED MODULE: ./src/sync/push-sources.ts
+/** Pushing a repository's source files: those parlance.yml matches, skipping what the service already holds byte for byte. */
 
 
 
@@ -36829,31 +36630,6 @@ function refusedRowLine(row) {
 
 
 
-const push_Flags = object({
-    force: schemas_boolean().default(false),
-    'dry-run': schemas_boolean().default(false),
-    wait: schemas_boolean().default(false),
-});
-const pushCommand = {
-    name: 'push',
-    summary: 'Push the source files that changed since the last push',
-    help: `Usage: parlance push [--force] [--dry-run] [--wait]
-
-Pushes every source file parlance.yml's files[].source globs match, with the rule's format and careful keys
-and the config's locales. A file whose SHA-256 equals the one the service holds is skipped.
-
-  --force       push unchanged files too (e.g. to fill in a language added since the last push)
-  --dry-run     list what would be pushed; push nothing
-  --wait        wait for the batches; exit 4 when a row is refused, 3 when a batch fails`,
-    options: { force: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, wait: { type: 'boolean' } },
-    async run(context, { values, positionals }) {
-        noMorePositionals(positionals, 0, 'parlance push [--force] [--dry-run] [--wait]');
-        const flags = parseFlags(push_Flags, values);
-        const report = await pushSources(context, { force: flags.force, dryRun: flags['dry-run'], wait: flags.wait });
-        context.out.document(report);
-        return pushExitCode(report);
-    },
-};
 /** Pushes what changed; with `wait`, follows each batch to its end and collects its refused rows. */
 async function pushSources(context, options) {
     const { out } = context;
@@ -36910,7 +36686,7 @@ function sourceFiles(context) {
             context.out.problem(`${path}: files[${index}].source '${rule.source}' matches no file under ${root}`);
     });
     if (matches.length === 0)
-        throw new CliError(`No source file matches the files[].source globs of ${path}.`);
+        throw new CommandError(`No source file matches the files[].source globs of ${path}.`);
     return matches;
 }
 function readSource(match) {
@@ -36918,7 +36694,7 @@ function readSource(match) {
         return (0,external_node_fs_namespaceObject.readFileSync)(match.absolute);
     }
     catch (error) {
-        throw new CliError(`${match.path}: cannot read the source file (${error.code ?? error.message}).`);
+        throw new CommandError(`${match.path}: cannot read the source file (${error.code ?? error.message}).`);
     }
 }
 function sha256(content) {
@@ -36953,39 +36729,8 @@ function pushExitCode(report) {
     return 0;
 }
 
-;// CONCATENATED MODULE: ./src/cli/commands/sync.ts
-/** `parlance sync`: push what changed, wait for its batches, then pull every translation: the one command a CI job needs. */
-
-
-
-
-const sync_Flags = object({
-    force: schemas_boolean().default(false),
-    'dry-run': schemas_boolean().default(false),
-    locale: localeTags('--locale'),
-});
-const syncCommand = {
-    name: 'sync',
-    summary: 'push, wait for the batches, pull',
-    help: `Usage: parlance sync [--force] [--dry-run] [--locale de,fr]
-
-Pushes the changed source files, waits for their batches, then pulls every translation. The pull runs even
-when a row was refused, so everything that passed is written. Exit 4 when a row or a pulled key was refused,
-3 when a batch failed.
-
-  --force       push unchanged files too
-  --dry-run     list what would be pushed and what the service's current translations would write
-  --locale      pull only these locales`,
-    options: { force: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, locale: { type: 'string', multiple: true } },
-    async run(context, { values, positionals }) {
-        noMorePositionals(positionals, 0, 'parlance sync [--force] [--dry-run]');
-        const flags = parseFlags(sync_Flags, values);
-        const push = await pushSources(context, { force: flags.force, dryRun: flags['dry-run'], wait: !flags['dry-run'] });
-        const pull = await pullTranslations(context, { locales: flags.locale, dryRun: flags['dry-run'] });
-        context.out.document({ push, pull });
-        return worstExit(pushExitCode(push), pullExitCode(pull));
-    },
-};
+;// CONCATENATED MODULE: ./src/sync/worst-exit.ts
+/** One exit code for a run that pushed and pulled. */
 /** A failed batch (3) outranks a refusal (4): the refusal may only be a symptom of the failure. */
 function worstExit(...codes) {
     if (codes.includes(3))
@@ -37126,6 +36871,7 @@ function workingDirectory(workspace, input) {
 
 
 
+
 /** What to do next, for the answers a workflow author can fix. */
 const API_HINTS = {
     token_missing: '(check the token input and the secret it reads)',
@@ -37145,7 +36891,7 @@ function describeFailure(error) {
     }
     if (error instanceof InputError)
         return { message: error.message, exitCode: EXIT.usage };
-    if (error instanceof CliError)
+    if (error instanceof CommandError)
         return { message: error.message, exitCode: error.exitCode };
     if (error instanceof ConfigFileError)
         return { message: error.message, exitCode: EXIT.usage, config: error };
@@ -37319,10 +37065,11 @@ function verdict(result, exitCode, failOnRefused) {
 
 ;// CONCATENATED MODULE: ./src/action/run.ts
 /**
- * The Action's orchestration: parse the inputs, run the CLI's push and pull routines with the same client and
- * parlance.yml code, then annotate, set the outputs, write the job summary, and fail the step where the CLI would
+ * The Action's orchestration: parse the inputs, run the push and pull routines the CLI runs (src/sync) with the same
+ * client and parlance.yml code, then annotate, set the outputs, write the job summary, and fail the step where the CLI would
  * exit non-zero. It only writes files; committing them is another step's job.
  */
+
 
 
 

@@ -8,12 +8,15 @@
  * vendor module implements only `GitHost`.
  */
 import { z } from '@hono/zod-openapi';
-import { parseConfig, type ParlanceConfig } from '../../src/cli/config.js';
 import { detectFormat, isFormatId } from '../../src/core/formats/index.js';
 import { repoPathProblem } from '../../src/core/repo-path.js';
-import { matchSourcePaths, targetPaths } from '../github-app/handlers/repository.js';
-import { branchProblem, configPathProblem } from '../routes/v1/integrations.js';
-import { ConnectorError, type BatchSummary, type Connector, type ConnectorContext, type FileUnit, type FileWrite, type ReportRow, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from './connector.js';
+import { configPathProblem } from '../../src/project-config/config-path-problem.js';
+import { matchSourcePaths } from '../../src/project-config/match-source-paths.js';
+import { parseConfig, type ParlanceConfig } from '../../src/project-config/parse-config.js';
+import { targetPaths } from '../../src/project-config/target-paths.js';
+import { branchProblem } from './branch-problem.js';
+import type { BatchSummary, Connector, ConnectorContext, FileUnit, FileWrite, ReportRow, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from './connector.js';
+import { ConnectorError } from './connector-error.js';
 
 /** What the framework needs from a code host's API; each method throws ConnectorError on a failed answer. */
 export interface GitHost {

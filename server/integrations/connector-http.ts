@@ -4,7 +4,7 @@
  * quoting the vendor's own error message.
  */
 import { createPlatformHttp } from '../imports/platform-http.js';
-import { ConnectorError } from './connector.js';
+import { ConnectorError } from './connector-error.js';
 
 export interface HttpInit {
   method?: string;

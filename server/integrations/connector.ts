@@ -187,23 +187,3 @@ export interface Connector<Settings = unknown, Secrets = unknown> {
 /** Anything a connector uses where a connector is expected, whatever its settings' types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyConnector = Connector<any, any>;
-
-/**
- * Why a sync could not go on. `auth` (the credentials were refused) and `config` (a setting names something the
- * remote system does not have) fail the sync at once; `unavailable` (the remote system is down, busy or timing out)
- * is retried with backoff.
- */
-export class ConnectorError extends Error {
-  constructor(
-    readonly kind: 'auth' | 'config' | 'unavailable',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ConnectorError';
-  }
-
-  /** Whether retrying cannot help (the HTTP client rethrows such an error at once). */
-  get permanent(): boolean {
-    return this.kind !== 'unavailable';
-  }
-}

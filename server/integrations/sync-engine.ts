@@ -17,16 +17,17 @@ import { SecretDecryptionError } from '../github-app/crypto.js';
 import { createLeasePoller } from '../jobs/lease-poller.js';
 import type { Logger } from '../logger.js';
 import type { PullService } from '../services/pull-service.js';
-import type { SourceEntry } from '../services/push-fns.js';
+import { keyPatterns, type SourceEntry } from '../services/push-fns.js';
 import type { PushService } from '../services/push-service.js';
 import type { TranslationsService } from '../services/quality/translations-service.js';
-import { FileUnparsableError, type FormatId, type PluralForms } from '../../src/core/formats/codec.js';
+import type { FormatId, PluralForms } from '../../src/core/formats/codec.js';
+import { FileUnparsableError } from '../../src/core/formats/file-unparsable-error.js';
 import { getCodec } from '../../src/core/formats/index.js';
 import { orderedForms } from '../../src/core/plurals.js';
-import { keyPatterns } from '../routes/v1/push.js';
 import { createConnectorHttp } from './connector-http.js';
 import { outboundCause, PUBLIC_ONLY_REASON, RedirectRefusedError, UnsafeAddressError, type Outbound } from '../net/outbound.js';
-import { ConnectorError, type ConnectorContext, type FileWrite, type JsonValue, type Listing, type ReportRow, type StringWrite, type WriteBack } from './connector.js';
+import type { ConnectorContext, FileWrite, JsonValue, Listing, ReportRow, StringWrite, WriteBack } from './connector.js';
+import { ConnectorError } from './connector-error.js';
 import type { ConnectionsService, OpenedConnection } from './connections-service.js';
 
 export interface SyncEngineSettings {

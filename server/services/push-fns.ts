@@ -80,3 +80,11 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/** `a.*,b` → a predicate over key names; `*` matches any run of characters. */
+export function keyPatterns(input: string | string[] | undefined): ((key: string) => boolean) | undefined {
+  const list = (Array.isArray(input) ? input : input === undefined ? [] : [input]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (list.length === 0) return undefined;
+  const res = list.map((p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's'));
+  return (key) => res.some((re) => re.test(key));
+}

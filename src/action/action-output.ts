@@ -1,7 +1,7 @@
 /** The CLI's Output for a workflow log: every line through `core.info`, batch progress as plain lines, never the token. */
 import * as core from '@actions/core';
 import type { Batch } from '../client/types.js';
-import { progressLine, settledRows, type Output, type Progress } from '../cli/output.js';
+import { progressLine, settledRows, type Output, type Progress } from '../sync/output.js';
 
 /**
  * Problems go to the log like any line: the Action annotates refused rows and left-out keys itself, from the

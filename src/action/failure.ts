@@ -3,9 +3,10 @@
  * have used. The CLI has its own edge (src/cli/main.ts); both take the status mapping from the client's exitCodeFor.
  * Importing the CLI's would bundle every CLI command, and its hints name CLI flags.
  */
-import { SubjectError, CliError } from '../cli/commands/command.js';
-import { ConfigFileError } from '../cli/config.js';
 import { ApiError, EXIT, exitCodeFor } from '../client/client.js';
+import { ConfigFileError } from '../project-config/config-file-error.js';
+import { CommandError } from '../sync/command-error.js';
+import { SubjectError } from '../sync/subject-error.js';
 import { InputError } from './inputs.js';
 
 export interface Failure {
@@ -34,7 +35,7 @@ export function describeFailure(error: unknown): Failure {
     return { ...inner, message: `${error.subject}: ${inner.message}` };
   }
   if (error instanceof InputError) return { message: error.message, exitCode: EXIT.usage };
-  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof CommandError) return { message: error.message, exitCode: error.exitCode };
   if (error instanceof ConfigFileError) return { message: error.message, exitCode: EXIT.usage, config: error };
   if (error instanceof ApiError) {
     const hint = API_HINTS[error.code] ?? (error.status === 401 ? API_HINTS.token_invalid : undefined);

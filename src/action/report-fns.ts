@@ -1,7 +1,7 @@
 /** Pure pieces of the Action's report: per-locale tallies, annotations, step outputs, the summary table and the verdict. */
 import { posix } from 'node:path';
-import type { PullReport } from '../cli/commands/pull.js';
-import type { PushReport } from '../cli/commands/push.js';
+import type { PullReport } from '../sync/pull-translations.js';
+import type { PushReport } from '../sync/push-sources.js';
 import type { Batch, BatchRow } from '../client/types.js';
 import { exitNote } from './failure.js';
 import type { ActionCommand } from './inputs.js';

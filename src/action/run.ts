@@ -1,17 +1,18 @@
 /**
- * The Action's orchestration: parse the inputs, run the CLI's push and pull routines with the same client and
- * parlance.yml code, then annotate, set the outputs, write the job summary, and fail the step where the CLI would
+ * The Action's orchestration: parse the inputs, run the push and pull routines the CLI runs (src/sync) with the same
+ * client and parlance.yml code, then annotate, set the outputs, write the job summary, and fail the step where the CLI would
  * exit non-zero. It only writes files; committing them is another step's job.
  */
 import { relative, sep } from 'node:path';
 import * as core from '@actions/core';
 import type { SummaryTableRow } from '@actions/core/lib/summary.js';
-import { about, createContext, type CommandContext } from '../cli/commands/command.js';
-import { pullExitCode, pullTranslations } from '../cli/commands/pull.js';
-import { pushExitCode, pushSources } from '../cli/commands/push.js';
-import { worstExit } from '../cli/commands/sync.js';
-import type { CliIo } from '../cli/output.js';
 import type { BatchRow } from '../client/types.js';
+import { createContext, type CommandContext } from '../sync/command-context.js';
+import type { CommandIo } from '../sync/output.js';
+import { pullExitCode, pullTranslations } from '../sync/pull-translations.js';
+import { pushExitCode, pushSources } from '../sync/push-sources.js';
+import { about } from '../sync/subject-error.js';
+import { worstExit } from '../sync/worst-exit.js';
 import { createActionOutput } from './action-output.js';
 import { describeFailure, exitNote } from './failure.js';
 import { parseInputs, type ActionInputs } from './inputs.js';
@@ -46,7 +47,7 @@ export async function run(): Promise<void> {
 }
 
 async function runCommand(inputs: ActionInputs): Promise<{ result: RunResult; exitCode: 0 | 3 | 4 }> {
-  const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: inputs.workingDirectory, isTTY: false };
+  const io: CommandIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: inputs.workingDirectory, isTTY: false };
   const context = createContext(io, createActionOutput(inputs.token), { token: inputs.token, service: inputs.serviceUrl, config: inputs.config });
   const configDir = toPosix(relative(inputs.workspace, context.config().root));
 

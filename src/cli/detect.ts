@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import { checkLocale } from '../core/locales/locales.js';
-import type { FileRule } from './config.js';
+import type { FileRule } from '../project-config/parse-config.js';
 import { TEMPLATE_VARIABLES, localeFromAndroid, variableValues } from '../core/path-templates.js';
 
 export interface DetectedLayout {

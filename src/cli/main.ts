@@ -2,8 +2,12 @@
 import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
 import { ApiError, EXIT, exitCodeFor } from '../client/client.js';
-import { ConfigFileError } from './config.js';
-import { CliError, createContext, GLOBAL_OPTIONS, SubjectError, type Command } from './commands/command.js';
+import { ConfigFileError } from '../project-config/config-file-error.js';
+import { createContext } from '../sync/command-context.js';
+import { CommandError } from '../sync/command-error.js';
+import type { CommandIo } from '../sync/output.js';
+import { SubjectError } from '../sync/subject-error.js';
+import { GLOBAL_OPTIONS, type Command } from './commands/command.js';
 import { githubCommand } from './commands/github.js';
 import { glossaryCommand } from './commands/glossary.js';
 import { importCommand } from './commands/import.js';
@@ -20,7 +24,7 @@ import { statusCommand } from './commands/status.js';
 import { storageCommand } from './commands/storage.js';
 import { syncCommand } from './commands/sync.js';
 import { tokensCommand } from './commands/tokens.js';
-import { createOutput, type CliIo } from './output.js';
+import { createOutput } from './output.js';
 
 const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand];
 
@@ -71,7 +75,7 @@ const VALUE_OPTIONS: ReadonlySet<string> = new Set(
 );
 
 /** Runs one user command; resolves to the exit code (see EXIT_HELP). */
-export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function runCli(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const { command: name, rest } = splitCommand(argv);
   if (name === undefined && rest.includes('--version')) {
     io.stdout.write(`${packageJson.version}\n`);
@@ -80,7 +84,7 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   if (name === undefined || name === 'help') return showHelp(io, name === 'help' ? rest[0] : undefined, rest.includes('--help') || rest.includes('-h') || name === 'help');
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    if (rest.includes('--json')) return fail(io, 'parlance', { json: true, secret: io.env.PARLANCE_TOKEN }, new CliError(`Unknown command '${name}'. Run 'parlance --help'.`));
+    if (rest.includes('--json')) return fail(io, 'parlance', { json: true, secret: io.env.PARLANCE_TOKEN }, new CommandError(`Unknown command '${name}'. Run 'parlance --help'.`));
     io.stderr.write(`Unknown command '${name}'.\n\n${HELP}`);
     return EXIT.usage;
   }
@@ -89,7 +93,7 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   try {
     parsed = parseLine(command, rest);
   } catch (error) {
-    return fail(io, `parlance ${command.name}`, { json: rest.includes('--json'), secret: io.env.PARLANCE_TOKEN }, new CliError(`${(error as Error).message}. Run 'parlance ${command.name} --help'.`));
+    return fail(io, `parlance ${command.name}`, { json: rest.includes('--json'), secret: io.env.PARLANCE_TOKEN }, new CommandError(`${(error as Error).message}. Run 'parlance ${command.name} --help'.`));
   }
   const { values, positionals } = parsed;
   if (values.help === true) {
@@ -122,7 +126,7 @@ export function splitCommand(argv: readonly string[]): { command: string | undef
   return { command: undefined, rest: [...argv] };
 }
 
-function showHelp(io: CliIo, topic: string | undefined, asked: boolean): number {
+function showHelp(io: CommandIo, topic: string | undefined, asked: boolean): number {
   const command = topic === undefined ? undefined : COMMANDS.find((candidate) => candidate.name === topic);
   if (topic !== undefined && !topic.startsWith('-') && !command) {
     io.stderr.write(`No help for '${topic}'.${topic === 'admin' ? " Run 'parlance admin help'." : ''}\n\n${HELP}`);
@@ -141,7 +145,7 @@ interface Failure {
 }
 
 /** Prints why the command stopped (one stderr line; in --json mode also the error document) and returns its exit code. */
-function fail(io: CliIo, prefix: string, options: { json: boolean; secret: string | undefined }, error: unknown): number {
+function fail(io: CommandIo, prefix: string, options: { json: boolean; secret: string | undefined }, error: unknown): number {
   const failure = describeFailure(error);
   const out = createOutput(io, { json: options.json, quiet: false, secret: options.secret });
   out.problem(`${prefix}: ${failure.message}`);
@@ -156,7 +160,7 @@ export function describeFailure(error: unknown): Failure {
     const inner = describeFailure(error.cause);
     return { ...inner, message: `${error.subject}: ${inner.message}` };
   }
-  if (error instanceof CliError) return { message: error.message, exitCode: error.exitCode };
+  if (error instanceof CommandError) return { message: error.message, exitCode: error.exitCode };
   if (error instanceof ConfigFileError) return { message: error.message, exitCode: EXIT.usage };
   if (error instanceof ApiError) {
     const hint = API_HINTS[error.code] ?? (error.status === 401 ? API_HINTS.token_invalid : undefined);
@@ -181,6 +185,6 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function processIo(): CliIo {
+function processIo(): CommandIo {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), isTTY: process.stderr.isTTY === true };
 }

@@ -1,5 +1,5 @@
 /** How much an archive read from user input may hold: its entry count and what its entries inflate to, nested archives included. */
-import { FileUnparsableError } from './formats/codec.js';
+import { FileUnparsableError } from './formats/file-unparsable-error.js';
 
 export interface ArchiveLimits {
   /** The most bytes an archive's entries may inflate to together, archives read from inside it included. */

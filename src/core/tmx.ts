@@ -1,5 +1,5 @@
 /** TMX translation-memory exchange: reads TMX 1.1–1.4b files into translation units, and writes units as TMX 1.4b. */
-import { FileUnparsableError } from './formats/codec.js';
+import { FileUnparsableError } from './formats/file-unparsable-error.js';
 import { decodeXml, escapeXmlAttribute, escapeXmlText, lineColumn, scanXml, textContent, type XmlElement } from './formats/xml-scan.js';
 
 /** One language's text of a translation unit. */

@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { FileUnparsableError, IMPLEMENTED_FORMATS, getCodec, type Codec, type FormatId, type Value } from '../../src/core/formats/index.js';
+import { FileUnparsableError } from '../../src/core/formats/file-unparsable-error.js';
+import { IMPLEMENTED_FORMATS, getCodec, type Codec, type FormatId, type Value } from '../../src/core/formats/index.js';
 import { createRng, mutantSeed, mutate } from './mutate.js';
 
 const REPO = new URL('../../', import.meta.url);

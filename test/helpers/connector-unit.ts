@@ -1,7 +1,8 @@
 /** What connector-level tests share: a context as the sync engine builds it, and the ConnectorError a call rejects with. */
 import { expect } from 'vitest';
 import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import { ConnectorError, type Connector, type ConnectorContext, type StringUnit, type WriteBack } from '../../server/integrations/connector.js';
+import type { Connector, ConnectorContext, StringUnit, WriteBack } from '../../server/integrations/connector.js';
+import { ConnectorError } from '../../server/integrations/connector-error.js';
 
 export interface ContextOptions {
   /** Default de, fr and ja, as the acceptance kit's project. */

@@ -8,7 +8,8 @@ import { gfm } from 'micromark-extension-gfm';
 import type { Heading, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, TableCell, Yaml } from 'mdast';
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode, type Scalar } from 'yaml';
 import { textValue } from '../../src/core/formats/values.js';
-import { FileUnparsableError, type Codec, type Entry, type RenderInput } from '../../src/core/formats/codec.js';
+import type { Codec, Entry, RenderInput } from '../../src/core/formats/codec.js';
+import { FileUnparsableError } from '../../src/core/formats/file-unparsable-error.js';
 import { decodeUtf8, encodeUtf8 } from '../../src/core/formats/json-scan.js';
 import { LineIndex } from '../../src/core/formats/line-index.js';
 

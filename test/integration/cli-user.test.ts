@@ -7,7 +7,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, matchSources } from '../../src/cli/config.js';
+import { loadConfig } from '../../src/project-config/load-config.js';
+import { matchSources } from '../../src/project-config/match-sources.js';
 import { runCli } from '../../src/cli/main.js';
 import { mockTranslate, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
 import { runProcess, type Run } from '../helpers/process.js';

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, BatchWaitTimeoutError, EXIT, NetworkError, createClient, exitCodeFor, retryAfterSeconds, type ClientOptions, type ParlanceClient } from '../../src/client/client.js';
-import { ConfigFileError } from '../../src/cli/config.js';
+import { ConfigFileError } from '../../src/project-config/config-file-error.js';
 import { getCodec } from '../../src/core/formats/index.js';
 import { startService, type TestService } from '../helpers/service.js';
 

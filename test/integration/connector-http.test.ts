@@ -4,7 +4,7 @@
  * the connector framework's whole acceptance scenario through the service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectorError } from '../../server/integrations/connector.js';
+import type { ConnectorError } from '../../server/integrations/connector-error.js';
 import { http, signParlance, verifyParlanceSignature } from '../../server/integrations/connectors/http.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { connectorContext, rejection } from '../helpers/connector-unit.js';

@@ -1,6 +1,7 @@
 /** Layout detection for `parlance init`: real repository layouts, one per ecosystem, and the parlance.yml written for them. */
 import { describe, expect, it } from 'vitest';
-import { compileGlob, parseConfig, type FileRule } from '../../src/cli/config.js';
+import { compileGlob } from '../../src/project-config/compile-glob.js';
+import { parseConfig, type FileRule } from '../../src/project-config/parse-config.js';
 import { detectLayout, renderConfig, type DetectedLayout } from '../../src/cli/detect.js';
 import { translationPath } from '../../src/core/path-templates.js';
 

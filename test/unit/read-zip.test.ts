@@ -5,7 +5,7 @@
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { ArchiveBudget, ArchiveLimitError, DEFAULT_ARCHIVE_LIMITS } from '../../src/core/archive-limits.js';
-import { FileUnparsableError } from '../../src/core/formats/codec.js';
+import { FileUnparsableError } from '../../src/core/formats/file-unparsable-error.js';
 import { xlsxCodec } from '../../src/core/formats/xlsx.js';
 import { readZip } from '../../src/core/read-zip.js';
 import { buildZip, deflatedZeros } from '../helpers/build-zip.js';

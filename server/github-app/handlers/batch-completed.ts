@@ -1,12 +1,14 @@
 /** `batch.completed` for a linked repository: pull every target file, sync the one translation pull request, and report the check runs. */
 import type { ParlanceClient } from '../../../src/client/client.js';
 import type { BatchRow } from '../../../src/client/types.js';
+import { matchSourcePaths } from '../../../src/project-config/match-source-paths.js';
+import { targetPaths } from '../../../src/project-config/target-paths.js';
 import { reportCheckRun, type CheckRow } from '../check-run.js';
 import type { GithubLink } from '../links.js';
 import type { BatchReport, LocaleTally } from '../pr-body.js';
 import { branchFor, syncTranslationPullRequest, type GitHubClient, type SyncResult, type TargetFile } from '../translation-pr.js';
 import type { AppMemory } from './app-memory.js';
-import { listFilePaths, matchSourcePaths, readBranchHead, readParlanceConfig, splitRepository, targetPaths } from './repository.js';
+import { listFilePaths, readBranchHead, readParlanceConfig, splitRepository } from './repository.js';
 
 /** Outcomes of rows whose translation was written: by a provider, or from the translation memory. */
 const WRITTEN_OUTCOMES: ReadonlySet<string> = new Set(['translated', 'memory']);

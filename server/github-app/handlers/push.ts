@@ -3,11 +3,13 @@ import type { ParlanceClient } from '../../../src/client/client.js';
 import { ApiError } from '../../../src/client/client.js';
 import { detectFormat, getCodec, isFormatId, type Codec, type Entry } from '../../../src/core/formats/index.js';
 import { repoPathProblem } from '../../../src/core/repo-path.js';
+import { matchSourcePaths } from '../../../src/project-config/match-source-paths.js';
+import { targetPaths, type TargetMatch } from '../../../src/project-config/target-paths.js';
 import type { GithubLink } from '../links.js';
 import type { DriftImport } from '../pr-body.js';
 import { BATCH_TRAILER, type GitHubClient } from '../translation-pr.js';
 import type { AppMemory } from './app-memory.js';
-import { listFilePaths, matchSourcePaths, readParlanceConfig, readRepositoryFile, splitRepository, targetPaths, type TargetMatch } from './repository.js';
+import { listFilePaths, readParlanceConfig, readRepositoryFile, splitRepository } from './repository.js';
 
 /** The parts of a push payload the App reads. */
 export interface PushFacts {

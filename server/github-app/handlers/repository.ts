@@ -1,6 +1,5 @@
-/** What the App reads from a linked repository: the base commit, `parlance.yml`, file contents, and which paths are sources or managed translations. */
-import { compileGlob, parseConfig, type FileRule, type ParlanceConfig } from '../../../src/cli/config.js';
-import { translationPath } from '../../../src/core/path-templates.js';
+/** What the App reads from a linked repository: the base commit, `parlance.yml`, file contents and the commit's file listing. */
+import { parseConfig, type ParlanceConfig } from '../../../src/project-config/parse-config.js';
 import { repoPath } from '../../../src/core/repo-path.js';
 import type { GitHubClient } from '../translation-pr.js';
 
@@ -58,37 +57,4 @@ export async function listFilePaths(octokit: GitHubClient, owner: string, repo: 
   const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', { owner, repo, tree_sha: commitSha, recursive: 'true' });
   if (data.truncated) throw new Error(`The tree of ${owner}/${repo}@${commitSha} is too large for one listing (GitHub truncated it); the App cannot find every source file.`);
   return data.tree.filter((e) => e.type === 'blob' && e.path !== undefined).map((e) => e.path!);
-}
-
-/** A source file of the repository and the rule that names it. */
-export interface SourceMatch {
-  rule: FileRule;
-  path: string;
-}
-
-/** The paths each rule's `source` glob matches, in rule order; a path matched by an earlier rule is not matched again. */
-export function matchSourcePaths(config: ParlanceConfig, paths: readonly string[]): SourceMatch[] {
-  const seen = new Set<string>();
-  const matches: SourceMatch[] = [];
-  for (const rule of config.files) {
-    const pattern = compileGlob(rule.source);
-    for (const path of [...paths].sort()) {
-      if (seen.has(path) || !pattern.test(path)) continue;
-      seen.add(path);
-      matches.push({ rule, path });
-    }
-  }
-  return matches;
-}
-
-/** A managed translation file: where a source's translation into one locale lives. */
-export interface TargetMatch {
-  source: SourceMatch;
-  locale: string;
-  path: string;
-}
-
-/** Every managed translation file of the sources in the given locales. */
-export function targetPaths(sources: readonly SourceMatch[], locales: readonly string[]): TargetMatch[] {
-  return sources.flatMap((source) => locales.map((locale) => ({ source, locale, path: translationPath(source.rule.translation, source.path, locale) })));
 }

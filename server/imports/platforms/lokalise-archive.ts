@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { ArchiveLimitError } from '../../../src/core/archive-limits.js';
-import { FileUnparsableError, PLURAL_CATEGORIES, type Entry, type FormatId, type PluralForms } from '../../../src/core/formats/codec.js';
+import { PLURAL_CATEGORIES, type Entry, type FormatId, type PluralForms } from '../../../src/core/formats/codec.js';
+import { FileUnparsableError } from '../../../src/core/formats/file-unparsable-error.js';
 import { detectFormat, getCodec } from '../../../src/core/formats/index.js';
 import { checkLocale } from '../../../src/core/locales/locales.js';
 import { parseTmx } from '../../../src/core/tmx.js';

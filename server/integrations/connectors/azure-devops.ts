@@ -24,7 +24,8 @@
  */
 import { z } from '@hono/zod-openapi';
 import { batchTrailers, branchFor, codeHostSettings, createCodeHostConnector, hasBatchTrailer, RebuildRefusedError, type CodeHostSettings, type GitHost } from '../code-host.js';
-import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
+import type { ConnectorContext, ReportRow, WebhookRequest, WebhookVerdict } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
 

@@ -20,7 +20,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { codeHostSettings, createCodeHostConnector, type CodeHostSettings, type GitHost } from '../code-host.js';
-import { ConnectorError, type ConnectorContext, type ReportRow, type WebhookRequest, type WebhookVerdict } from '../connector.js';
+import type { ConnectorContext, ReportRow, WebhookRequest, WebhookVerdict } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
 

@@ -17,7 +17,8 @@
  * api/src/middleware/rate-limiter-ip.ts (429 with Retry-After) and the permissions' ForbiddenError reason.
  */
 import { z } from '@hono/zod-openapi';
-import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
+import type { Connector, ConnectorContext, RemoteString, StringUnit, StringWrite, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { matchLocales, sameLocale } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';

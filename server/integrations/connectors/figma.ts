@@ -6,7 +6,8 @@
  * stay in Parlance and reach the design through a plugin or an export.
  */
 import { z } from '@hono/zod-openapi';
-import { ConnectorError, type Connector, type ConnectorContext, type Listing, type RemoteString, type StringUnit, type WebhookRequest, type WebhookVerdict } from '../connector.js';
+import type { Connector, ConnectorContext, Listing, RemoteString, StringUnit, WebhookRequest, WebhookVerdict } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { sameSecret } from '../same-secret.js';
 
 const settings = z

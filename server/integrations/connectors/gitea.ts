@@ -18,7 +18,8 @@
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { codeHostSettings, batchTrailers, createCodeHostConnector, hasBatchTrailer, type GitHost } from '../code-host.js';
-import { ConnectorError, type ConnectorContext, type WebhookRequest, type WebhookVerdict } from '../connector.js';
+import type { ConnectorContext, WebhookRequest, WebhookVerdict } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure, vendorMessage } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
 

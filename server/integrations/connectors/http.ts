@@ -14,7 +14,8 @@
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { PLURAL_CATEGORIES, type PluralForms } from '../../../src/core/formats/codec.js';
-import { ConnectorError, type Connector, type RemoteString, type WebhookRequest, type WebhookVerdict } from '../connector.js';
+import type { Connector, RemoteString, WebhookRequest, WebhookVerdict } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure } from '../connector-http.js';
 import { sameLocale } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';

@@ -17,7 +17,8 @@
  */
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { ConnectorError, type Connector, type ConnectorContext, type JsonValue, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
+import type { Connector, ConnectorContext, JsonValue, RemoteString, StringUnit, StringWrite, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure } from '../connector-http.js';
 import { matchLocales } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';

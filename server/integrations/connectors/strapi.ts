@@ -14,7 +14,8 @@
  * packages/core/content-type-builder/server/src/routes/content-api.ts (the schema, for maximum lengths).
  */
 import { z } from '@hono/zod-openapi';
-import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WebhookRequest, type WebhookVerdict, type WriteBack, type WriteResult } from '../connector.js';
+import type { Connector, ConnectorContext, RemoteString, StringUnit, StringWrite, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure } from '../connector-http.js';
 import { matchLocales } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';

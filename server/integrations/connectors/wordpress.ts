@@ -16,7 +16,8 @@
  * `slug`, `locale`, `w3c`, `is_default`).
  */
 import { z } from '@hono/zod-openapi';
-import { ConnectorError, type Connector, type ConnectorContext, type RemoteString, type StringUnit, type StringWrite, type WriteBack, type WriteResult } from '../connector.js';
+import type { Connector, ConnectorContext, RemoteString, StringUnit, StringWrite, WriteBack, WriteResult } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
 import { failure } from '../connector-http.js';
 import { sameLocale } from '../remote-locales.js';
 

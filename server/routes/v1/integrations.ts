@@ -8,45 +8,9 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ApiError } from '../../errors.js';
 import { Problem, notFoundResponse, problemResponses } from './schemas.js';
-import { repoPathProblem } from '../../../src/core/repo-path.js';
-
-/** GitHub's rules: an owner of up to 39 letters, digits and hyphens (not first); a name of up to 100 letters, digits, '.', '_' and '-'. */
-const REPOSITORY = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
-/** Characters git refuses in a ref name (git check-ref-format), besides control characters. */
-const REF_FORBIDDEN = /[\s~^:?*[\\]/;
-
-/** Control characters (U+0000 to U+001F and DEL), which neither git refs nor repository paths may hold. */
-function hasControlCharacter(value: string): boolean {
-  return [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
-}
-
-/** Why `value` is not a repository `owner/name`, or undefined when it is one. */
-export function repositoryProblem(value: string): string | undefined {
-  const name = value.split('/')[1];
-  if (!REPOSITORY.test(value) || name === '.' || name === '..') return `Invalid repository '${value}'. Expected 'owner/name' as on GitHub, such as 'acme/web'.`;
-  return undefined;
-}
-
-/** git check-ref-format's rules for a branch, each with the reason a name breaking it is refused. */
-const BRANCH_RULES: readonly (readonly [breaks: (name: string) => boolean, reason: string])[] = [
-  [(name) => name.length === 0 || name.length > 255, 'it must have 1 to 255 characters'],
-  [(name) => REF_FORBIDDEN.test(name) || hasControlCharacter(name), 'it contains a space, a control character or one of ~ ^ : ? * [ \\'],
-  [(name) => name.includes('..') || name.includes('@{') || name.includes('//') || name === '@', "it contains '..', '@{' or '//', or is '@'"],
-  [(name) => name.startsWith('/') || name.startsWith('-') || name.endsWith('/') || name.endsWith('.'), "it starts with '/' or '-', or ends with '/' or '.'"],
-  [(name) => name.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock')), "a part starts with '.' or ends with '.lock'"],
-];
-
-/** Why `value` is not a branch name git would accept, or undefined when it is one. */
-export function branchProblem(value: string): string | undefined {
-  const broken = BRANCH_RULES.find(([breaks]) => breaks(value));
-  return broken && `Invalid base_branch '${value}': ${broken[1]}. Expected a branch name such as 'main'.`;
-}
-
-/** Why `value` is not a relative path inside the repository (the one repository path rule), or undefined when it is one. */
-export function configPathProblem(value: string): string | undefined {
-  const problem = repoPathProblem(value);
-  return problem ? `Invalid config_path '${value}': ${problem.reason}. Expected a path relative to the repository root, such as 'parlance.yml' or '.github/parlance.yml'.` : undefined;
-}
+import { configPathProblem } from '../../../src/project-config/config-path-problem.js';
+import { repositoryProblem } from '../../github-app/repository-problem.js';
+import { branchProblem } from '../../integrations/branch-problem.js';
 
 /** A string schema whose one check is `problem`, reported with its own message. */
 function checkedString(problem: (value: string) => string | undefined) {

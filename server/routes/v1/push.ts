@@ -5,9 +5,10 @@ import { ApiError } from '../../errors.js';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import type { PushInput } from '../../services/push-service.js';
-import type { SourceEntry } from '../../services/push-fns.js';
+import { keyPatterns, type SourceEntry } from '../../services/push-fns.js';
 import { ArchiveLimitError, type ArchiveLimits } from '../../../src/core/archive-limits.js';
-import { FORMAT_IDS, FileUnparsableError, type PluralForms } from '../../../src/core/formats/codec.js';
+import { FORMAT_IDS, type PluralForms } from '../../../src/core/formats/codec.js';
+import { FileUnparsableError } from '../../../src/core/formats/file-unparsable-error.js';
 import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/index.js';
 import { repoPath } from '../../../src/core/repo-path.js';
 import { localeList } from './locale-params.js';
@@ -55,14 +56,6 @@ const MultipartPush = z
       .openapi({ description: 'Keys to translate with the careful pass: names or `*` patterns (e.g. `onboarding.*`), comma-separated or repeated. Other keys keep their stored pass (new keys: fast).' }),
   })
   .openapi('PushFileRequest');
-
-/** `a.*,b` → a predicate over key names; `*` matches any run of characters. */
-export function keyPatterns(input: string | string[] | undefined): ((key: string) => boolean) | undefined {
-  const list = (Array.isArray(input) ? input : input === undefined ? [] : [input]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-  if (list.length === 0) return undefined;
-  const res = list.map((p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 's'));
-  return (key) => res.some((re) => re.test(key));
-}
 
 export function pushRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();

@@ -1,7 +1,7 @@
 /** TMX import into and export from the organisation's translation memory. */
 import type { Db } from '../../db/database.js';
 import { ApiError } from '../../errors.js';
-import { FileUnparsableError } from '../../../src/core/formats/codec.js';
+import { FileUnparsableError } from '../../../src/core/formats/file-unparsable-error.js';
 import { checkLocale } from '../../../src/core/locales/locales.js';
 import { parseTmx, renderTmx } from '../../../src/core/tmx.js';
 import { rememberTranslations, type MemoryWrite } from './memory.js';

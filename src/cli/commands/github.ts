@@ -1,7 +1,9 @@
 /** `parlance github`: link a repository of a GitHub App installation to the project, list the links, unlink (needs 'manage'). */
 import { z } from 'zod';
 import type { GithubLink } from '../../client/client.js';
-import { about, CliError, noMorePositionals, parseFlags, positional, type Command } from './command.js';
+import { CommandError } from '../../sync/command-error.js';
+import { about } from '../../sync/subject-error.js';
+import { noMorePositionals, parseFlags, positional, type Command } from './command.js';
 
 const USAGE = `parlance github link --installation <id> --repository owner/name [--base main] [--config-path parlance.yml]
        parlance github list
@@ -71,7 +73,7 @@ Every action needs a token with 'manage'.`,
         return 0;
       }
       default:
-        throw new CliError(`Unknown github action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown github action '${action}'. Usage: ${USAGE}`);
     }
   },
 };

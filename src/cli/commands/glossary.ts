@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import type { GlossaryTerm } from '../../client/types.js';
 import { checkLocale } from '../../core/locales/locales.js';
-import { about, CliError, noMorePositionals, parseFlags, positional, type Command } from './command.js';
+import { CommandError } from '../../sync/command-error.js';
+import { about } from '../../sync/subject-error.js';
+import { noMorePositionals, parseFlags, positional, type Command } from './command.js';
 
 const USAGE = `parlance glossary list
        parlance glossary add <term> [--translation de=Übersicht ...] [--case-sensitive] [--notes <text>]
@@ -63,7 +65,7 @@ any translation. Needs a token with 'write' (list: 'read').`,
       case 'forbid': {
         const term = positional(positionals, 1, `Missing the term. Usage: parlance glossary ${action} <term>`);
         noMorePositionals(positionals, 2, `parlance glossary ${action} <term> (quote a term with spaces)`);
-        if (action === 'forbid' && Object.keys(flags.translation).length > 0) throw new CliError('A forbidden term has no translations: drop --translation, or use glossary add.');
+        if (action === 'forbid' && Object.keys(flags.translation).length > 0) throw new CommandError('A forbidden term has no translations: drop --translation, or use glossary add.');
         const created = await about(`glossary term '${term}'`, () =>
           client.addGlossaryTerm({
             term,
@@ -85,7 +87,7 @@ any translation. Needs a token with 'write' (list: 'read').`,
         return 0;
       }
       default:
-        throw new CliError(`Unknown glossary action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown glossary action '${action}'. Usage: ${USAGE}`);
     }
   },
 };

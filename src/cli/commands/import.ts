@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ImportJob, ImportPlatform } from '../../client/types.js';
-import { progressBar } from '../output.js';
-import { about, CliError, noMorePositionals, oneOf, parseFlags, positional, type Command } from './command.js';
+import { CommandError } from '../../sync/command-error.js';
+import { progressBar } from '../../sync/output.js';
+import { about } from '../../sync/subject-error.js';
+import { noMorePositionals, oneOf, parseFlags, positional, type Command } from './command.js';
 
 const PLATFORMS = ['crowdin', 'lokalise', 'phrase', 'transifex', 'tolgee', 'poeditor'] as const satisfies readonly ImportPlatform[];
 
@@ -103,20 +105,20 @@ in the service if this command stops; it resumes by itself after a restart of th
     const options = { conflict: flags.overwrite ? ('overwrite' as const) : ('keep_human' as const), unreviewed: flags['hold-unreviewed'] ? ('hold' as const) : ('accept' as const), dry_run: flags['dry-run'] };
     let job: ImportJob;
     if (flags.archive !== undefined) {
-      if (flags.project !== undefined) throw new CliError('Give either --project (an import through the API) or --archive (an import from an export), not both.');
+      if (flags.project !== undefined) throw new CommandError('Give either --project (an import through the API) or --archive (an import from an export), not both.');
       const path = resolve(context.io.cwd, flags.archive);
       let content: Uint8Array;
       try {
         content = readFileSync(path);
       } catch (error) {
-        throw new CliError(`Cannot read --archive '${flags.archive}': ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+        throw new CommandError(`Cannot read --archive '${flags.archive}': ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
       }
       job = await about(`importing ${flags.archive}`, () => client.importFromArchive({ platform, content, name: basename(path), options }));
     } else {
-      if (flags.project === undefined) throw new CliError(`Missing --project (the ${platform} project id) or --archive (its export). Usage: ${USAGE}`);
+      if (flags.project === undefined) throw new CommandError(`Missing --project (the ${platform} project id) or --archive (its export). Usage: ${USAGE}`);
       const variable = TOKEN_VARIABLES[platform];
       const token = context.io.env[variable];
-      if (!token) throw new CliError(`Set $${variable} to your ${platform} API token (it is read from the environment so that it stays out of your shell's history), or import an export with --archive.`);
+      if (!token) throw new CommandError(`Set $${variable} to your ${platform} API token (it is read from the environment so that it stays out of your shell's history), or import an export with --archive.`);
       job = await about(`importing ${platform} project ${flags.project}`, () =>
         client.importFromApi({ platform, api: { token, project: flags.project!, ...(flags['base-url'] ? { base_url: flags['base-url'] } : {}) }, options }),
       );
@@ -130,7 +132,7 @@ in the service if this command stops; it resumes by itself after a restart of th
     const deadline = Date.now() + WAIT_TIMEOUT_MS;
     let last = '';
     while (!FINAL.has(job.status)) {
-      if (Date.now() > deadline) throw new CliError(`Import ${job.id} is still ${job.status} after ${WAIT_TIMEOUT_MS / 3_600_000} hours; it goes on in the service: 'parlance import status ${job.id}'.`, 3);
+      if (Date.now() > deadline) throw new CommandError(`Import ${job.id} is still ${job.status} after ${WAIT_TIMEOUT_MS / 3_600_000} hours; it goes on in the service: 'parlance import status ${job.id}'.`, 3);
       await new Promise((r) => setTimeout(r, POLL_MS));
       const id = job.id;
       job = await about(`import ${id}`, () => client.importJob(id));

@@ -2,9 +2,10 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { CONFIG_LOCATIONS } from '../config.js';
+import { CONFIG_LOCATIONS } from '../../project-config/load-config.js';
 import { detectLayout, renderConfig } from '../detect.js';
-import { CliError, noMorePositionals, parseFlags, type Command } from './command.js';
+import { CommandError } from '../../sync/command-error.js';
+import { noMorePositionals, parseFlags, type Command } from './command.js';
 
 const Flags = z.object({
   force: z.boolean().default(false),
@@ -35,12 +36,12 @@ and one file rule per layout. --service is written into the file when given.
     const flags = parseFlags(Flags, values);
     const target = join(io.cwd, 'parlance.yml');
     const existing = CONFIG_LOCATIONS.find((name) => existsSync(join(io.cwd, name)));
-    if (existing && !flags.force && !flags['dry-run']) throw new CliError(`${existing} already exists in ${io.cwd}; pass --force to overwrite it.`);
+    if (existing && !flags.force && !flags['dry-run']) throw new CommandError(`${existing} already exists in ${io.cwd}; pass --force to overwrite it.`);
 
     const files = listRepositoryFiles(io.cwd);
     const layout = detectLayout(files);
     if (!layout) {
-      throw new CliError(
+      throw new CommandError(
         `No locale files found under ${io.cwd} in a layout parlance knows (such as locales/en/*.json, res/values/strings.xml, en.lproj/Localizable.strings). Write parlance.yml by hand: see the README.`,
       );
     }

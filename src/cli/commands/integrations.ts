@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import { ApiError, type ParlanceClient } from '../../client/client.js';
 import type { CatalogConnector, ConnectInput, ConnectionPatch, IntegrationConnection, IntegrationSync } from '../../client/types.js';
-import { formatSeconds } from '../output.js';
-import { about, CliError, noMorePositionals, parseFlags, positional, type Command, type CommandContext } from './command.js';
+import type { CommandContext } from '../../sync/command-context.js';
+import { CommandError } from '../../sync/command-error.js';
+import { formatSeconds } from '../../sync/output.js';
+import { about } from '../../sync/subject-error.js';
+import { noMorePositionals, parseFlags, positional, type Command } from './command.js';
 
 const USAGE = `parlance integrations catalog
        parlance integrations list <connector>
@@ -133,10 +136,10 @@ Every action but catalog needs a token with 'manage'.`,
       for (const line of catalogTable(connectors)) out.line(line);
       return 0;
     }
-    if (!CONNECTION_ACTIONS.includes(action)) throw new CliError(`Unknown integrations action '${action}'. Usage: ${USAGE}`);
+    if (!CONNECTION_ACTIONS.includes(action)) throw new CommandError(`Unknown integrations action '${action}'. Usage: ${USAGE}`);
     const connector = positional(positionals, 1, `Missing the connector. Usage: parlance integrations ${action} <connector>${action === 'list' || action === 'connect' ? '' : ' <connection id>'} (connectors: parlance integrations catalog)`);
     // The GitHub App's links live at /v1/integrations/github too, but in another shape and with other rules.
-    if (connector === 'github') throw new CliError("The GitHub App is linked with its own command: 'parlance github link|list|unlink'.");
+    if (connector === 'github') throw new CommandError("The GitHub App is linked with its own command: 'parlance github link|list|unlink'.");
     const client = context.client();
 
     switch (action) {
@@ -199,7 +202,7 @@ Every action but catalog needs a token with 'manage'.`,
         return 0;
       }
       default:
-        throw new CliError(`Unknown integrations action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown integrations action '${action}'. Usage: ${USAGE}`);
     }
   },
 };
@@ -216,14 +219,14 @@ function checkFlagsBelong(action: string, values: Record<string, unknown>): void
   for (const name of new Set(owners.flatMap(([, names]) => names))) {
     if (values[name] === undefined || own.includes(name)) continue;
     const of = owners.filter(([, names]) => names.includes(name)).map(([owner]) => `'parlance integrations ${owner}'`);
-    throw new CliError(`--${name} is an option of ${of.join(' and ')}, not of '${action}'.`);
+    throw new CommandError(`--${name} is an option of ${of.join(' and ')}, not of '${action}'.`);
   }
 }
 
 async function catalogEntry(client: ParlanceClient, connector: string): Promise<CatalogConnector> {
   const catalog = await about('the connector catalog', () => client.integrationsCatalog());
   const entry = catalog.find((candidate) => candidate.id === connector);
-  if (!entry) throw new CliError(`Unknown connector '${connector}'. Expected one of: ${catalog.map((c) => c.id).join(', ')}.`);
+  if (!entry) throw new CommandError(`Unknown connector '${connector}'. Expected one of: ${catalog.map((c) => c.id).join(', ')}.`);
   return entry;
 }
 
@@ -261,7 +264,7 @@ async function connect(context: CommandContext, client: ParlanceClient, connecto
 async function update(context: CommandContext, client: ParlanceClient, connector: string, id: string, flags: Flags): Promise<IntegrationConnection> {
   const subject = `${connector} connection ${id}`;
   if (!ACTION_FLAGS.update.some((name) => flags[name] !== undefined)) {
-    throw new CliError(`Nothing to change on ${subject}: give one or more of ${ACTION_FLAGS.update.map((name) => `--${name}`).join(', ')}.`);
+    throw new CommandError(`Nothing to change on ${subject}: give one or more of ${ACTION_FLAGS.update.map((name) => `--${name}`).join(', ')}.`);
   }
   const patch: ConnectionPatch = {
     ...(flags.name !== undefined ? { name: flags.name } : {}),
@@ -291,9 +294,9 @@ export function removedSettings(unsets: readonly string[], sets: readonly string
   const known = schemaFields(entry.settings_schema);
   const removed: Record<string, null> = {};
   for (const key of unsets) {
-    if (secretFields.has(key)) throw new CliError(`'${key}' is a credential of ${entry.id}: replace the credentials with --rotate-secrets and $${secretVariable(key)} instead.`);
-    if (known.size > 0 && !known.has(key)) throw new CliError(`Invalid --unset '${key}': ${entry.id} has no such setting. Expected one of: ${[...known].join(', ')}.`);
-    if (sets.some((set) => set.slice(0, set.indexOf('=')).trim() === key)) throw new CliError(`'${key}' is given to both --set and --unset: give one of them.`);
+    if (secretFields.has(key)) throw new CommandError(`'${key}' is a credential of ${entry.id}: replace the credentials with --rotate-secrets and $${secretVariable(key)} instead.`);
+    if (known.size > 0 && !known.has(key)) throw new CommandError(`Invalid --unset '${key}': ${entry.id} has no such setting. Expected one of: ${[...known].join(', ')}.`);
+    if (sets.some((set) => set.slice(0, set.indexOf('=')).trim() === key)) throw new CommandError(`'${key}' is given to both --set and --unset: give one of them.`);
     removed[key] = null;
   }
   return removed;
@@ -328,8 +331,8 @@ export function parseSettings(sets: readonly string[], entry: Pick<CatalogConnec
   for (const set of sets) {
     const at = set.indexOf('=');
     const key = at > 0 ? set.slice(0, at).trim() : '';
-    if (key === '') throw new CliError(`Invalid --set '${set}'. Expected key=value, such as --set space_id=abc123.`);
-    if (secretFields.has(key)) throw new CliError(`'${key}' is a credential of ${entry.id}: set $${secretVariable(key)} instead (credentials are never taken on the command line).`);
+    if (key === '') throw new CommandError(`Invalid --set '${set}'. Expected key=value, such as --set space_id=abc123.`);
+    if (secretFields.has(key)) throw new CommandError(`'${key}' is a credential of ${entry.id}: set $${secretVariable(key)} instead (credentials are never taken on the command line).`);
     const raw = set.slice(at + 1);
     settings[key] = properties[key]?.type === 'string' ? raw : parseValue(raw);
   }
@@ -357,7 +360,7 @@ export function secretsFromEnv(entry: Pick<CatalogConnector, 'id' | 'name' | 'se
   }
   const options = alternatives(entry.secrets_schema).map((part) => (part.required ?? []).filter((field) => secrets[field] === undefined));
   if (options.length === 0 || options.some((missing) => missing.length === 0)) return secrets;
-  throw new CliError(`Missing credentials for ${entry.id}: set ${variablesText(options)} (credentials are read from the environment so that they stay out of your shell's history).`);
+  throw new CommandError(`Missing credentials for ${entry.id}: set ${variablesText(options)} (credentials are read from the environment so that they stay out of your shell's history).`);
 }
 
 /** `$PARLANCE_SECRET_A`, or for alternatives `$PARLANCE_SECRET_A, or $PARLANCE_SECRET_B and $PARLANCE_SECRET_C`. */
@@ -417,7 +420,7 @@ async function followSync(context: CommandContext, client: ParlanceClient, conne
   let pollMs = POLL_FIRST_MS;
   while (!FINAL.has(sync.status)) {
     if (Date.now() >= deadline) {
-      throw new CliError(
+      throw new CommandError(
         `${sync.id} is still ${sync.status} after ${formatSeconds(timeoutMs)}${sync.error ? ` (last error: ${sync.error})` : ''}; it goes on in the service: follow it with 'parlance integrations syncs ${connector} ${id}'.`,
         3,
       );

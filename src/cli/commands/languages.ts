@@ -1,7 +1,9 @@
 /** `parlance languages`: the project's source and target languages; adding or removing a target (needs 'manage'). */
 import { z } from 'zod';
 import type { Language } from '../../client/types.js';
-import { about, CliError, localeTag, noMorePositionals, parseFlags, positional, type Command } from './command.js';
+import { CommandError } from '../../sync/command-error.js';
+import { about } from '../../sync/subject-error.js';
+import { localeTag, noMorePositionals, parseFlags, positional, type Command } from './command.js';
 
 const USAGE = `parlance languages list
        parlance languages add <tag>
@@ -44,7 +46,7 @@ translations. Adding and removing need a token with 'manage'.`,
         return 0;
       }
       default:
-        throw new CliError(`Unknown languages action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown languages action '${action}'. Usage: ${USAGE}`);
     }
   },
 };

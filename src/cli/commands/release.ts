@@ -1,9 +1,12 @@
 /** `parlance release`: publish the project's translations as a numbered release for the CDN and storage targets, list and show releases, rotate the bundle id. */
 import { z } from 'zod';
 import type { Release } from '../../client/types.js';
-import { ConfigNotFoundError } from '../config.js';
-import { count } from '../output.js';
-import { about, CliError, localeTags, noMorePositionals, parseFlags, positional, serviceUrl, type Command, type CommandContext } from './command.js';
+import { ConfigNotFoundError } from '../../project-config/config-file-error.js';
+import { serviceUrl, type CommandContext } from '../../sync/command-context.js';
+import { CommandError } from '../../sync/command-error.js';
+import { count } from '../../sync/output.js';
+import { about } from '../../sync/subject-error.js';
+import { localeTags, noMorePositionals, parseFlags, positional, type Command } from './command.js';
 
 const USAGE = `parlance release publish [--locale de --locale fr]
        parlance release list [--limit <n>]
@@ -46,8 +49,8 @@ show need 'read'.`,
     const flags = parseFlags(Flags, values);
     const { out } = context;
     const action = positional(positionals, 0, `Missing the release action. Usage: ${USAGE}`);
-    if (flags.locale !== undefined && action !== 'publish') throw new CliError(`--locale is an option of 'parlance release publish', not of '${action}'.`);
-    if (flags.limit !== undefined && action !== 'list') throw new CliError(`--limit is an option of 'parlance release list', not of '${action}'.`);
+    if (flags.locale !== undefined && action !== 'publish') throw new CommandError(`--locale is an option of 'parlance release publish', not of '${action}'.`);
+    if (flags.limit !== undefined && action !== 'list') throw new CommandError(`--limit is an option of 'parlance release list', not of '${action}'.`);
     switch (action) {
       case 'publish': {
         noMorePositionals(positionals, 1, 'parlance release publish [--locale de --locale fr]');
@@ -101,7 +104,7 @@ show need 'read'.`,
         return 0;
       }
       default:
-        throw new CliError(`Unknown release action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown release action '${action}'. Usage: ${USAGE}`);
     }
   },
 };

@@ -1,7 +1,9 @@
 /** `parlance review`: the translations waiting for a person (held, flagged, ...), and approving or rejecting one. */
 import { z } from 'zod';
 import type { ReviewState, TranslationRow } from '../../client/types.js';
-import { about, CliError, localeTag, noMorePositionals, oneOf, parseFlags, positional, type Command } from './command.js';
+import { CommandError } from '../../sync/command-error.js';
+import { about } from '../../sync/subject-error.js';
+import { localeTag, noMorePositionals, oneOf, parseFlags, positional, type Command } from './command.js';
 
 const STATES = ['held', 'flagged', 'rejected', 'accepted', 'approved', 'human'] as const satisfies readonly ReviewState[];
 
@@ -42,7 +44,7 @@ flagged rows were written but are over their length budget. Listing needs 'read'
       case 'reject': {
         const key = positional(positionals, 1, `Missing the key. Usage: parlance review ${action} <key> --locale <tag>`);
         noMorePositionals(positionals, 2, `parlance review ${action} <key> --locale <tag>`);
-        if (!flags.locale) throw new CliError(`Missing --locale: which translation of '${key}' to ${action}.`);
+        if (!flags.locale) throw new CommandError(`Missing --locale: which translation of '${key}' to ${action}.`);
         const locale = flags.locale;
         const result = await about(`'${key}' (${locale})`, () => client.review({ key, locale, decision: action, ...(flags.path ? { path: flags.path } : {}) }));
         out.document(result);
@@ -50,7 +52,7 @@ flagged rows were written but are over their length budget. Listing needs 'read'
         return 0;
       }
       default:
-        throw new CliError(`Unknown review action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown review action '${action}'. Usage: ${USAGE}`);
     }
   },
 };

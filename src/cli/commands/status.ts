@@ -1,8 +1,11 @@
 /** `parlance status [batch]`: where a batch stands (default: the newest), its progress bar, and the rows the gates refused. */
 import { z } from 'zod';
 import type { Batch, BatchRow } from '../../client/types.js';
-import { count, progressBar, settledRows } from '../output.js';
-import { about, noMorePositionals, parseFlags, type Command, type CommandContext } from './command.js';
+import type { CommandContext } from '../../sync/command-context.js';
+import { count, progressBar, settledRows } from '../../sync/output.js';
+import { refusedRowLine, refusedRows, settleBatch } from '../../sync/settle-batch.js';
+import { about } from '../../sync/subject-error.js';
+import { noMorePositionals, parseFlags, type Command } from './command.js';
 
 const Flags = z.object({ wait: z.boolean().default(false) });
 
@@ -39,28 +42,9 @@ Shows a batch's status, key and row counts, words, and the rows the quality gate
   },
 };
 
-/** Waits for a batch to end, drawing its progress under `label`, then fetches its refused rows. */
-export async function settleBatch(context: CommandContext, id: string, label: string): Promise<{ batch: Batch; refused: BatchRow[] }> {
-  const client = context.client();
-  const progress = context.out.progress(label);
-  let batch: Batch;
-  try {
-    batch = await about(`batch ${id}`, () => client.waitForBatch(id, { onProgress: (b) => progress.update(b) }));
-    progress.update(batch);
-  } finally {
-    progress.end();
-  }
-  return { batch, refused: await refusedRows(context, batch) };
-}
-
 async function batchWithRefusals(context: CommandContext, id: string): Promise<{ batch: Batch; refused: BatchRow[] }> {
   const { row_outcomes: _rows, ...batch } = await about(`batch ${id}`, () => context.client().batch(id));
   return { batch, refused: await refusedRows(context, batch) };
-}
-
-async function refusedRows(context: CommandContext, batch: Batch): Promise<BatchRow[]> {
-  if ((batch.rows.outcomes.refused ?? 0) === 0) return [];
-  return about(`batch ${batch.id}`, () => context.client().batchRows(batch.id, { outcome: 'refused' }));
 }
 
 /** Plain lines describing a batch: the bar, keys, rows by outcome and words. */
@@ -75,11 +59,4 @@ export function batchSummary(batch: Batch): string[] {
     `  words  ${batch.words.reserved} reserved, ${batch.words.spent} spent, ${batch.words.refunded} refunded`,
     ...(batch.error ? [`  error  ${batch.error}`] : []),
   ];
-}
-
-/** `locales/en/app.json:12: key 'files.delete' (de) refused: <the gates' reason>`. */
-export function refusedRowLine(row: BatchRow): string {
-  const where = `${row.path}${row.line !== null && row.line !== undefined ? `:${row.line}` : ''}`;
-  const reason = row.reason ?? (row.gate_failures.map((failure) => `${failure.gate}: ${failure.reason}`).join('; ') || 'held for review');
-  return `${where}: key '${row.key}' (${row.locale}) refused: ${reason}`;
 }

@@ -2,8 +2,11 @@
 import { z } from 'zod';
 import type { ParlanceClient } from '../../client/client.js';
 import type { StorageSync, StorageTarget } from '../../client/types.js';
-import { count } from '../output.js';
-import { about, CliError, noMorePositionals, parseFlags, positional, type Command, type CommandContext } from './command.js';
+import type { CommandContext } from '../../sync/command-context.js';
+import { CommandError } from '../../sync/command-error.js';
+import { count } from '../../sync/output.js';
+import { about } from '../../sync/subject-error.js';
+import { noMorePositionals, parseFlags, positional, type Command } from './command.js';
 
 const USAGE = `parlance storage list
        parlance storage sync <target id> [--release <number>] [--wait]
@@ -53,7 +56,7 @@ line would end up in the shell's history. Every action needs a token with 'manag
     const flags = parseFlags(Flags, values);
     const { out } = context;
     const action = positional(positionals, 0, `Missing the storage action. Usage: ${USAGE}`);
-    if (action !== 'sync' && (flags.release !== undefined || flags.wait)) throw new CliError(`--release and --wait are options of 'parlance storage sync', not of '${action}'.`);
+    if (action !== 'sync' && (flags.release !== undefined || flags.wait)) throw new CommandError(`--release and --wait are options of 'parlance storage sync', not of '${action}'.`);
     switch (action) {
       case 'list': {
         noMorePositionals(positionals, 1, 'parlance storage list');
@@ -95,7 +98,7 @@ line would end up in the shell's history. Every action needs a token with 'manag
         return 0;
       }
       default:
-        throw new CliError(`Unknown storage action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown storage action '${action}'. Usage: ${USAGE}`);
     }
   },
 };
@@ -119,7 +122,7 @@ async function followSync(context: CommandContext, client: ParlanceClient, queue
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new CliError(`${sync.id} is still ${sync.status} after ${WAIT_TIMEOUT_MS / 60_000} minutes${sync.error ? ` (last error: ${sync.error})` : ''}; follow it with 'parlance storage syncs ${sync.target_id}'.`, 3);
+      throw new CommandError(`${sync.id} is still ${sync.status} after ${WAIT_TIMEOUT_MS / 60_000} minutes${sync.error ? ` (last error: ${sync.error})` : ''}; follow it with 'parlance storage syncs ${sync.target_id}'.`, 3);
     }
     // A sync waiting to retry changes nothing before its next attempt.
     const retryIn = sync.status === 'pending' && sync.next_attempt_at ? Date.parse(sync.next_attempt_at) - Date.now() : 0;
@@ -144,7 +147,7 @@ async function findSync(client: ParlanceClient, sync: StorageSync): Promise<Stor
     if (found) return found;
     cursor = page.next_cursor ?? undefined;
   } while (cursor !== undefined);
-  throw new CliError(`${sync.id} is no longer among the syncs of ${sync.target_id} (was the target removed?).`);
+  throw new CommandError(`${sync.id} is no longer among the syncs of ${sync.target_id} (was the target removed?).`);
 }
 
 async function newestSync(client: ParlanceClient, targetId: string): Promise<StorageSync | undefined> {

@@ -1,8 +1,9 @@
 /** `parlance sync`: push what changed, wait for its batches, then pull every translation: the one command a CI job needs. */
 import { z } from 'zod';
+import { pullExitCode, pullTranslations } from '../../sync/pull-translations.js';
+import { pushExitCode, pushSources } from '../../sync/push-sources.js';
+import { worstExit } from '../../sync/worst-exit.js';
 import { localeTags, noMorePositionals, parseFlags, type Command } from './command.js';
-import { pullExitCode, pullTranslations } from './pull.js';
-import { pushExitCode, pushSources } from './push.js';
 
 const Flags = z.object({
   force: z.boolean().default(false),
@@ -32,9 +33,3 @@ when a row was refused, so everything that passed is written. Exit 4 when a row 
     return worstExit(pushExitCode(push), pullExitCode(pull));
   },
 };
-
-/** A failed batch (3) outranks a refusal (4): the refusal may only be a symptom of the failure. */
-export function worstExit(...codes: (0 | 3 | 4)[]): 0 | 3 | 4 {
-  if (codes.includes(3)) return 3;
-  return codes.includes(4) ? 4 : 0;
-}

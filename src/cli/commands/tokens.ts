@@ -1,7 +1,9 @@
 /** `parlance tokens`: a manager's view of the project's tokens: list, mint (the secret is shown once), revoke. */
 import { z } from 'zod';
 import type { Token } from '../../client/types.js';
-import { about, CliError, noMorePositionals, parseFlags, positional, type Command } from './command.js';
+import { CommandError } from '../../sync/command-error.js';
+import { about } from '../../sync/subject-error.js';
+import { noMorePositionals, parseFlags, positional, type Command } from './command.js';
 
 const USAGE = `parlance tokens list
        parlance tokens create <name> [--abilities push,pull,read] [--expires-in-days <n>]
@@ -70,7 +72,7 @@ Every action needs a token with 'manage'.`,
         return 0;
       }
       default:
-        throw new CliError(`Unknown tokens action '${action}'. Usage: ${USAGE}`);
+        throw new CommandError(`Unknown tokens action '${action}'. Usage: ${USAGE}`);
     }
   },
 };

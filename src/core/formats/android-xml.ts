@@ -1,5 +1,6 @@
 // Android string resources (res/values*/strings.xml): strings, plurals and string arrays with Android's own escaping.
-import { FileUnparsableError, PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { pluralCategories } from '../plurals.js';
 import {
   attribute,

@@ -1,5 +1,6 @@
 // The `arb` codec: Flutter Application Resource Bundles, messages with `@key` metadata, ICU plurals as plural forms.
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
+import type { Codec, Entry, FreshEntry, PluralForms, RenderInput, Value } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from './icu-plural.js';
 import { encodeUtf8, scanJsonTape, Utf8Writer, writeObject, type FreshObject, type JsonTape } from './json-scan.js';
 

@@ -119,14 +119,3 @@ export interface Codec {
   renderFresh(entries: readonly FreshEntry[], options?: FreshOptions): Uint8Array;
 }
 
-/** Malformed input: carries the position so the API can name it. */
-export class FileUnparsableError extends Error {
-  constructor(
-    message: string,
-    readonly line: number,
-    readonly column: number,
-  ) {
-    super(message);
-    this.name = 'FileUnparsableError';
-  }
-}

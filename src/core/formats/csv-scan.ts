@@ -1,5 +1,5 @@
 // Shared RFC 4180 tokenizer that keeps every field's span, and the quoting rules for writing fields back.
-import { FileUnparsableError } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { decodeXml, encodeXml, lineColumn, type XmlEncoding } from './xml-scan.js';
 import { columnOf } from './line-index.js';
 

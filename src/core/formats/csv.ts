@@ -1,17 +1,7 @@
 // The `csv` codec, and the table conventions (key, language, plural-category and note columns) unity_csv and xlsx share.
 import { pluralCategories, sourceFormsFor } from '../plurals.js';
-import {
-  FileUnparsableError,
-  PLURAL_CATEGORIES,
-  type Codec,
-  type Entry,
-  type FreshEntry,
-  type FreshOptions,
-  type PluralCategory,
-  type PluralForms,
-  type RenderInput,
-  type Value,
-} from './codec.js';
+import { PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type FreshOptions, type PluralCategory, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { encodeCsv, needsQuotes, scanCsv, writeField, type CsvDocument, type CsvEncoding, type CsvGrid, type CsvRecord } from './csv-scan.js';
 import { foldIcuPlural, parseIcuPlural, writeIcuPlural } from './icu-plural.js';
 

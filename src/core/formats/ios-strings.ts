@@ -1,6 +1,7 @@
 // The `ios_strings` codec: Apple `.strings` files (old-style plist `"key" = "value";` pairs) in UTF-8 or UTF-16, spliced in place.
 import { textValue } from './values.js';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { decodeUtf8 } from './json-scan.js';
 import { ColumnCounter } from './line-index.js';
 

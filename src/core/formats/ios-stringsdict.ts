@@ -1,5 +1,6 @@
 // Apple .stringsdict plists: plural rules per format variable, read from and spliced back into the plist XML.
-import { FileUnparsableError, PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { PLURAL_CATEGORIES, type Codec, type Entry, type FreshEntry, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { pluralCategories } from '../plurals.js';
 import {
   childElements,

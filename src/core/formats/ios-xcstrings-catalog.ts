@@ -1,5 +1,6 @@
 // Reading an Xcode String Catalog for the `ios_xcstrings` codec: its strings found on the file's tape, the bodies of their localizations, and the entries those give.
-import { FileUnparsableError, PLURAL_CATEGORIES, type Entry, type PluralCategory, type PluralForms } from './codec.js';
+import { PLURAL_CATEGORIES, type Entry, type PluralCategory, type PluralForms } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { scanJsonTape, type JsonTape } from './json-scan.js';
 
 /*

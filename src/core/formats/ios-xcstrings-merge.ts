@@ -1,6 +1,7 @@
 // The general render of the `ios_xcstrings` codec: what a catalog string should become (`Desired`), merged into the file's text by the Merger or written new by `serialize`, in the file's style and Xcode's key order.
 import { sourceFormsFor } from '../plurals.js';
-import { FileUnparsableError, PLURAL_CATEGORIES, type PluralCategory, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { PLURAL_CATEGORIES, type PluralCategory, type PluralForms, type RenderInput, type Value } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import type { JsonTape } from './json-scan.js';
 import { bodyEntries, localizationOf, readLocalization, type Body, type CatalogString, type FoundEntry, type Slot } from './ios-xcstrings-catalog.js';
 

@@ -4,7 +4,8 @@
 import { firstInvalidUtf8 } from './utf8.js';
 import { KEY_HASH_SEED, KeyIndex, hashKey, hashUnit } from './key-index.js';
 import { textValue } from './values.js';
-import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
+import type { Entry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 
 export interface TextPosition {
   /** 1-based line; LF, CRLF and a lone CR each end a line. */

@@ -1,5 +1,6 @@
 // The `laravel_json` codec: Laravel's flat `lang/<locale>.json`, read and written by the json codec under its own name.
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { jsonCodec } from './json.js';
 import { checkKeys, checkTokenKeys, renderTokens, scanKeyedEntries, scanKeyedTokens, type KeyedFile } from './json-scan.js';
 import { textValue } from './values.js';

@@ -2,7 +2,8 @@
 import { afterLineEnd, LineIndex, lineStart } from './line-index.js';
 import { insertKey, type KeyLevel } from './key-tree.js';
 import { Engine } from 'php-parser';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
 import { textValue } from './values.js';
 import { trimOf } from './trim.js';

@@ -1,7 +1,8 @@
 // The `markdown` codec: a document split into block segments (headings, paragraphs, list items, quotes, table cells, front-matter strings), spliced back in place.
 import { isAlias, isMap, isScalar, isSeq, parseDocument, type Node as YamlNode, type Scalar } from 'yaml';
 import { textValue } from './values.js';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
 import { LineIndex } from './line-index.js';
 import { parseMarkdownBlocks, type Block, type FrontMatter, type LineRanges, type MarkdownBlocks } from './markdown-blocks.js';

@@ -1,5 +1,5 @@
 // Hand-written gettext PO tokenizer that keeps every token's span, and the helpers that splice msgstr edits into the untouched text.
-import { FileUnparsableError } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
 import { ColumnCounter, LineReader } from './line-index.js';
 

@@ -1,5 +1,6 @@
 // The `properties` codec: Java .properties files read as Properties.load does, with changed values spliced in on one line.
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { ColumnCounter, LineIndex, LineReader } from './line-index.js';
 import { textValue } from './values.js';
 

@@ -1,5 +1,6 @@
 // .NET .resx resource files: string <data> elements read and spliced back, everything else kept byte for byte.
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { textValue } from './values.js';
 import {
   attribute,

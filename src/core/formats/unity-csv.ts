@@ -1,6 +1,7 @@
 // The `unity_csv` codec: the Unity Localization package's string table CSV (Key, Id, Shared Comments, Name(code) columns).
 import { textValue } from './values.js';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, FreshOptions, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { encodeCsv, writeField } from './csv-scan.js';
 import { dedupe, parseCsvTable, readCsvTable, renderCsvTable, type CsvTable, type HeaderRole, type QuotePolicy, type TableDialect } from './csv.js';
 

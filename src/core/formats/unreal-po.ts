@@ -1,5 +1,6 @@
 // The `unreal_po` codec: Unreal Engine's PO export, keyed by msgctxt "Namespace,Key", read and written with the gettext tokenizer.
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, FreshOptions, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { encodeUtf8 } from './json-scan.js';
 import { gettextPlurals } from './plural-forms.js';
 import { freshHeader, looksLikePo, looksLikeUnreal, renderCatalog, type CatalogRules } from './po.js';

@@ -1,5 +1,6 @@
 // What both XLIFF codecs share: reading and writing <source>/<target> content, locale modes and splice edits.
-import { FileUnparsableError, type Entry, type RenderInput } from './codec.js';
+import type { Entry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { escapeXmlAttribute, escapeXmlText, flat, lineColumn, scanXml, splice, type XmlAttribute, type XmlDocument, type XmlElement } from './xml-scan.js';
 import { trimXmlSpaceEnd } from './trim.js';
 

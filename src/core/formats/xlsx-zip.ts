@@ -2,7 +2,7 @@
 import * as zlib from 'node:zlib';
 import { ArchiveLimitError, type ArchiveBudget, type ArchiveLimits } from '../archive-limits.js';
 import { readZip } from '../read-zip.js';
-import { FileUnparsableError } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 
 /** An archive's entries by name. */
 export type Unzipped = Record<string, Uint8Array>;

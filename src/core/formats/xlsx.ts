@@ -1,5 +1,6 @@
 // The `xlsx` codec: the first worksheet of an Excel workbook as a table, with only changed cells rewritten and re-zipped.
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type FreshOptions, type ParseOptions, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, FreshOptions, ParseOptions, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import {
   addedHeaders,
   classifyHeader,

@@ -1,6 +1,6 @@
 // Shared hand-written XML scanner: decodes, checks well-formedness and keeps every node's span so codecs can splice.
 import { firstInvalidUtf8 } from './utf8.js';
-import { FileUnparsableError } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 
 /*
  * Offsets are UTF-16 indices into the decoded text (BOM stripped). Codecs splice strings, and the decode/encode

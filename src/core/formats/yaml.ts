@@ -2,7 +2,8 @@
 import { afterLineEnd, ColumnCounter, LineIndex, lineStart } from './line-index.js';
 import { insertKey, type KeyLevel } from './key-tree.js';
 import { isAlias, isMap, isPair, isScalar, isSeq, Lexer, parseDocument, type CST, type Document, type Range, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import { FileUnparsableError, type Codec, type Entry, type FreshEntry, type RenderInput } from './codec.js';
+import type { Codec, Entry, FreshEntry, RenderInput } from './codec.js';
+import { FileUnparsableError } from './file-unparsable-error.js';
 import { decodeUtf8, encodeUtf8 } from './json-scan.js';
 import { textValue } from './values.js';
 import { trimEndOf, trimOf } from './trim.js';

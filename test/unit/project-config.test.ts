@@ -1,9 +1,16 @@
-/** parlance.yml: valid files, each error at its exact line and column, both file locations, and the glob matcher over a real tree. */
+/** parlance.yml: valid files, each error at its exact line and column, both file locations, and the glob matcher over a real tree and over a code host's listing. */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigFileError, ConfigNotFoundError, compileGlob, loadConfig, matchSources, sampleOfGlob, type ParlanceConfig } from '../../src/cli/config.js';
+import { ConfigFileError, ConfigNotFoundError } from '../../src/project-config/config-file-error.js';
+import { compileGlob, sampleOfGlob } from '../../src/project-config/compile-glob.js';
+import { loadConfig } from '../../src/project-config/load-config.js';
+import { configPathProblem } from '../../src/project-config/config-path-problem.js';
+import { matchSourcePaths } from '../../src/project-config/match-source-paths.js';
+import { matchSources } from '../../src/project-config/match-sources.js';
+import type { ParlanceConfig } from '../../src/project-config/parse-config.js';
+import { targetPaths } from '../../src/project-config/target-paths.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -325,5 +332,37 @@ describe('matchSources', () => {
     symlinkSync(join(root, 'locales'), join(root, 'locales', 'en', 'loop'));
     const config: ParlanceConfig = { files: [{ source: 'locales/**/*.json', translation: 'out/{locale}/{name}.json' }] };
     expect(matchSources(config, root).map((m) => m.path)).toEqual(['locales/en/a.json', 'locales/en/link.json']);
+  });
+});
+
+describe('matchSourcePaths and targetPaths: a code host\'s listing instead of a disk', () => {
+  const config: ParlanceConfig = {
+    files: [
+      { source: 'locales/en/*.json', translation: 'locales/{locale}/{name}.json' },
+      { source: 'locales/**/*.json', translation: 'other/{locale}/{name}.json' },
+    ],
+  };
+  const listing = ['README.md', 'locales/en/b.json', 'locales/en/a.json', 'locales/de/a.json', 'locales/en/deep/c.json'];
+
+  it('matches in rule order, each path once (an earlier rule keeps it), sorted within a rule', () => {
+    expect(matchSourcePaths(config, listing).map((match) => [config.files.indexOf(match.rule), match.path])).toEqual([
+      [0, 'locales/en/a.json'],
+      [0, 'locales/en/b.json'],
+      [1, 'locales/de/a.json'],
+      [1, 'locales/en/deep/c.json'],
+    ]);
+  });
+
+  it("gives each source's translation file per locale from its rule's template", () => {
+    const sources = matchSourcePaths(config, ['locales/en/a.json']);
+    expect(targetPaths(sources, ['de', 'pt-BR']).map((target) => [target.locale, target.path])).toEqual([
+      ['de', 'locales/de/a.json'],
+      ['pt-BR', 'locales/pt-BR/a.json'],
+    ]);
+  });
+
+  it('refuses a config path outside the repository, quoting it and the expected form', () => {
+    expect(configPathProblem('.github/parlance.yml')).toBeUndefined();
+    expect(configPathProblem('../parlance.yml')).toMatch(/^Invalid config_path '\.\.\/parlance\.yml': .+\. Expected a path relative to the repository root/);
   });
 });

@@ -1,12 +1,13 @@
-/** parlance.yml: finding it, validating it strictly with errors at their line and column, and matching its source globs on disk. */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
+/** parlance.yml's schema and parser: strict validation with every problem at its line and column, and a hint for a mistyped key. */
+import { basename, posix } from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { FORMAT_IDS } from '../core/formats/codec.js';
 import { checkLocale } from '../core/locales/locales.js';
 import { RepoPathError, repoPathProblem } from '../core/repo-path.js';
 import { LOCALE_VARIABLES, TEMPLATE_VARIABLES, templatePathProblem, translationPath, unknownVariables, variablesIn } from '../core/path-templates.js';
+import { compileGlob, sampleOfGlob } from './compile-glob.js';
+import { ConfigFileError, type ConfigIssue } from './config-file-error.js';
 
 export interface FileRule {
   source: string;
@@ -21,41 +22,6 @@ export interface ParlanceConfig {
   locales?: string[];
   files: FileRule[];
 }
-
-export interface ConfigIssue {
-  line: number;
-  column: number;
-  /** Where in the config the problem is, e.g. `files[0].translation`. */
-  at: string;
-  message: string;
-}
-
-/** A parlance.yml that cannot be used; `line` and `column` (1-based) point at the first problem, `issues` lists them all. */
-export class ConfigFileError extends Error {
-  override readonly name: string = 'ConfigFileError';
-
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly column: number,
-    message: string,
-    readonly issues: readonly ConfigIssue[] = [],
-  ) {
-    super(message);
-  }
-}
-
-/** No parlance.yml where one was looked for; line and column are 0 because there is no text to point into. */
-export class ConfigNotFoundError extends ConfigFileError {
-  override readonly name = 'ConfigNotFoundError';
-
-  constructor(file: string, message: string) {
-    super(file, 0, 0, message);
-  }
-}
-
-/** Where a config is looked for, in order, relative to the working directory. */
-export const CONFIG_LOCATIONS = ['parlance.yml', '.github/parlance.yml'] as const;
 
 const FORMAT_SET: ReadonlySet<string> = new Set(FORMAT_IDS);
 
@@ -216,21 +182,6 @@ function crossFieldIssues(config: ParlanceConfig): { path: (string | number)[]; 
   return issues;
 }
 
-/**
- * Finds parlance.yml, then .github/parlance.yml, in `cwd` (or loads `explicit`), validates (zod) and maps errors to line:column via the yaml Document API.
- * `root`, the directory globs are relative to, is the config's directory; for .github/parlance.yml it is the repository above `.github`.
- */
-export function loadConfig(cwd: string, explicit?: string): { config: ParlanceConfig; path: string; root: string } {
-  const path = explicit !== undefined ? resolve(cwd, explicit) : CONFIG_LOCATIONS.map((name) => join(cwd, name)).find((candidate) => existsSync(candidate));
-  if (path === undefined) {
-    throw new ConfigNotFoundError(join(cwd, CONFIG_LOCATIONS[0]), `No ${CONFIG_LOCATIONS.join(' or ')} in ${cwd}; run 'parlance init' to write one, or pass --config <file>.`);
-  }
-  if (!existsSync(path) || !statSync(path).isFile()) throw new ConfigNotFoundError(path, `Config file ${displayName(cwd, path)} does not exist.`);
-  const config = parseConfig(readFileSync(path, 'utf8'), path, displayName(cwd, path));
-  const directory = dirname(path);
-  return { config, path, root: basename(directory) === '.github' ? dirname(directory) : directory };
-}
-
 /** Parses and validates the text of a config; errors name `display` (the file as the user knows it) with line and column. */
 export function parseConfig(text: string, file: string, display = basename(file)): ParlanceConfig {
   const lineCounter = new LineCounter();
@@ -356,13 +307,6 @@ function knownVariablesText(): string {
   return TEMPLATE_VARIABLES.map((v) => `{${v.name}}`).join(', ');
 }
 
-function displayName(cwd: string, file: string): string {
-  const rel = relative(cwd, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split('\\').join('/') : file;
-}
-
-// ---- Globs -------------------------------------------------------------------------------------------------------
-
 /** Why a source glob cannot be used, or undefined when it can. */
 function sourceGlobProblem(glob: string): string | undefined {
   if (glob.trim() === '') return `must not be empty; expected ${EXPECTED['files[].source']}`;
@@ -377,164 +321,3 @@ function sourceGlobProblem(glob: string): string | undefined {
   return undefined;
 }
 
-/**
- * Compiles a glob to a RegExp over posix paths: `*` (any run within one path segment), `**` (as a whole segment: any number of
- * directories), `?` (one character other than '/'), `{a,b}` (alternatives, which may hold globs and nest). Everything else is literal.
- */
-export function compileGlob(glob: string): RegExp {
-  return new RegExp(`^${globSource(glob, glob)}$`, 'u');
-}
-
-function globSource(glob: string, whole: string): string {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      const double = glob[i + 1] === '*';
-      const segmentStart = i === 0 || glob[i - 1] === '/';
-      if (double && segmentStart && glob[i + 2] === '/') {
-        out += '(?:[^/]+/)*';
-        i += 2;
-      } else if (double && segmentStart && i + 2 === glob.length) {
-        out += '.*';
-        i += 1;
-      } else {
-        out += '[^/]*';
-        if (double) i += 1;
-      }
-    } else if (c === '?') {
-      out += '[^/]';
-    } else if (c === '{') {
-      const end = closingBrace(glob, i);
-      if (end < 0) throw new Error(`'${whole}' has a '{' without its '}'`);
-      out += `(?:${splitAlternatives(glob.slice(i + 1, end)).map((alternative) => globSource(alternative, whole)).join('|')})`;
-      i = end;
-    } else if (c === '}') {
-      throw new Error(`'${whole}' has a '}' without its '{'`);
-    } else {
-      out += c.replace(/[.+^$()|[\]\\/]/g, '\\$&');
-    }
-  }
-  return out;
-}
-
-function closingBrace(glob: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < glob.length; i++) {
-    if (glob[i] === '{') depth++;
-    else if (glob[i] === '}' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** Splits `a,{b,c},d` at its top-level commas. */
-function splitAlternatives(body: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < body.length; i++) {
-    if (body[i] === '{') depth++;
-    else if (body[i] === '}') depth--;
-    else if (body[i] === ',' && depth === 0) {
-      parts.push(body.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(body.slice(start));
-  return parts;
-}
-
-/** One path the glob matches (`*` as 'x', `**` as no directory, the first alternative), to try a template on before any file exists. */
-export function sampleOfGlob(glob: string): string {
-  let out = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === '*') {
-      const double = glob[i + 1] === '*';
-      const segmentStart = i === 0 || glob[i - 1] === '/';
-      if (double && segmentStart && glob[i + 2] === '/') i += 2;
-      else {
-        out += 'x';
-        if (double) i += 1;
-      }
-    } else if (c === '?') {
-      out += 'x';
-    } else if (c === '{') {
-      const end = closingBrace(glob, i);
-      out += sampleOfGlob(splitAlternatives(glob.slice(i + 1, end))[0] ?? '');
-      i = end;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', '.git']);
-
-export interface SourceFileMatch {
-  rule: FileRule;
-  /** Posix, relative to root. */
-  path: string;
-  absolute: string;
-}
-
-/**
- * Every file matching each rule's `source` glob under `root` (skips node_modules, .git); sorted; a rule matching nothing is reported by the caller.
- * Rules are matched independently, in their order, each rule's files sorted by path, so a caller can tell which rule matched nothing.
- */
-export function matchSources(config: ParlanceConfig, root: string): SourceFileMatch[] {
-  return config.files.flatMap((rule) => {
-    const pattern = compileGlob(rule.source);
-    const paths = candidatePaths(root, rule.source).filter((path) => pattern.test(path));
-    return paths.sort(byCodeUnits).map((path) => ({ rule, path, absolute: join(root, ...path.split('/')) }));
-  });
-}
-
-/** The files under the glob's literal leading directories, as deep as the glob can reach. */
-function candidatePaths(root: string, glob: string): string[] {
-  const firstWildcard = glob.search(/[*?{]/);
-  if (firstWildcard < 0) {
-    const absolute = join(root, ...glob.split('/'));
-    return existsSync(absolute) && statSync(absolute).isFile() ? [glob] : [];
-  }
-  const base = glob.slice(0, glob.lastIndexOf('/', firstWildcard) + 1);
-  const rest = glob.slice(base.length);
-  const unbounded = rest.includes('**') || /\{[^}]*\//.test(rest);
-  const depth = unbounded ? Number.POSITIVE_INFINITY : rest.split('/').length;
-  const found: string[] = [];
-  walk(root, base.replace(/\/$/, ''), depth, found);
-  return found;
-}
-
-function walk(root: string, directory: string, depth: number, found: string[]): void {
-  if (depth <= 0) return;
-  let entries;
-  try {
-    entries = readdirSync(directory === '' ? root : join(root, ...directory.split('/')), { withFileTypes: true });
-  } catch {
-    // A literal base directory that does not exist simply matches nothing.
-    return;
-  }
-  for (const entry of entries) {
-    const path = directory === '' ? entry.name : `${directory}/${entry.name}`;
-    if (entry.isDirectory()) {
-      if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(root, path, depth - 1, found);
-    } else if (entry.isFile() || (entry.isSymbolicLink() && isFile(join(root, ...path.split('/'))))) {
-      // Symlinked directories are not followed, so a link cycle cannot make the walk endless.
-      found.push(path);
-    }
-  }
-}
-
-function isFile(absolute: string): boolean {
-  try {
-    return statSync(absolute).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
