@@ -59,6 +59,8 @@ export interface RuntimeOptions {
   providers?: Partial<Providers>;
   /** The DNS resolver for requests to user-supplied addresses (tests give one whose answers change between lookups). */
   resolver?: Resolver;
+  /** What an embedded database in memory starts from (tests pass one already migrated); see openDatabase. */
+  databaseSnapshot?: Blob;
 }
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
@@ -76,7 +78,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   if (config.database.kind === 'pglite' && config.database.dataDir) lock = acquireDataDirLock(config.dataDir);
   let db: Db;
   try {
-    db = await openDatabase(config.database, { onIdleError: (error) => log.warn('idle database connection lost', { error }) });
+    db = await openDatabase(config.database, { onIdleError: (error) => log.warn('idle database connection lost', { error }), snapshot: options.databaseSnapshot });
     await migrate(db);
   } catch (error) {
     lock?.release();

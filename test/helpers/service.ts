@@ -5,8 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
 import { createRuntime, type Roles, type Runtime } from '../../server/runtime.js';
@@ -55,11 +57,26 @@ export function backendEnv(extra: Record<string, string> = {}): Record<string, s
 /** The service's log level in tests: silent unless TEST_LOG_LEVEL (e.g. 'warn') asks to see what a failing test's service said. */
 const testLogLevel = () => (process.env.TEST_LOG_LEVEL ?? 'silent') as Parameters<typeof createLogger>[0];
 
+let snapshot: Promise<Blob> | undefined;
+/** The migrated embedded database (test/global-setup.ts), read once per test file. */
+function migratedSnapshot(): Promise<Blob> | undefined {
+  const path = inject('pgliteSnapshot');
+  return path === undefined ? undefined : (snapshot ??= readFile(path).then((bytes) => new Blob([bytes])));
+}
+
 export async function startService(options: { env?: Record<string, string>; roles?: Roles; memory?: boolean; resolver?: Resolver } = {}): Promise<TestService> {
   const env = backendEnv(options.env);
   const config = loadConfig(env);
-  if (config.database.kind === 'pglite' && options.memory !== false) config.database = { kind: 'pglite', dataDir: undefined };
-  const runtime = await createRuntime(config, { roles: options.roles ?? { api: true, worker: true }, log: createLogger(testLogLevel()), ...(options.resolver ? { resolver: options.resolver } : {}) });
+  // In memory, the database starts migrated (the migrations still run, and find nothing to do); on disk, from initdb.
+  const inMemory = config.database.kind === 'pglite' && options.memory !== false;
+  if (inMemory) config.database = { kind: 'pglite', dataDir: undefined };
+  const databaseSnapshot = inMemory ? await migratedSnapshot() : undefined;
+  const runtime = await createRuntime(config, {
+    roles: options.roles ?? { api: true, worker: true },
+    log: createLogger(testLogLevel()),
+    ...(options.resolver ? { resolver: options.resolver } : {}),
+    ...(databaseSnapshot ? { databaseSnapshot } : {}),
+  });
   const { url } = await runtime.start();
   const org = await runtime.organisations.createOrganisation({ name: 'Acme', plan: 'starter' });
   const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Web', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });

@@ -31,12 +31,6 @@ function outcome(read: () => Record<string, Uint8Array>): string {
   }
 }
 
-const timed = <T>(run: () => T): { value: T; ms: number } => {
-  const start = performance.now();
-  const value = run();
-  return { value, ms: performance.now() - start };
-};
-
 describe('readZip on ordinary archives', () => {
   const files = {
     'en.json': strToU8('{"hello":"Hello"}'),
@@ -88,14 +82,14 @@ describe('readZip at the limits', () => {
   it('refuses a zip bomb when it reaches the limit, naming the entry and the limit', () => {
     const bomb = buildZip([{ name: 'xl/sharedStrings.xml', deflated: deflatedZeros(200 * MIB) }]);
     expect(bomb.length).toBeLessThan(250_000);
-    const { value: error, ms } = timed(() => refusal(() => readZip(bomb)));
+    const error = refusal(() => readZip(bomb));
     expect(error.message).toBe(
       "Archive entry 'xl/sharedStrings.xml' inflates past the limit of 104,857,600 bytes (MAX_INFLATED_BYTES); the archive's entries together may inflate to at most that",
     );
     expect(error).toBeInstanceOf(FileUnparsableError);
     expect({ entry: error.entry, limit: error.limit, setting: error.setting }).toEqual({ entry: 'xl/sharedStrings.xml', limit: DEFAULT_ARCHIVE_LIMITS.maxInflatedBytes, setting: 'MAX_INFLATED_BYTES' });
-    // Stopped at 100 MiB, not after 200: zlib inflates ~1 GB/s.
-    expect(ms).toBeLessThan(3000);
+    // That it stops at the limit rather than after the whole entry is measured where it shows, in memory:
+    // test/integration/archive-limits-memory.test.ts (no timed assertions in tests).
   });
 
   it('stops an entry whose declared size lies (10 bytes, inflating to 200 MiB) at the limit', () => {
@@ -111,9 +105,7 @@ describe('readZip at the limits', () => {
     expect(readZip(small)['odd.txt']).toHaveLength(MIB + 1);
     expect(outcome(() => readZip(small))).toBe(outcome(() => unzipSync(small)));
     const bomb = buildZip([{ name: 'odd.xml', deflated: lenient(deflatedZeros(64 * MIB)) }]);
-    const { value: error, ms } = timed(() => refusal(() => readZip(bomb, { budget: { maxInflatedBytes: 8 * MIB, maxEntries: 10 } })));
-    expect(error.entry).toBe('odd.xml');
-    expect(ms).toBeLessThan(3000);
+    expect(refusal(() => readZip(bomb, { budget: { maxInflatedBytes: 8 * MIB, maxEntries: 10 } })).entry).toBe('odd.xml');
   });
 
   it('counts what every entry inflates to against one limit', () => {
