@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent } from 'undici';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../server/config.js';
 import { createLogger } from '../../server/logger.js';
@@ -81,6 +82,10 @@ export async function startService(options: { env?: Record<string, string>; role
   const org = await runtime.organisations.createOrganisation({ name: 'Acme', plan: 'starter' });
   const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Web', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });
   const { secret } = await runtime.tokens.mint({ projectId: project.id, name: 'test', abilities: ['push', 'pull', 'read', 'write', 'manage'] });
+  // The test and the service share one event loop, which the embedded database holds for each statement: a connection
+  // left idle for about the service's 5 s keep-alive could be closed by the service as the next request went out on it
+  // (ECONNRESET on a busy machine). This side drops an idle connection after 1 s instead.
+  const client = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
   const service: TestService = {
     url: url!,
@@ -106,10 +111,11 @@ export async function startService(options: { env?: Record<string, string>; role
       const bearer = token === undefined ? secret : token;
       if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`);
       if (json !== undefined) headers.set('content-type', 'application/json');
-      return fetch(`${url}${path}`, { ...rest, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+      return fetch(`${url}${path}`, { ...rest, headers, dispatcher: client, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
     },
     async stop() {
       await runtime.stop();
+      await client.close();
       await dropBackend(env);
     },
   };
