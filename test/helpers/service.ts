@@ -59,9 +59,12 @@ export function backendEnv(extra: Record<string, string> = {}): Record<string, s
 const testLogLevel = () => (process.env.TEST_LOG_LEVEL ?? 'silent') as Parameters<typeof createLogger>[0];
 
 let snapshot: Promise<Blob> | undefined;
-/** The migrated embedded database (test/global-setup.ts), read once per test file. */
+/**
+ * The migrated embedded database (test/global-setup.ts), read once per test file. Outside vitest (the HTTP fuzzer
+ * starts its service here too) there is none to inject, and the service migrates an empty database.
+ */
 function migratedSnapshot(): Promise<Blob> | undefined {
-  const path = inject('pgliteSnapshot');
+  const path = process.env.VITEST ? inject('pgliteSnapshot') : undefined;
   return path === undefined ? undefined : (snapshot ??= readFile(path).then((bytes) => new Blob([bytes])));
 }
 
