@@ -118,7 +118,8 @@ export async function startService(options: { env?: Record<string, string>; role
     },
     async stop() {
       await runtime.stop();
-      await client.close();
+      // Not close(): that waits for every response body, and some tests leave one unread (an MCP stream, a 4xx).
+      await client.destroy();
       await dropBackend(env);
     },
   };
