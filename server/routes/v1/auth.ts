@@ -11,7 +11,8 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { rateLimitHeaders, remoteAddress } from '../../http/middleware/rate-limit.js';
 import { ROLES } from '../../services/people/roles-fns.js';
 import { localeParam } from './locale-params.js';
-import { Ability, Problem } from './schemas.js';
+import { Ability, problem } from './schemas.js';
+import { itemsOf, json } from './route-shapes.js';
 
 export const SESSION_COOKIE = 'parlance_session';
 /** The cookie's name over TLS: `__Host-` makes browsers insist on Secure, Path=/ and no Domain. */
@@ -49,7 +50,6 @@ const InvitationPreview = z
   .object({ organisation: z.object({ id: z.string(), name: z.string() }), project: z.object({ id: z.string(), name: z.string() }).nullable(), email: z.string(), role: Role, expires_at: z.string() })
   .openapi('InvitationPreview');
 
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
 const accountProblems = {
   401: problem('Not signed in, or the session expired or was signed out'),
   403: problem('Refused: a cross-site request (`csrf_refused`), or not allowed'),
@@ -98,7 +98,7 @@ export function authRoutes(deps: AppDeps) {
           },
         },
       },
-      responses: { 201: { description: 'Signed up and signed in', content: { 'application/json': { schema: AccountSession } } }, 409: problem('The address already has an account'), ...accountProblems },
+      responses: { 201: json('Signed up and signed in', AccountSession), 409: problem('The address already has an account'), ...accountProblems },
     }),
     async (c) => {
       const { session, secret, user } = await account.signUp(c.req.valid('json'), requestMeta(c));
@@ -116,7 +116,7 @@ export function authRoutes(deps: AppDeps) {
         'Sets the session cookie (HttpOnly, SameSite=Strict, Secure over TLS). Failed attempts are limited per account and per client address (by default 5 and 20 in 15 minutes): then 429 `sign_in_limited` with Retry-After, whatever the password.',
       security: [],
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ email: Email, password: z.string().min(1).max(256) }).strict().openapi('SignInRequest') } } } },
-      responses: { 200: { description: 'Signed in', content: { 'application/json': { schema: AccountSession } } }, ...accountProblems },
+      responses: { 200: json('Signed in', AccountSession), ...accountProblems },
     }),
     async (c) => {
       const { session, secret, user } = await account.signIn(c.req.valid('json'), requestMeta(c));
@@ -151,7 +151,7 @@ export function authRoutes(deps: AppDeps) {
       description: 'Their organisations (role, plan, seats) and the projects they can open, with their role and abilities on each.',
       security: cookieSecurity,
       middleware: [requireSession] as const,
-      responses: { 200: { description: 'The session', content: { 'application/json': { schema: AccountSession } } }, ...accountProblems },
+      responses: { 200: json('The session', AccountSession), ...accountProblems },
     }),
     async (c) => {
       const { session, user } = c.get('account');
@@ -167,7 +167,7 @@ export function authRoutes(deps: AppDeps) {
       summary: "The signed-in person's live sessions",
       security: cookieSecurity,
       middleware: [requireSession] as const,
-      responses: { 200: { description: 'Live sessions, newest first', content: { 'application/json': { schema: z.object({ items: z.array(BrowserSession) }) } } }, ...accountProblems },
+      responses: { 200: json('Live sessions, newest first', itemsOf(BrowserSession)), ...accountProblems },
     }),
     async (c) => {
       const { session, user } = c.get('account');
@@ -237,7 +237,7 @@ export function authRoutes(deps: AppDeps) {
       security: cookieSecurity,
       middleware: [requireSession] as const,
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ project_id: z.string().min(1) }).strict().openapi('CredentialRequest') } } } },
-      responses: { 201: { description: 'The credential', content: { 'application/json': { schema: Credential } } }, 404: problem('No such project among yours'), ...accountProblems },
+      responses: { 201: json('The credential', Credential), 404: problem('No such project among yours'), ...accountProblems },
     }),
     async (c) => {
       const { user, session } = c.get('account');
@@ -271,7 +271,7 @@ export function authRoutes(deps: AppDeps) {
           },
         },
       },
-      responses: { 201: { description: 'Created', content: { 'application/json': { schema: AccountProject } } }, 404: problem('No such organisation among yours'), ...accountProblems },
+      responses: { 201: json('Created', AccountProject), 404: problem('No such organisation among yours'), ...accountProblems },
     }),
     async (c) => {
       const { user } = c.get('account');
@@ -288,7 +288,7 @@ export function authRoutes(deps: AppDeps) {
       description: 'No sign-in needed: the organisation, project, address and role, and when the link expires. 404 `invitation_invalid`; 410 `invitation_used`, `invitation_revoked` or `invitation_expired`.',
       security: [],
       request: { params: TokenParam },
-      responses: { 200: { description: 'The invitation', content: { 'application/json': { schema: InvitationPreview } } }, 404: problem('Unknown link'), 410: problem('Used, withdrawn or expired'), ...accountProblems },
+      responses: { 200: json('The invitation', InvitationPreview), 404: problem('Unknown link'), 410: problem('Used, withdrawn or expired'), ...accountProblems },
     }),
     async (c) => c.json(await account.previewInvitation(c.req.valid('param').token), 200),
   );
@@ -303,7 +303,7 @@ export function authRoutes(deps: AppDeps) {
       middleware: [requireSession] as const,
       request: { params: TokenParam },
       responses: {
-        200: { description: 'Joined', content: { 'application/json': { schema: z.object({ organisation_id: z.string(), project_id: z.string().nullable(), role: Role }) } } },
+        200: json('Joined', z.object({ organisation_id: z.string(), project_id: z.string().nullable(), role: Role })),
         404: problem('Unknown link'),
         409: problem('Already a member'),
         410: problem('Used, withdrawn or expired'),

@@ -8,7 +8,8 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { catalog } from '../../integrations/catalog.js';
 import { CONNECTOR_CATEGORIES } from '../../integrations/connector.js';
-import { Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { notFoundResponse, problem, problemResponses } from './schemas.js';
+import { conflict, itemsOf, json, pageOf, pageQuery, projectId } from './route-shapes.js';
 
 const CatalogEntry = z
   .object({
@@ -107,7 +108,6 @@ const Params = ConnectorParam.extend({ id: z.string().min(1).max(64) });
 
 export function connectorsRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const projectId = (c: { get(key: 'auth'): { project: { id: string } } }) => c.get('auth').project.id;
 
   app.openapi(
     createRoute({
@@ -115,7 +115,7 @@ export function connectorsRoutes(deps: AppDeps) {
       path: '/catalog',
       summary: 'Every connector, with its category and direction',
       description: 'Any valid token. The GitHub App is listed first; it keeps its own routes at `/v1/integrations/github` (link, list, show, unlink; configure and sync now answer 405 naming what to do instead).',
-      responses: { 200: { description: 'The catalog', content: { 'application/json': { schema: z.object({ items: z.array(CatalogEntry) }) } } }, ...problemResponses },
+      responses: { 200: json('The catalog', itemsOf(CatalogEntry)), ...problemResponses },
     }),
     (c) => c.json({ items: catalog() }, 200),
   );
@@ -130,8 +130,8 @@ export function connectorsRoutes(deps: AppDeps) {
       middleware: [requireAbility('manage')] as const,
       request: { params: ConnectorParam, body: { required: true, content: { 'application/json': { schema: ConnectInput } } } },
       responses: {
-        201: { description: 'Connected', content: { 'application/json': { schema: Connection } } },
-        503: { description: 'PARLANCE_SECRET_KEY is not set', content: { 'application/problem+json': { schema: Problem } } },
+        201: json('Connected', Connection),
+        503: problem('PARLANCE_SECRET_KEY is not set'),
         ...notFoundResponse,
         ...problemResponses,
       },
@@ -154,7 +154,7 @@ export function connectorsRoutes(deps: AppDeps) {
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
       request: { params: ConnectorParam },
-      responses: { 200: { description: 'Connections', content: { 'application/json': { schema: z.object({ items: z.array(Connection) }) } } }, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('Connections', itemsOf(Connection)), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json({ items: await deps.connections.list(projectId(c), c.req.valid('param').connector) }, 200),
   );
@@ -167,7 +167,7 @@ export function connectorsRoutes(deps: AppDeps) {
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
       request: { params: Params },
-      responses: { 200: { description: 'The connection', content: { 'application/json': { schema: Connection } } }, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('The connection', Connection), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const { connector, id } = c.req.valid('param');
@@ -183,7 +183,7 @@ export function connectorsRoutes(deps: AppDeps) {
       description: 'Ability: `manage`. Applies from the next sync.',
       middleware: [requireAbility('manage')] as const,
       request: { params: Params, body: { required: true, content: { 'application/json': { schema: PatchInput } } } },
-      responses: { 200: { description: 'Changed', content: { 'application/json': { schema: Connection } } }, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('Changed', Connection), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const { connector, id } = c.req.valid('param');
@@ -199,7 +199,7 @@ export function connectorsRoutes(deps: AppDeps) {
       description: "Ability: `manage`. The connection, its credentials and its syncs are removed; its webhook address stops answering; the keys of its string places are marked removed (a code host's files keep theirs). A sync under way stops before it pushes or writes again. Nothing is changed in the remote system.",
       middleware: [requireAbility('manage')] as const,
       request: { params: Params },
-      responses: { 200: { description: 'Disconnected: the connection as it was', content: { 'application/json': { schema: Connection } } }, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('Disconnected: the connection as it was', Connection), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const { connector, id } = c.req.valid('param');
@@ -216,8 +216,8 @@ export function connectorsRoutes(deps: AppDeps) {
       middleware: [requireAbility('manage')] as const,
       request: { params: Params },
       responses: {
-        202: { description: 'Queued', content: { 'application/json': { schema: Sync } } },
-        409: { description: 'The connection is disabled', content: { 'application/problem+json': { schema: Problem } } },
+        202: json('Queued', Sync),
+        ...conflict('The connection is disabled'),
         ...notFoundResponse,
         ...problemResponses,
       },
@@ -236,12 +236,11 @@ export function connectorsRoutes(deps: AppDeps) {
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
       request: { params: Params, query: z.object({ cursor: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }) },
-      responses: { 200: { description: 'Syncs', content: { 'application/json': { schema: z.object({ items: z.array(Sync), next_cursor: z.string().nullable() }) } } }, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('Syncs', pageOf(Sync)), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const { connector, id } = c.req.valid('param');
-      const query = c.req.valid('query');
-      return c.json(await deps.connections.syncs(projectId(c), connector, id, { cursor: query.cursor, limit: query.limit }), 200);
+      return c.json(await deps.connections.syncs(projectId(c), connector, id, pageQuery(c.req.valid('query'))), 200);
     },
   );
 
@@ -253,7 +252,7 @@ export function connectorsRoutes(deps: AppDeps) {
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
       request: { params: Params.extend({ sync_id: z.string().min(1).max(64) }) },
-      responses: { 200: { description: 'The sync', content: { 'application/json': { schema: Sync } } }, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('The sync', Sync), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const { connector, id, sync_id } = c.req.valid('param');

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { RepoPathError, repoPathProblem } from '../../../src/core/repo-path.js';
 import { problemResponses } from './schemas.js';
+import { itemsOf, json } from './route-shapes.js';
 
 const SourceFile = z
   .object({
@@ -28,7 +29,7 @@ export function filesRoutes(deps: AppDeps) {
       summary: 'Source files pushed to this project',
       description: 'Ability: `read`. One entry per pushed file path, ordered by path; a client compares `sha256` with its local file to skip unchanged files. A file an import recorded (`POST /v1/imports`) is listed with its format and the SHA-256 of no bytes until a push sends the file itself.',
       middleware: [requireAbility('read')] as const,
-      responses: { 200: { description: 'The files', content: { 'application/json': { schema: z.object({ items: z.array(SourceFile) }) } } }, ...problemResponses },
+      responses: { 200: json('The files', itemsOf(SourceFile)), ...problemResponses },
     }),
     async (c) => {
       const projectId = c.get('auth').project.id;

@@ -2,7 +2,8 @@
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
-import { Pagination, Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { Pagination, notFoundResponse, problemResponses } from './schemas.js';
+import { ById, conflict, json, pageOf, pageQuery, projectId } from './route-shapes.js';
 
 const Translations = z
   .record(z.string(), z.string().max(1000))
@@ -36,8 +37,7 @@ const GlossaryWrite = GlossaryTerm.extend({
   translations_marked_stale: z.number().int().openapi({ description: 'Machine translations of strings containing the term (old or new wording) that the next push translates again.' }),
 }).openapi('GlossaryWriteResult');
 
-const conflict = { 409: { description: 'The term already exists', content: { 'application/problem+json': { schema: Problem } } } } as const;
-const Params = z.object({ id: z.string().min(1) });
+const termExists = conflict('The term already exists');
 
 export function glossaryRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
@@ -50,9 +50,9 @@ export function glossaryRoutes(deps: AppDeps) {
       description: 'Ability: `write`. Machine translations of strings containing the term are marked stale and translated again on the next push.',
       middleware: [requireAbility('write')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: z.object(TermFields).strict().openapi('GlossaryTermInput') } } } },
-      responses: { 201: { description: 'Created', content: { 'application/json': { schema: GlossaryWrite } } }, ...conflict, ...problemResponses },
+      responses: { 201: json('Created', GlossaryWrite), ...termExists, ...problemResponses },
     }),
-    async (c) => c.json(await deps.glossary.create(c.get('auth').project.id, c.req.valid('json')), 201),
+    async (c) => c.json(await deps.glossary.create(projectId(c), c.req.valid('json')), 201),
   );
 
   app.openapi(
@@ -63,11 +63,11 @@ export function glossaryRoutes(deps: AppDeps) {
       description: 'Ability: `read`.',
       middleware: [requireAbility('read')] as const,
       request: { query: Pagination.extend({ q: z.string().max(500).optional().openapi({ description: 'Only terms containing this text (case-insensitive).' }) }) },
-      responses: { 200: { description: 'A page of terms', content: { 'application/json': { schema: z.object({ items: z.array(GlossaryTerm), next_cursor: z.string().nullable() }) } } }, ...problemResponses },
+      responses: { 200: json('A page of terms', pageOf(GlossaryTerm)), ...problemResponses },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await deps.glossary.list(c.get('auth').project.id, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.q ? { q: q.q } : {}) }), 200);
+      return c.json(await deps.glossary.list(projectId(c), { ...pageQuery(q), ...(q.q ? { q: q.q } : {}) }), 200);
     },
   );
 
@@ -78,10 +78,10 @@ export function glossaryRoutes(deps: AppDeps) {
       summary: 'One glossary term',
       description: 'Ability: `read`.',
       middleware: [requireAbility('read')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'The term', content: { 'application/json': { schema: GlossaryTerm } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('The term', GlossaryTerm), ...notFoundResponse, ...problemResponses },
     }),
-    async (c) => c.json(await deps.glossary.get(c.get('auth').project.id, c.req.valid('param').id), 200),
+    async (c) => c.json(await deps.glossary.get(projectId(c), c.req.valid('param').id), 200),
   );
 
   app.openapi(
@@ -91,10 +91,10 @@ export function glossaryRoutes(deps: AppDeps) {
       summary: 'Change a term',
       description: 'Ability: `write`. Fields left out stay as they are; `translations` replaces the whole map. Affected machine translations are marked stale.',
       middleware: [requireAbility('write')] as const,
-      request: { params: Params, body: { required: true, content: { 'application/json': { schema: z.object(TermFields).partial().strict().openapi('GlossaryTermPatch') } } } },
-      responses: { 200: { description: 'Changed', content: { 'application/json': { schema: GlossaryWrite } } }, ...notFoundResponse, ...conflict, ...problemResponses },
+      request: { params: ById, body: { required: true, content: { 'application/json': { schema: z.object(TermFields).partial().strict().openapi('GlossaryTermPatch') } } } },
+      responses: { 200: json('Changed', GlossaryWrite), ...notFoundResponse, ...termExists, ...problemResponses },
     }),
-    async (c) => c.json(await deps.glossary.update(c.get('auth').project.id, c.req.valid('param').id, c.req.valid('json')), 200),
+    async (c) => c.json(await deps.glossary.update(projectId(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
 
   app.openapi(
@@ -104,10 +104,10 @@ export function glossaryRoutes(deps: AppDeps) {
       summary: 'Delete a term',
       description: 'Ability: `write`. Affected machine translations are marked stale.',
       middleware: [requireAbility('write')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'Deleted; the term as it was', content: { 'application/json': { schema: GlossaryWrite } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('Deleted; the term as it was', GlossaryWrite), ...notFoundResponse, ...problemResponses },
     }),
-    async (c) => c.json(await deps.glossary.remove(c.get('auth').project.id, c.req.valid('param').id), 200),
+    async (c) => c.json(await deps.glossary.remove(projectId(c), c.req.valid('param').id), 200),
   );
 
   return app;

@@ -6,7 +6,8 @@ import { ApiError } from '../../errors.js';
 import { PLATFORMS } from '../../imports/import-model.js';
 import type { ImportInput } from '../../imports/import-service.js';
 import type { ImportOptions } from '../../imports/import-writer.js';
-import { Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { notFoundResponse, problem, problemResponses } from './schemas.js';
+import { ById64, conflict, json, pageOf, pageQuery, projectId } from './route-shapes.js';
 
 const Platform = z.enum(PLATFORMS).openapi('ImportPlatform');
 
@@ -93,8 +94,6 @@ const Import = z
   })
   .openapi('Import');
 
-const Params = z.object({ id: z.string().min(1).max(64) });
-
 /** An export is a zip, or one text file (TMX, XLIFF, JSON, CSV) in UTF-8, or in UTF-16 with its byte order mark. */
 function isExport(bytes: Uint8Array): boolean {
   if (bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return true;
@@ -109,7 +108,6 @@ function isExport(bytes: Uint8Array): boolean {
 
 export function importsRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const projectId = (c: { get(key: 'auth'): { project: { id: string } } }) => c.get('auth').project.id;
 
   app.openapi(
     createRoute({
@@ -134,8 +132,8 @@ export function importsRoutes(deps: AppDeps) {
         },
       },
       responses: {
-        202: { description: 'Queued', content: { 'application/json': { schema: Import } } },
-        503: { description: 'PARLANCE_SECRET_KEY is not set (API imports)', content: { 'application/problem+json': { schema: Problem } } },
+        202: json('Queued', Import),
+        503: problem('PARLANCE_SECRET_KEY is not set (API imports)'),
         ...problemResponses,
       },
     }),
@@ -183,11 +181,11 @@ export function importsRoutes(deps: AppDeps) {
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
       request: { query: z.object({ cursor: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }) },
-      responses: { 200: { description: 'A page', content: { 'application/json': { schema: z.object({ items: z.array(Import), next_cursor: z.string().nullable() }) } } }, ...problemResponses },
+      responses: { 200: json('A page', pageOf(Import)), ...problemResponses },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await deps.imports.list(projectId(c), { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}) }), 200);
+      return c.json(await deps.imports.list(projectId(c), pageQuery(q)), 200);
     },
   );
 
@@ -198,8 +196,8 @@ export function importsRoutes(deps: AppDeps) {
       summary: 'One import: its progress and report',
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'The import', content: { 'application/json': { schema: Import } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById64 },
+      responses: { 200: json('The import', Import), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.imports.get(projectId(c), c.req.valid('param').id), 200),
   );
@@ -211,10 +209,10 @@ export function importsRoutes(deps: AppDeps) {
       summary: 'Cancel an import',
       description: 'Ability: `manage`. What was written so far stays; running the import again later continues idempotently.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
+      request: { params: ById64 },
       responses: {
-        200: { description: 'Cancelled', content: { 'application/json': { schema: Import } } },
-        409: { description: 'Already finished', content: { 'application/problem+json': { schema: Problem } } },
+        200: json('Cancelled', Import),
+        ...conflict('Already finished'),
         ...notFoundResponse,
         ...problemResponses,
       },

@@ -7,7 +7,8 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ApiError } from '../../errors.js';
-import { Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { notFoundResponse, problem, problemResponses } from './schemas.js';
+import { ById, conflict, itemsOf, json, projectId } from './route-shapes.js';
 import { configPathProblem } from '../../../src/project-config/config-path-problem.js';
 import { repositoryProblem } from '../../github-app/repository-problem.js';
 import { branchProblem } from '../../integrations/branch-problem.js';
@@ -48,16 +49,13 @@ const GithubLink = z
   })
   .openapi('GithubLink');
 
-const Params = z.object({ id: z.string().min(1) });
-const notAllowed = { 405: { description: 'A GitHub link has no such operation; the problem names what to do instead', content: { 'application/problem+json': { schema: Problem } } } } as const;
-const conflict = { 409: { description: 'This repository and branch are already linked', content: { 'application/problem+json': { schema: Problem } } } } as const;
+const notAllowed = { 405: problem('A GitHub link has no such operation; the problem names what to do instead') } as const;
 const unavailable = {
-  503: { description: 'The operator has not set PARLANCE_SECRET_KEY (`secret_key_missing`) or GITHUB_APP_EVENTS_URL (`github_app_not_configured`)', content: { 'application/problem+json': { schema: Problem } } },
+  503: problem('The operator has not set PARLANCE_SECRET_KEY (`secret_key_missing`) or GITHUB_APP_EVENTS_URL (`github_app_not_configured`)'),
 } as const;
 
 export function integrationsRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const projectId = (c: { get(key: 'auth'): { project: { id: string } } }) => c.get('auth').project.id;
 
   app.openapi(
     createRoute({
@@ -68,7 +66,7 @@ export function integrationsRoutes(deps: AppDeps) {
         'Ability: `manage`. Mints a project token for the GitHub App (abilities push, pull, read and write: the App pushes source files, pulls translations, and imports translations edited by hand in the repository as human translations, which later machine translation does not overwrite), and subscribes the App to `batch.completed` and `source_drift.repaired`. Both secrets are stored encrypted with PARLANCE_SECRET_KEY and never returned.',
       middleware: [requireAbility('manage')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: LinkRequest } } } },
-      responses: { 201: { description: 'Linked', content: { 'application/json': { schema: GithubLink } } }, ...conflict, ...unavailable, ...problemResponses },
+      responses: { 201: json('Linked', GithubLink), ...conflict('This repository and branch are already linked'), ...unavailable, ...problemResponses },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -89,7 +87,7 @@ export function integrationsRoutes(deps: AppDeps) {
       summary: "List this project's GitHub links, newest first",
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      responses: { 200: { description: 'Links', content: { 'application/json': { schema: z.object({ items: z.array(GithubLink) }) } } }, ...problemResponses },
+      responses: { 200: json('Links', itemsOf(GithubLink)), ...problemResponses },
     }),
     async (c) => c.json({ items: await deps.githubLinks.list(projectId(c)) }, 200),
   );
@@ -101,8 +99,8 @@ export function integrationsRoutes(deps: AppDeps) {
       summary: 'One GitHub link',
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'The link', content: { 'application/json': { schema: GithubLink } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('The link', GithubLink), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.githubLinks.get(projectId(c), c.req.valid('param').id), 200),
   );
@@ -114,15 +112,15 @@ export function integrationsRoutes(deps: AppDeps) {
       summary: 'Unlink a GitHub repository',
       description: "Ability: `manage`. Revokes the App's token and deletes its webhook; the App stops acting on the repository.",
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'Unlinked; the link as it was', content: { 'application/json': { schema: GithubLink } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('Unlinked; the link as it was', GithubLink), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.githubLinks.unlink(projectId(c), c.req.valid('param').id), 200),
   );
 
   /** A link's routes that other connectors have: refused with what to do instead, once the link is known to exist. */
-  const refuse = async (projectId: string, id: string, allow: string, what: (link: { id: string; repository: string; base_branch: string; config_path: string }) => string) => {
-    const link = await deps.githubLinks.get(projectId, id);
+  const refuse = async (project: string, id: string, allow: string, what: (link: { id: string; repository: string; base_branch: string; config_path: string }) => string) => {
+    const link = await deps.githubLinks.get(project, id);
     return new ApiError(405, 'github_link_operation_unsupported', what(link), {}, { allow });
   };
   const syncsOfTheApp = (link: { repository: string; base_branch: string }) =>
@@ -136,7 +134,7 @@ export function integrationsRoutes(deps: AppDeps) {
       description:
         "Ability: `manage`. Answers 405: a link's repository, base branch and config path are set when it is linked, what it translates is read from `parlance.yml` in the repository, and its token is minted by the service. To change one, unlink and link again.",
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
+      request: { params: ById },
       responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
@@ -154,7 +152,7 @@ export function integrationsRoutes(deps: AppDeps) {
       summary: 'Not for GitHub links: the App syncs on each push',
       description: 'Ability: `manage`. Answers 405: the GitHub App syncs when a commit is pushed to the linked base branch.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
+      request: { params: ById },
       responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
@@ -172,7 +170,7 @@ export function integrationsRoutes(deps: AppDeps) {
       summary: 'Not for GitHub links: the App keeps no sync records',
       description: "Ability: `manage`. Answers 405: each push the App acts on becomes a batch (`GET /v1/batches`), shown on the commit's check run.",
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
+      request: { params: ById },
       responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
@@ -187,7 +185,7 @@ export function integrationsRoutes(deps: AppDeps) {
       summary: 'Not for GitHub links: the App keeps no sync records',
       description: 'Ability: `manage`. Answers 405, as `GET /v1/integrations/github/{id}/syncs` does.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params.extend({ sync_id: z.string().min(1) }) },
+      request: { params: ById.extend({ sync_id: z.string().min(1) }) },
       responses: { ...notAllowed, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {

@@ -6,6 +6,7 @@ import { ApiError, notFound } from '../../errors.js';
 import { KEY_STATES } from '../../services/key-states-service.js';
 import { localeParam } from './locale-params.js';
 import { Batch, GateFailure, RepoPathParam, notFoundResponse, problemResponses } from './schemas.js';
+import { json, pageOf } from './route-shapes.js';
 
 const Plurals = z.record(z.string(), z.string()).nullable();
 const KeyRow = z
@@ -53,7 +54,7 @@ export function keysRoutes(deps: AppDeps) {
         }),
       },
       responses: {
-        200: { description: 'One page', content: { 'application/json': { schema: z.object({ items: z.array(KeyRow), next_cursor: z.string().nullable(), total: z.number().int() }).openapi('KeyPage') } } },
+        200: json('One page', pageOf(KeyRow).extend({ total: z.number().int() }).openapi('KeyPage')),
         ...notFoundResponse,
         ...problemResponses,
       },
@@ -82,10 +83,7 @@ export function keysRoutes(deps: AppDeps) {
         body: { required: true, content: { 'application/json': { schema: z.object({ pass: z.enum(['fast', 'careful']) }).strict().openapi('KeyPatch') } } },
       },
       responses: {
-        200: {
-          description: 'Changed; `batch` is the batch queued for it, or null when the pass was already set',
-          content: { 'application/json': { schema: z.object({ key: z.string(), path: z.string(), pass: z.enum(['fast', 'careful']), batch: Batch.nullable() }) } },
-        },
+        200: json('Changed; `batch` is the batch queued for it, or null when the pass was already set', z.object({ key: z.string(), path: z.string(), pass: z.enum(['fast', 'careful']), batch: Batch.nullable() })),
         ...notFoundResponse,
         ...problemResponses,
       },

@@ -3,7 +3,8 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ROLES } from '../../services/people/roles-fns.js';
-import { Ability, Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { Ability, notFoundResponse, problem, problemResponses } from './schemas.js';
+import { ById, itemsOf, json } from './route-shapes.js';
 
 const Role = z.enum(ROLES).openapi('Role');
 
@@ -48,8 +49,8 @@ const Invitation = z
 
 const UserParam = z.object({ user_id: z.string().min(1) });
 const refusals = {
-  402: { description: 'No seat left (`seats_exhausted`)', content: { 'application/problem+json': { schema: Problem } } },
-  409: { description: 'Already a member, already invited, or the last owner', content: { 'application/problem+json': { schema: Problem } } },
+  402: problem('No seat left (`seats_exhausted`)'),
+  409: problem('Already a member, already invited, or the last owner'),
 } as const;
 
 export function membersRoutes(deps: AppDeps) {
@@ -62,7 +63,7 @@ export function membersRoutes(deps: AppDeps) {
       summary: "The organisation's members, with their role on this project",
       description: 'Ability: `manage`. Also the seats: members plus pending invitations against the plan (free and Starter: 3).',
       middleware: [requireAbility('manage')] as const,
-      responses: { 200: { description: 'Members, oldest first', content: { 'application/json': { schema: z.object({ items: z.array(Member), seats: Seats }) } } }, ...problemResponses },
+      responses: { 200: json('Members, oldest first', z.object({ items: z.array(Member), seats: Seats })), ...problemResponses },
     }),
     async (c) => c.json(await deps.members.list(c.get('auth')), 200),
   );
@@ -76,7 +77,7 @@ export function membersRoutes(deps: AppDeps) {
         "Ability: `manage`. The role applies to this project only (other projects keep the organisation role). Only an owner grants or changes the owner role, nobody changes their own role, and the last owner stays one. It takes effect on the member's next request.",
       middleware: [requireAbility('manage')] as const,
       request: { params: UserParam, body: { required: true, content: { 'application/json': { schema: z.object({ role: Role }).strict().openapi('MemberPatch') } } } },
-      responses: { 200: { description: 'The member', content: { 'application/json': { schema: Member } } }, ...refusals, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('The member', Member), ...refusals, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.members.setRole(c.get('auth'), c.req.valid('param').user_id, c.req.valid('json').role), 200),
   );
@@ -89,7 +90,7 @@ export function membersRoutes(deps: AppDeps) {
       description: 'Ability: `manage`. Frees their seat; their console credentials stop working on the next request. Only an owner removes an owner, and never the last one.',
       middleware: [requireAbility('manage')] as const,
       request: { params: UserParam },
-      responses: { 200: { description: 'The removed member', content: { 'application/json': { schema: Member } } }, ...refusals, ...notFoundResponse, ...problemResponses },
+      responses: { 200: json('The removed member', Member), ...refusals, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.members.remove(c.get('auth'), c.req.valid('param').user_id), 200),
   );
@@ -109,7 +110,7 @@ export function invitationsRoutes(deps: AppDeps) {
         'Ability: `manage`. Returns a single-use link that expires (INVITATION_TTL, 7 days by default), and mails it when SMTP_URL is set. A pending invitation holds a seat: when members plus pending invitations fill the plan\'s seats, 402 `seats_exhausted`.',
       middleware: [requireAbility('manage')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: z.object({ email: z.email().max(254), role: Role }).strict().openapi('InvitationCreate') } } } },
-      responses: { 201: { description: 'Invited', content: { 'application/json': { schema: Invitation } } }, ...refusals, ...problemResponses },
+      responses: { 201: json('Invited', Invitation), ...refusals, ...problemResponses },
     }),
     async (c) => {
       const baseUrl = deps.publicUrl ?? new URL(c.req.url).origin;
@@ -124,7 +125,7 @@ export function invitationsRoutes(deps: AppDeps) {
       summary: "The organisation's invitations",
       description: 'Ability: `manage`. Pending, accepted, withdrawn and expired ones, newest first.',
       middleware: [requireAbility('manage')] as const,
-      responses: { 200: { description: 'Invitations', content: { 'application/json': { schema: z.object({ items: z.array(Invitation) }) } } }, ...problemResponses },
+      responses: { 200: json('Invitations', itemsOf(Invitation)), ...problemResponses },
     }),
     async (c) => c.json({ items: await deps.members.invitations(c.get('auth')) }, 200),
   );
@@ -136,8 +137,8 @@ export function invitationsRoutes(deps: AppDeps) {
       summary: 'Withdraw an invitation',
       description: 'Ability: `manage`. The link stops working and the seat is free again.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: z.object({ id: z.string().min(1) }) },
-      responses: { 200: { description: 'Withdrawn', content: { 'application/json': { schema: Invitation } } }, ...refusals, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('Withdrawn', Invitation), ...refusals, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.members.revokeInvitation(c.get('auth'), c.req.valid('param').id), 200),
   );

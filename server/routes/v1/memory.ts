@@ -5,6 +5,7 @@ import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ApiError } from '../../errors.js';
 import { localeList } from './locale-params.js';
 import { problemResponses } from './schemas.js';
+import { json, projectId } from './route-shapes.js';
 
 const ImportResult = z
   .object({
@@ -36,7 +37,7 @@ export function memoryRoutes(deps: AppDeps) {
           },
         },
       },
-      responses: { 200: { description: 'Imported', content: { 'application/json': { schema: ImportResult } } }, ...problemResponses },
+      responses: { 200: json('Imported', ImportResult), ...problemResponses },
     }),
     async (c) => {
       const type = c.req.header('content-type') ?? '';
@@ -53,7 +54,7 @@ export function memoryRoutes(deps: AppDeps) {
       }
       if (bytes.length > deps.maxUploadBytes) throw new ApiError(413, 'file_too_large', `The file is ${bytes.length} bytes; the limit is ${deps.maxUploadBytes}.`);
       if (bytes.length === 0) throw new ApiError(422, 'validation_failed', 'The TMX file is empty.');
-      return c.json(await deps.memory.importTmx(c.get('auth').project.id, bytes, name), 200);
+      return c.json(await deps.memory.importTmx(projectId(c), bytes, name), 200);
     },
   );
 
@@ -70,7 +71,7 @@ export function memoryRoutes(deps: AppDeps) {
     async (c) => {
       const { locales } = c.req.valid('query');
       const wanted = localeList(locales);
-      const body = await deps.memory.exportTmx(c.get('auth').project.id, wanted);
+      const body = await deps.memory.exportTmx(projectId(c), wanted);
       return c.body(body, 200, { 'content-type': 'application/x-tmx+xml; charset=utf-8', 'content-disposition': 'attachment; filename="memory.tmx"' });
     },
   );

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { localeParam } from './locale-params.js';
 import { GateFailure, RepoPathParam, problemResponses } from './schemas.js';
+import { json, projectId } from './route-shapes.js';
 import { PluralInput } from './push.js';
 
 const QaRequest = z
@@ -65,11 +66,11 @@ export function qaRoutes(deps: AppDeps) {
         'Ability: `read`. Runs placeholders, plurals, glossary and length over a whole locale, some keys, or given rows (e.g. after human edits or a glossary change) and returns the per-row outcome. Nothing is changed; the run is recorded.',
       middleware: [requireAbility('read')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: QaRequest } } } },
-      responses: { 200: { description: 'The outcome of the run', content: { 'application/json': { schema: QaRun } } }, ...problemResponses },
+      responses: { 200: json('The outcome of the run', QaRun), ...problemResponses },
     }),
     async (c) => {
       const body = c.req.valid('json');
-      const result = await deps.qa.run(c.get('auth').project.id, {
+      const result = await deps.qa.run(projectId(c), {
         ...body,
         ...(body.locales ? { locales: body.locales.map(localeParam) } : {}),
         ...(body.rows ? { rows: body.rows.map((r) => ({ ...r, locale: localeParam(r.locale) })) } : {}),

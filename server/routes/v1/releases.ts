@@ -3,7 +3,8 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { ApiError } from '../../errors.js';
-import { Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { notFoundResponse, problemResponses } from './schemas.js';
+import { ById64, conflict, json, projectId } from './route-shapes.js';
 
 const Release = z
   .object({
@@ -36,7 +37,6 @@ const PublishInput = z
 
 export function releasesRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const projectId = (c: { get(key: 'auth'): { project: { id: string } } }) => c.get('auth').project.id;
 
   app.openapi(
     createRoute({
@@ -48,9 +48,9 @@ export function releasesRoutes(deps: AppDeps) {
       middleware: [requireAbility('manage')] as const,
       request: { body: { required: false, content: { 'application/json': { schema: PublishInput } } } },
       responses: {
-        201: { description: 'Published', content: { 'application/json': { schema: z.object({ created: z.literal(true), release: Release }) } } },
-        200: { description: 'Nothing changed: the latest release', content: { 'application/json': { schema: z.object({ created: z.literal(false), release: Release }) } } },
-        409: { description: 'Nothing pushed yet', content: { 'application/problem+json': { schema: Problem } } },
+        201: json('Published', z.object({ created: z.literal(true), release: Release })),
+        200: json('Nothing changed: the latest release', z.object({ created: z.literal(false), release: Release })),
+        ...conflict('Nothing pushed yet'),
         ...problemResponses,
       },
     }),
@@ -75,7 +75,7 @@ export function releasesRoutes(deps: AppDeps) {
         }),
       },
       responses: {
-        200: { description: 'A page', content: { 'application/json': { schema: z.object({ bundle_id: z.string(), items: z.array(Release), next_cursor: z.string().nullable() }) } } },
+        200: json('A page', z.object({ bundle_id: z.string(), items: z.array(Release), next_cursor: z.string().nullable() })),
         ...problemResponses,
       },
     }),
@@ -92,7 +92,7 @@ export function releasesRoutes(deps: AppDeps) {
       summary: 'Replace the bundle id',
       description: 'Ability: `manage`. Every CDN address with the old bundle id answers 404 from now on (caches may keep what they hold until it expires); the releases stay and are served under the new id.',
       middleware: [requireAbility('manage')] as const,
-      responses: { 200: { description: 'The new bundle id', content: { 'application/json': { schema: z.object({ bundle_id: z.string() }) } } }, ...problemResponses },
+      responses: { 200: json('The new bundle id', z.object({ bundle_id: z.string() })), ...problemResponses },
     }),
     async (c) => c.json(await deps.releases.rotateBundleId(projectId(c)), 200),
   );
@@ -104,8 +104,8 @@ export function releasesRoutes(deps: AppDeps) {
       summary: 'One release',
       description: 'Ability: `read`. `id` is a release id (`rel_…`), a release number, or `latest`.',
       middleware: [requireAbility('read')] as const,
-      request: { params: z.object({ id: z.string().min(1).max(64) }) },
-      responses: { 200: { description: 'The release', content: { 'application/json': { schema: Release } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById64 },
+      responses: { 200: json('The release', Release), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const { id } = c.req.valid('param');

@@ -104,14 +104,17 @@ export const Pagination = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
 });
 
+/** A response whose body is a Problem (application/problem+json), for `description`. */
+export const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
+
 export const problemResponses = {
-  401: { description: 'Missing, malformed, unknown, expired or revoked token', content: { 'application/problem+json': { schema: Problem } } },
-  403: { description: 'The token lacks the ability, or the plan forbids it', content: { 'application/problem+json': { schema: Problem } } },
-  422: { description: 'Validation failed', content: { 'application/problem+json': { schema: Problem } } },
-  429: { description: 'Rate limit exceeded (see Retry-After)', content: { 'application/problem+json': { schema: Problem } } },
+  401: problem('Missing, malformed, unknown, expired or revoked token'),
+  403: problem('The token lacks the ability, or the plan forbids it'),
+  422: problem('Validation failed'),
+  429: problem('Rate limit exceeded (see Retry-After)'),
 } as const;
 
-export const notFoundResponse = { 404: { description: 'Not found in this project', content: { 'application/problem+json': { schema: Problem } } } } as const;
+export const notFoundResponse = { 404: problem('Not found in this project') } as const;
 
 /**
  * A source file's repository path in a request, held to the one path rule (src/core/repo-path.ts); a failing one is thrown

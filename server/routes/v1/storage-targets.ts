@@ -4,7 +4,8 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import type { AzureBlobCredentials, AzureBlobSettings, S3Credentials, S3Settings } from '../../delivery/storage/storage-client.js';
 import type { AzureBlobSettingsPatch, S3SettingsPatch, TargetPatch, TargetSpec } from '../../delivery/storage/storage-targets-service.js';
-import { Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { notFoundResponse, problem, problemResponses } from './schemas.js';
+import { ById64, conflict, itemsOf, json, pageOf, pageQuery, projectId } from './route-shapes.js';
 
 const S3Input = z
   .object({
@@ -141,8 +142,6 @@ const Sync = z
   })
   .openapi('StorageSync');
 
-const Params = z.object({ id: z.string().min(1).max(64) });
-
 const s3Settings = (s: z.infer<typeof S3Input>): S3Settings => ({ ...(s.endpoint ? { endpoint: s.endpoint } : {}), region: s.region, bucket: s.bucket, forcePathStyle: s.force_path_style });
 const azureSettings = (s: z.infer<typeof AzureInput>): AzureBlobSettings => ({ container: s.container, ...(s.account_url ? { accountUrl: s.account_url } : {}) });
 const s3SettingsPatch = (s: z.infer<typeof S3PatchInput>): S3SettingsPatch => ({
@@ -164,7 +163,6 @@ const credentials = (c: z.infer<typeof S3CredentialsInput> | z.infer<typeof Azur
 
 export function storageTargetsRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const projectId = (c: { get(key: 'auth'): { project: { id: string } } }) => c.get('auth').project.id;
 
   app.openapi(
     createRoute({
@@ -176,8 +174,8 @@ export function storageTargetsRoutes(deps: AppDeps) {
       middleware: [requireAbility('manage')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: TargetInput } } } },
       responses: {
-        201: { description: 'Created', content: { 'application/json': { schema: Target } } },
-        503: { description: 'PARLANCE_SECRET_KEY is not set', content: { 'application/problem+json': { schema: Problem } } },
+        201: json('Created', Target),
+        503: problem('PARLANCE_SECRET_KEY is not set'),
         ...problemResponses,
       },
     }),
@@ -199,7 +197,7 @@ export function storageTargetsRoutes(deps: AppDeps) {
       summary: 'List storage targets',
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      responses: { 200: { description: 'Every target of the project', content: { 'application/json': { schema: z.object({ items: z.array(Target) }) } } }, ...problemResponses },
+      responses: { 200: json('Every target of the project', itemsOf(Target)), ...problemResponses },
     }),
     async (c) => c.json({ items: await deps.storageTargets.list(projectId(c)) }, 200),
   );
@@ -211,8 +209,8 @@ export function storageTargetsRoutes(deps: AppDeps) {
       summary: 'One storage target',
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'The target', content: { 'application/json': { schema: Target } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById64 },
+      responses: { 200: json('The target', Target), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.storageTargets.get(projectId(c), c.req.valid('param').id), 200),
   );
@@ -224,8 +222,8 @@ export function storageTargetsRoutes(deps: AppDeps) {
       summary: 'Change a storage target, or rotate its credentials',
       description: 'Ability: `manage`. Only the fields given change, also inside `s3` and `azure_blob`; changes apply from the next sync; `credentials` replaces the stored ones. The kind of a target cannot change.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params, body: { required: true, content: { 'application/json': { schema: TargetPatchInput } } } },
-      responses: { 200: { description: 'Changed', content: { 'application/json': { schema: Target } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById64, body: { required: true, content: { 'application/json': { schema: TargetPatchInput } } } },
+      responses: { 200: json('Changed', Target), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -251,7 +249,7 @@ export function storageTargetsRoutes(deps: AppDeps) {
       summary: 'Remove a storage target',
       description: 'Ability: `manage`. What was written to the bucket or container stays there.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
+      request: { params: ById64 },
       responses: { 204: { description: 'Removed' }, ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
@@ -268,12 +266,12 @@ export function storageTargetsRoutes(deps: AppDeps) {
       description: 'Ability: `manage`. Queues a sync of the latest release (or `release`), which uploads only what differs from what the target holds.',
       middleware: [requireAbility('manage')] as const,
       request: {
-        params: Params,
+        params: ById64,
         body: { required: false, content: { 'application/json': { schema: z.object({ release: z.number().int().min(1).optional() }).strict().openapi('StorageSyncInput') } } },
       },
       responses: {
-        202: { description: 'Queued', content: { 'application/json': { schema: Sync } } },
-        409: { description: 'No release yet', content: { 'application/problem+json': { schema: Problem } } },
+        202: json('Queued', Sync),
+        ...conflict('No release yet'),
         ...notFoundResponse,
         ...problemResponses,
       },
@@ -291,12 +289,12 @@ export function storageTargetsRoutes(deps: AppDeps) {
       summary: "The target's syncs, newest first, each with its log",
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params, query: z.object({ cursor: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }) },
-      responses: { 200: { description: 'A page', content: { 'application/json': { schema: z.object({ items: z.array(Sync), next_cursor: z.string().nullable() }) } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById64, query: z.object({ cursor: z.string().optional(), limit: z.coerce.number().int().min(1).max(100).default(20) }) },
+      responses: { 200: json('A page', pageOf(Sync)), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await deps.storageTargets.syncs(projectId(c), c.req.valid('param').id, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}) }), 200);
+      return c.json(await deps.storageTargets.syncs(projectId(c), c.req.valid('param').id, pageQuery(q)), 200);
     },
   );
 

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { publicToken } from '../../services/tokens/token-service.js';
 import { Ability, Token, notFoundResponse, problemResponses } from './schemas.js';
+import { ById, itemsOf, json, projectId } from './route-shapes.js';
 
 const MintRequest = z
   .object({
@@ -26,7 +27,7 @@ export function tokensRoutes(deps: AppDeps) {
       description: 'Ability: `manage`. Organisations on the free plan cannot mint API tokens (403 `plan_forbids_tokens`).',
       middleware: [requireAbility('manage')] as const,
       request: { body: { content: { 'application/json': { schema: MintRequest } }, required: true } },
-      responses: { 201: { description: 'Minted', content: { 'application/json': { schema: MintResponse } } }, ...problemResponses },
+      responses: { 201: json('Minted', MintResponse), ...problemResponses },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -48,10 +49,10 @@ export function tokensRoutes(deps: AppDeps) {
       summary: "List this project's tokens",
       description: 'Ability: `manage`. Secrets are never returned.',
       middleware: [requireAbility('manage')] as const,
-      responses: { 200: { description: 'Tokens, newest first', content: { 'application/json': { schema: z.object({ items: z.array(Token) }) } } }, ...problemResponses },
+      responses: { 200: json('Tokens, newest first', itemsOf(Token)), ...problemResponses },
     }),
     async (c) => {
-      const tokens = await deps.tokens.list(c.get('auth').project.id);
+      const tokens = await deps.tokens.list(projectId(c));
       return c.json({ items: tokens.map(publicToken) }, 200);
     },
   );
@@ -63,11 +64,11 @@ export function tokensRoutes(deps: AppDeps) {
       summary: 'Revoke a token',
       description: 'Ability: `manage`. A revoked token gets 401 `token_revoked` from then on.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: z.object({ id: z.string().min(1) }) },
-      responses: { 200: { description: 'Revoked', content: { 'application/json': { schema: Token } } }, ...problemResponses, ...notFoundResponse },
+      request: { params: ById },
+      responses: { 200: json('Revoked', Token), ...problemResponses, ...notFoundResponse },
     }),
     async (c) => {
-      const token = await deps.tokens.revoke(c.get('auth').project.id, c.req.valid('param').id);
+      const token = await deps.tokens.revoke(projectId(c), c.req.valid('param').id);
       return c.json(publicToken(token), 200);
     },
   );

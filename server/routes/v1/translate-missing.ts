@@ -3,7 +3,8 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { localeList } from './locale-params.js';
-import { Batch, Problem, RepoPathParam, problemResponses } from './schemas.js';
+import { Batch, RepoPathParam, problem, problemResponses } from './schemas.js';
+import { json, projectId } from './route-shapes.js';
 
 const TranslateMissingRequest = z
   .object({
@@ -26,8 +27,8 @@ export function translateMissingRoutes(deps: AppDeps) {
       middleware: [requireAbility('push')] as const,
       request: { body: { content: { 'application/json': { schema: TranslateMissingRequest } }, required: false } },
       responses: {
-        202: { description: 'Batch queued (or completed at once when nothing was missing)', content: { 'application/json': { schema: Batch } } },
-        402: { description: 'Not enough words left in the allowance; nothing was queued', content: { 'application/problem+json': { schema: Problem } } },
+        202: json('Batch queued (or completed at once when nothing was missing)', Batch),
+        402: problem('Not enough words left in the allowance; nothing was queued'),
         ...problemResponses,
       },
     }),
@@ -35,7 +36,7 @@ export function translateMissingRoutes(deps: AppDeps) {
       // The body is optional: an absent one means every locale and every file.
       const body = (c.req.valid('json') as z.infer<typeof TranslateMissingRequest> | undefined) ?? {};
       const locales = localeList(body.locales);
-      const batch = await deps.push.translateMissing({ projectId: c.get('auth').project.id, ...(locales ? { locales } : {}), ...(body.paths ? { paths: body.paths } : {}) });
+      const batch = await deps.push.translateMissing({ projectId: projectId(c), ...(locales ? { locales } : {}), ...(body.paths ? { paths: body.paths } : {}) });
       return c.json(batch, 202);
     },
   );

@@ -5,6 +5,7 @@ import { requireAbility } from '../../http/middleware/require-ability.js';
 import { REVIEW_STATES } from '../../services/quality/translations-service.js';
 import { localeParam } from './locale-params.js';
 import { GateFailure, Pagination, RepoPathParam, notFoundResponse, problemResponses } from './schemas.js';
+import { json, pageOf, pageQuery, projectId } from './route-shapes.js';
 import { PluralInput } from './push.js';
 
 const State = z.enum(REVIEW_STATES as [string, ...string[]]).openapi('TranslationState', {
@@ -50,13 +51,12 @@ export function translationsRoutes(deps: AppDeps) {
       description: 'Ability: `read`. Without `state`, lists written translations (flagged, accepted, approved, human). Held and rejected rows are listed only while their source is unchanged.',
       middleware: [requireAbility('read')] as const,
       request: { query: Pagination.extend({ state: State.optional(), locale: z.string().optional(), path: RepoPathParam.optional(), key: z.string().optional() }) },
-      responses: { 200: { description: 'A page of rows', content: { 'application/json': { schema: z.object({ items: z.array(Translation), next_cursor: z.string().nullable() }) } } }, ...problemResponses },
+      responses: { 200: json('A page of rows', pageOf(Translation)), ...problemResponses },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      const page = await deps.translations.list(c.get('auth').project.id, {
-        limit: q.limit,
-        ...(q.cursor ? { cursor: q.cursor } : {}),
+      const page = await deps.translations.list(projectId(c), {
+        ...pageQuery(q),
         ...(q.state ? { state: q.state as (typeof REVIEW_STATES)[number] } : {}),
         ...(q.locale ? { locale: localeParam(q.locale) } : {}),
         ...(q.path !== undefined ? { path: q.path } : {}),
@@ -93,10 +93,7 @@ export function translationsRoutes(deps: AppDeps) {
         },
       },
       responses: {
-        200: {
-          description: 'Saved',
-          content: { 'application/json': { schema: z.object({ translation: Translation, gate_outcome: z.enum(['passed', 'flagged']), gate_failures: z.array(GateFailure) }) } },
-        },
+        200: json('Saved', z.object({ translation: Translation, gate_outcome: z.enum(['passed', 'flagged']), gate_failures: z.array(GateFailure) })),
         ...notFoundResponse,
         ...problemResponses,
       },
@@ -105,7 +102,7 @@ export function translationsRoutes(deps: AppDeps) {
       const { key, locale: tag } = c.req.valid('param');
       const body = c.req.valid('json');
       const { path } = c.req.valid('query');
-      const result = await deps.translations.put(c.get('auth').project.id, {
+      const result = await deps.translations.put(projectId(c), {
         key,
         locale: localeParam(tag),
         ...(path !== undefined ? { path } : {}),
@@ -131,7 +128,7 @@ export function translationsRoutes(deps: AppDeps) {
         body: { required: true, content: { 'application/json': { schema: z.object({ decision: z.enum(['approve', 'reject']) }).strict().openapi('ReviewInput') } } },
       },
       responses: {
-        200: { description: 'Reviewed', content: { 'application/json': { schema: z.object({ decision: z.enum(['approve', 'reject']), translation: Translation }) } } },
+        200: json('Reviewed', z.object({ decision: z.enum(['approve', 'reject']), translation: Translation })),
         ...notFoundResponse,
         ...problemResponses,
       },
@@ -139,7 +136,7 @@ export function translationsRoutes(deps: AppDeps) {
     async (c) => {
       const { key, locale: tag } = c.req.valid('param');
       const { path } = c.req.valid('query');
-      const result = await deps.translations.review(c.get('auth').project.id, { key, locale: localeParam(tag), decision: c.req.valid('json').decision, ...(path !== undefined ? { path } : {}) });
+      const result = await deps.translations.review(projectId(c), { key, locale: localeParam(tag), decision: c.req.valid('json').decision, ...(path !== undefined ? { path } : {}) });
       return c.json(result, 200);
     },
   );

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { EVENT_TYPES, eventCatalog } from '../../webhooks/events.js';
 import { problemResponses } from './schemas.js';
+import { itemsOf, json } from './route-shapes.js';
 
 const WebhookEventKind = z
   .object({
@@ -30,7 +31,7 @@ export function webhookEventsRoutes(_deps: AppDeps) {
         'Ability: `read`. Every kind Parlance sends, with the JSON Schema of its delivered body (envelope `{ id, type, created_at, project, data }`) and an example. The schemas forbid fields they do not list (`additionalProperties: false`).',
       middleware: [requireAbility('read')] as const,
       responses: {
-        200: { description: 'The event kinds, in a stable order', content: { 'application/json': { schema: z.object({ items: z.array(WebhookEventKind) }).openapi('WebhookEventCatalog') } } },
+        200: json('The event kinds, in a stable order', itemsOf(WebhookEventKind).openapi('WebhookEventCatalog')),
         ...problemResponses,
       },
     }),

@@ -3,7 +3,8 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { EVENT_TYPES } from '../../webhooks/events.js';
-import { Pagination, Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { Pagination, notFoundResponse, problemResponses } from './schemas.js';
+import { ById, conflict, json, pageOf, pageQuery, projectId } from './route-shapes.js';
 
 const EventType = z.enum(EVENT_TYPES).openapi('EventType');
 
@@ -58,12 +59,9 @@ const Input = z
   })
   .strict();
 
-const Params = z.object({ id: z.string().min(1) });
-const conflict = { 409: { description: 'Not possible in this state', content: { 'application/problem+json': { schema: Problem } } } } as const;
 
 export function webhooksRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const projectId = (c: { get(key: 'auth'): { project: { id: string } } }) => c.get('auth').project.id;
 
   app.openapi(
     createRoute({
@@ -73,7 +71,7 @@ export function webhooksRoutes(deps: AppDeps) {
       description: 'Ability: `manage`. The response holds the signing secret, shown only this once.',
       middleware: [requireAbility('manage')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: Input.openapi('WebhookInput') } } } },
-      responses: { 201: { description: 'Created', content: { 'application/json': { schema: WithSecret } } }, ...problemResponses },
+      responses: { 201: json('Created', WithSecret), ...problemResponses },
     }),
     async (c) => c.json(await deps.webhooks.create(projectId(c), c.req.valid('json')), 201),
   );
@@ -86,11 +84,11 @@ export function webhooksRoutes(deps: AppDeps) {
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
       request: { query: Pagination },
-      responses: { 200: { description: 'A page', content: { 'application/json': { schema: z.object({ items: z.array(Webhook), next_cursor: z.string().nullable() }) } } }, ...problemResponses },
+      responses: { 200: json('A page', pageOf(Webhook)), ...problemResponses },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await deps.webhooks.list(projectId(c), { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}) }), 200);
+      return c.json(await deps.webhooks.list(projectId(c), pageQuery(q)), 200);
     },
   );
 
@@ -101,8 +99,8 @@ export function webhooksRoutes(deps: AppDeps) {
       summary: 'One webhook',
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'The webhook', content: { 'application/json': { schema: Webhook } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('The webhook', Webhook), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.webhooks.get(projectId(c), c.req.valid('param').id), 200),
   );
@@ -114,8 +112,8 @@ export function webhooksRoutes(deps: AppDeps) {
       summary: 'Change a webhook (URL, events, description, enabled)',
       description: 'Ability: `manage`. Enabling a webhook the service disabled clears the reason and the failure streak.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params, body: { required: true, content: { 'application/json': { schema: Input.partial().openapi('WebhookPatch') } } } },
-      responses: { 200: { description: 'Changed', content: { 'application/json': { schema: Webhook } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById, body: { required: true, content: { 'application/json': { schema: Input.partial().openapi('WebhookPatch') } } } },
+      responses: { 200: json('Changed', Webhook), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.webhooks.update(projectId(c), c.req.valid('param').id, c.req.valid('json')), 200),
   );
@@ -127,8 +125,8 @@ export function webhooksRoutes(deps: AppDeps) {
       summary: 'Delete a webhook and its delivery log',
       description: 'Ability: `manage`.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'Deleted', content: { 'application/json': { schema: Webhook } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('Deleted', Webhook), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.webhooks.remove(projectId(c), c.req.valid('param').id), 200),
   );
@@ -140,8 +138,8 @@ export function webhooksRoutes(deps: AppDeps) {
       summary: 'Rotate the signing secret',
       description: 'Ability: `manage`. Returns the new secret once. For 24 hours deliveries carry two signatures, old and new, so receivers can switch without a gap.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params },
-      responses: { 200: { description: 'Rotated', content: { 'application/json': { schema: WithSecret } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById },
+      responses: { 200: json('Rotated', WithSecret), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => c.json(await deps.webhooks.rotateSecret(projectId(c), c.req.valid('param').id), 200),
   );
@@ -153,8 +151,8 @@ export function webhooksRoutes(deps: AppDeps) {
       summary: 'Send a test delivery now',
       description: "Ability: `manage`. Sends the catalog example of `type` (default `batch.completed`) with a new id and this project, and returns the delivery with its first attempt. A failure is retried on the normal schedule.",
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params, body: { required: false, content: { 'application/json': { schema: z.object({ type: EventType.optional() }).strict() } } } },
-      responses: { 200: { description: 'The delivery', content: { 'application/json': { schema: Delivery } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById, body: { required: false, content: { 'application/json': { schema: z.object({ type: EventType.optional() }).strict() } } } },
+      responses: { 200: json('The delivery', Delivery), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const body = c.req.header('content-type')?.includes('application/json') ? c.req.valid('json') : {};
@@ -169,12 +167,12 @@ export function webhooksRoutes(deps: AppDeps) {
       summary: 'Delivery log, newest first',
       description: 'Ability: `manage`. Every attempt with its status, latency and the start of the response.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params, query: Pagination.extend({ status: z.enum(['pending', 'succeeded', 'failed']).optional() }) },
-      responses: { 200: { description: 'A page', content: { 'application/json': { schema: z.object({ items: z.array(Delivery), next_cursor: z.string().nullable() }) } } }, ...notFoundResponse, ...problemResponses },
+      request: { params: ById, query: Pagination.extend({ status: z.enum(['pending', 'succeeded', 'failed']).optional() }) },
+      responses: { 200: json('A page', pageOf(Delivery)), ...notFoundResponse, ...problemResponses },
     }),
     async (c) => {
       const q = c.req.valid('query');
-      return c.json(await deps.webhooks.deliveries(projectId(c), c.req.valid('param').id, { limit: q.limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.status ? { status: q.status } : {}) }), 200);
+      return c.json(await deps.webhooks.deliveries(projectId(c), c.req.valid('param').id, { ...pageQuery(q), ...(q.status ? { status: q.status } : {}) }), 200);
     },
   );
 
@@ -185,8 +183,8 @@ export function webhooksRoutes(deps: AppDeps) {
       summary: 'Send a finished delivery again',
       description: 'Ability: `manage`. Same `webhook-id`, a fresh retry schedule.',
       middleware: [requireAbility('manage')] as const,
-      request: { params: Params.extend({ delivery: z.string().min(1) }) },
-      responses: { 200: { description: 'Queued again', content: { 'application/json': { schema: Delivery } } }, ...notFoundResponse, ...conflict, ...problemResponses },
+      request: { params: ById.extend({ delivery: z.string().min(1) }) },
+      responses: { 200: json('Queued again', Delivery), ...notFoundResponse, ...conflict('Not possible in this state'), ...problemResponses },
     }),
     async (c) => {
       const { id, delivery } = c.req.valid('param');
