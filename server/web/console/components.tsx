@@ -1,5 +1,5 @@
-/** The console's shared pieces: page headings, notices, progress bars, pagers, once-shown secrets. */
-import type { ComponentChildren } from 'preact';
+/** The console's shared pieces: page headings, notices, progress bars, pagers, once-shown secrets, form fields. */
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useState } from 'preact/hooks';
 import type { GateFailure, KeyState, ReviewState } from '../../../src/client/types.js';
 import { useAccount, useProject, type Ability } from './context.js';
@@ -16,6 +16,16 @@ export function PageHeader(props: { title: string; children?: ComponentChildren 
       </h1>
       {props.children ? <div class="page-intro">{props.children}</div> : null}
     </header>
+  );
+}
+
+/** A project page: its header with `intro`, then `children` for those with `ability` (the others are told what is missing). */
+export function ProjectPage(props: { title: string; ability: Ability; intro?: ComponentChildren; children: ComponentChildren }) {
+  return (
+    <>
+      <PageHeader title={props.title}>{props.intro}</PageHeader>
+      <RequireAbility ability={props.ability}>{props.children}</RequireAbility>
+    </>
   );
 }
 
@@ -49,6 +59,15 @@ export function Notice(props: { kind?: 'info' | 'success' | 'warning'; children:
       {props.children}
     </div>
   );
+}
+
+/** A success notice saying `text`; nothing while there is none. */
+export function SuccessNotice(props: { text: string | undefined }) {
+  return props.text ? (
+    <Notice kind="success">
+      <p>{props.text}</p>
+    </Notice>
+  ) : null;
 }
 
 export function Loading(props: { what?: string }) {
@@ -220,6 +239,45 @@ export function Field(props: { id: string; label: string; hint?: string; childre
         <p class="hint" id={`${props.id}-hint`}>
           {props.hint}
         </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** `Omit` over each member of a union (the input attributes are one per input type) rather than over their common part. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+type InputFieldProps = OmitEach<InputHTMLAttributes<HTMLInputElement>, 'id' | 'label' | 'value' | 'onInput' | 'aria-describedby'> & {
+  id: string;
+  label: string;
+  hint?: string;
+  /** A class for the field around the input (`class` goes to the input). */
+  fieldClass?: string;
+  value: string;
+  onValue(value: string): void;
+};
+
+/** A `Field` holding one `<input>` by the field's id, described by the hint when there is one; `onValue` gets what is typed. */
+export function InputField(props: InputFieldProps) {
+  const { label, hint, fieldClass, onValue, ...input } = props;
+  return (
+    <Field id={props.id} label={label} hint={hint} class={fieldClass}>
+      <input {...input} aria-describedby={hint ? `${props.id}-hint` : undefined} onInput={(e) => onValue(e.currentTarget.value)} />
+    </Field>
+  );
+}
+
+/** A save form's submit button ("Saving…" while it is sent) and, with `onCancel`, a Cancel button. */
+export function FormActions(props: { busy: boolean; label: string; onCancel?: (() => void) | undefined }) {
+  return (
+    <div class="actions">
+      <button type="submit" disabled={props.busy}>
+        {props.busy ? 'Saving…' : props.label}
+      </button>
+      {props.onCancel ? (
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
       ) : null}
     </div>
   );

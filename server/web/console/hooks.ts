@@ -1,5 +1,7 @@
-/** Small hooks the pages share: loading data with its error, sending a change with its error, paging by cursor, debouncing input, polling. */
+/** Small hooks the pages share: loading data with its error, sending a change with its error, a list's row actions, paging by cursor, debouncing input, polling. */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useAccount } from './context.js';
+import { errorMessage } from './format.js';
 
 export interface Load<T> {
   data: T | undefined;
@@ -65,6 +67,39 @@ export function useRequest(): RequestState {
     }
   };
   return { busy, error, submit: (send) => run(send, true), attempt: (send) => run(send, false) };
+}
+
+export interface ListActions {
+  request: RequestState;
+  /** What the last change did, for a `<SuccessNotice>`; cleared when the next row action starts. */
+  result: string | undefined;
+  setResult(result: string | undefined): void;
+  /** Says `text` (in the notice and aloud) and reloads the list. */
+  done(text: string): void;
+  /** A row button's change: then `done(text)`; a failure goes to `request.error` and is said aloud after `what`. */
+  run(what: string, action: () => Promise<unknown>, text: string): Promise<void>;
+}
+
+/** The changes made from a list that `reload` reads again, each ending in a said and shown result. */
+export function useListActions(reload: () => void): ListActions {
+  const { announce } = useAccount();
+  const request = useRequest();
+  const [result, setResult] = useState<string>();
+  const done = (text: string) => {
+    setResult(text);
+    announce(text);
+    reload();
+  };
+  const run = (what: string, action: () => Promise<unknown>, text: string) =>
+    request.attempt(async () => {
+      setResult(undefined);
+      await action().catch((failure: unknown) => {
+        announce(`${what}: ${errorMessage(failure)}`);
+        throw failure;
+      });
+      done(text);
+    });
+  return { request, result, setResult, done, run };
 }
 
 export interface CursorPages {

@@ -1,7 +1,7 @@
 /** Batches: the list, one batch with its live progress and row outcomes, cancel and retry. */
 import { useState } from 'preact/hooks';
 import type { Batch, BatchStatus as Status, BatchWithRows, Page } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, GateFailures, Loading, PageHeader, Pager, ProgressBar, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, GateFailures, Loading, Pager, ProgressBar, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
 import { useCursorPages, useLoad, usePoll, useRequest } from '../hooks.js';
@@ -37,21 +37,19 @@ export function batchProgress(batch: Batch): { finished: number; total: number }
 
 export function BatchesPage(props: { batchId: string | undefined }) {
   return props.batchId ? (
-    <>
-      <PageHeader title={`Batch ${props.batchId}`} />
-      <RequireAbility ability="read">
-        <BatchDetail batchId={props.batchId} />
-      </RequireAbility>
-    </>
+    <ProjectPage title={`Batch ${props.batchId}`} ability="read">
+      <BatchDetail batchId={props.batchId} />
+    </ProjectPage>
   ) : (
-    <>
-      <PageHeader title="Batches">
+    <ProjectPage
+      title="Batches"
+      ability="read"
+      intro={
         <p>Every push, retranslation and retry queues a batch. Words are reserved when it is queued and settled when it finishes.</p>
-      </PageHeader>
-      <RequireAbility ability="read">
-        <BatchList />
-      </RequireAbility>
-    </>
+      }
+    >
+      <BatchList />
+    </ProjectPage>
   );
 }
 

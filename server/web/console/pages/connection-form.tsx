@@ -6,7 +6,7 @@ import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError } from '../../../../src/client/client.js';
 import type { CatalogConnector, IntegrationConnection } from '../../../../src/client/types.js';
-import { ErrorNotice, Field } from '../components.js';
+import { ErrorNotice, FormActions, InputField } from '../components.js';
 import { useProject } from '../context.js';
 import { useRequest } from '../hooks.js';
 
@@ -315,10 +315,42 @@ export function SchemaFields(props: { idPrefix: string; schema: JsonSchema; secr
   );
 }
 
+interface SecretsInput {
+  /** The chosen alternative of the connector's secrets schema. */
+  choice: number;
+  choose(choice: number): void;
+  /** The chosen alternative's schema; `{}` when the connector has none. */
+  schema: JsonSchema;
+  values: Values;
+  setValues(values: Values): void;
+  /** Empties the typed secrets, keeping the choice. */
+  reset(): void;
+}
+
+/** The credentials a form types for `connector`: which alternative, and its values (choosing another starts it afresh). */
+function useSecretsInput(connector: CatalogConnector): SecretsInput {
+  const alternatives = alternativesOf(connector.secrets_schema);
+  const [choice, setChoice] = useState(0);
+  const [values, setValues] = useState<Values>(() => initialValues(alternatives[0]));
+  const schema = alternatives[choice] ?? {};
+  return {
+    choice,
+    choose: (i) => {
+      setChoice(i);
+      setValues(initialValues(alternatives[i]));
+    },
+    schema,
+    values,
+    setValues,
+    reset: () => setValues(initialValues(schema)),
+  };
+}
+
 /** The secrets of a connector: its one object, or a choice between its alternatives, then the chosen one's fields. */
-function SecretsFields(props: { idPrefix: string; connector: CatalogConnector; choice: number; onChoose(choice: number): void; values: Values; invalid: Set<string>; onChange(values: Values): void }) {
+function SecretsFields(props: { idPrefix: string; connector: CatalogConnector; secrets: SecretsInput; invalid: Set<string> }) {
+  const { secrets } = props;
   const alternatives = alternativesOf(props.connector.secrets_schema);
-  const chosen = alternatives[props.choice] ?? alternatives[0];
+  const chosen = alternatives[secrets.choice] ?? alternatives[0];
   return (
     <fieldset>
       <legend>Credentials</legend>
@@ -327,7 +359,7 @@ function SecretsFields(props: { idPrefix: string; connector: CatalogConnector; c
         <div class="checks" role="radiogroup" aria-label="Kind of credentials">
           {alternatives.map((a, i) => (
             <label class="check" key={i}>
-              <input type="radio" name={`${props.idPrefix}-kind`} checked={props.choice === i} onChange={() => props.onChoose(i)} />{' '}
+              <input type="radio" name={`${props.idPrefix}-kind`} checked={secrets.choice === i} onChange={() => secrets.choose(i)} />{' '}
               {Object.keys(a.properties ?? {})
                 .map(labelOf)
                 .join(' and ')}
@@ -335,7 +367,56 @@ function SecretsFields(props: { idPrefix: string; connector: CatalogConnector; c
           ))}
         </div>
       ) : null}
-      {chosen ? <SchemaFields idPrefix={props.idPrefix} schema={chosen} secret values={props.values} invalid={props.invalid} onChange={props.onChange} /> : null}
+      {chosen ? <SchemaFields idPrefix={props.idPrefix} schema={chosen} secret values={secrets.values} invalid={props.invalid} onChange={secrets.setValues} /> : null}
+    </fieldset>
+  );
+}
+
+/** A connection's name (optional until it exists, then required) and sync schedule, the same in the connect and edit forms. */
+function ConnectionFields(props: {
+  idPrefix: string;
+  nameRequired: boolean;
+  namePlaceholder?: string;
+  name: string;
+  onName(name: string): void;
+  schedule: string;
+  onSchedule(schedule: string): void;
+}) {
+  const p = props.idPrefix;
+  return (
+    <div class="form-grid">
+      <InputField
+        id={`${p}-name`}
+        label={props.nameRequired ? 'Connection name' : 'Connection name (optional)'}
+        hint="How this page and the sync log call the connection."
+        type="text"
+        maxLength={100}
+        required={props.nameRequired}
+        placeholder={props.namePlaceholder}
+        value={props.name}
+        onValue={props.onName}
+      />
+      <InputField
+        id={`${p}-schedule`}
+        label="Sync every … minutes (optional)"
+        hint="5 to 10080. Empty: syncs run on demand and on the remote system's notifications only."
+        type="number"
+        min={5}
+        max={10_080}
+        step={1}
+        value={props.schedule}
+        onValue={props.onSchedule}
+      />
+    </div>
+  );
+}
+
+/** The connector's settings fields, in their fieldset. */
+function SettingsFields(props: { idPrefix: string; schema: JsonSchema; values: Values; invalid: Set<string>; onChange(values: Values): void }) {
+  return (
+    <fieldset>
+      <legend>Settings</legend>
+      <SchemaFields idPrefix={props.idPrefix} schema={props.schema} secret={false} values={props.values} invalid={props.invalid} onChange={props.onChange} />
     </fieldset>
   );
 }
@@ -348,31 +429,24 @@ export function ConnectForm(props: { connector: CatalogConnector; onConnected(co
   const [name, setName] = useState('');
   const [schedule, setSchedule] = useState('');
   const [settings, setSettings] = useState<Values>(() => initialValues(settingsSchema));
-  const [choice, setChoice] = useState(0);
-  const [secrets, setSecrets] = useState<Values>(() => initialValues(alternativesOf(connector.secrets_schema)[0]));
+  const secrets = useSecretsInput(connector);
   const request = useRequest();
   const p = `connect-${connector.id}`;
-
-  const choose = (i: number) => {
-    setChoice(i);
-    setSecrets(initialValues(alternativesOf(connector.secrets_schema)[i]));
-  };
 
   const connect = (event: Event) => {
     event.preventDefault();
     return request.submit(async () => {
-      const secretsSchema = alternativesOf(connector.secrets_schema)[choice] ?? {};
       const minutes = schedule.trim();
       const created = await client.connect(connector.id, {
         ...(name.trim() ? { name: name.trim() } : {}),
         settings: valuesToObject(settingsSchema, settings, 'settings'),
-        secrets: valuesToObject(secretsSchema, secrets, 'secrets'),
+        secrets: valuesToObject(secrets.schema, secrets.values, 'secrets'),
         ...(minutes ? { schedule_minutes: Number(minutes) } : {}),
       });
       setName('');
       setSchedule('');
       setSettings(initialValues(settingsSchema));
-      setSecrets(initialValues(secretsSchema));
+      secrets.reset();
       props.onConnected(created);
     });
   };
@@ -381,28 +455,9 @@ export function ConnectForm(props: { connector: CatalogConnector; onConnected(co
     <form class="card form" onSubmit={(e) => void connect(e)} aria-labelledby={`${p}-title`}>
       <h2 id={`${p}-title`}>Connect {connector.name}</h2>
       <p class="hint">Fields marked “required” must be filled in; empty fields take the default shown in them.</p>
-      <div class="form-grid">
-        <Field id={`${p}-name`} label="Connection name (optional)" hint="How this page and the sync log call the connection.">
-          <input id={`${p}-name`} type="text" maxLength={100} aria-describedby={`${p}-name-hint`} placeholder={connector.name} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <Field id={`${p}-schedule`} label="Sync every … minutes (optional)" hint="5 to 10080. Empty: syncs run on demand and on the remote system's notifications only.">
-          <input
-            id={`${p}-schedule`}
-            type="number"
-            min={5}
-            max={10_080}
-            step={1}
-            aria-describedby={`${p}-schedule-hint`}
-            value={schedule}
-            onInput={(e) => setSchedule(e.currentTarget.value)}
-          />
-        </Field>
-      </div>
-      <fieldset>
-        <legend>Settings</legend>
-        <SchemaFields idPrefix={`${p}-settings`} schema={settingsSchema} secret={false} values={settings} invalid={problemFields(request.error, 'settings')} onChange={setSettings} />
-      </fieldset>
-      <SecretsFields idPrefix={`${p}-secrets`} connector={connector} choice={choice} onChoose={choose} values={secrets} invalid={problemFields(request.error, 'secrets')} onChange={setSecrets} />
+      <ConnectionFields idPrefix={p} nameRequired={false} namePlaceholder={connector.name} name={name} onName={setName} schedule={schedule} onSchedule={setSchedule} />
+      <SettingsFields idPrefix={`${p}-settings`} schema={settingsSchema} values={settings} invalid={problemFields(request.error, 'settings')} onChange={setSettings} />
+      <SecretsFields idPrefix={`${p}-secrets`} connector={connector} secrets={secrets} invalid={problemFields(request.error, 'secrets')} />
       <ErrorNotice error={request.error} title="Not connected" />
       <button type="submit" disabled={request.busy}>
         {request.busy ? 'Connecting…' : `Connect ${connector.name}`}
@@ -415,21 +470,14 @@ export function ConnectForm(props: { connector: CatalogConnector; onConnected(co
 export function CredentialsForm(props: { connector: CatalogConnector; connection: IntegrationConnection; onRotated(connection: IntegrationConnection): void; onCancel(): void }) {
   const { client } = useProject();
   const { connector, connection } = props;
-  const [choice, setChoice] = useState(0);
-  const [secrets, setSecrets] = useState<Values>(() => initialValues(alternativesOf(connector.secrets_schema)[0]));
+  const secrets = useSecretsInput(connector);
   const request = useRequest();
-
-  const choose = (i: number) => {
-    setChoice(i);
-    setSecrets(initialValues(alternativesOf(connector.secrets_schema)[i]));
-  };
 
   const rotate = (event: Event) => {
     event.preventDefault();
     return request.submit(async () => {
-      const schema = alternativesOf(connector.secrets_schema)[choice] ?? {};
-      const updated = await client.updateConnection(connector.id, connection.id, { secrets: valuesToObject(schema, secrets, 'secrets') });
-      setSecrets(initialValues(schema));
+      const updated = await client.updateConnection(connector.id, connection.id, { secrets: valuesToObject(secrets.schema, secrets.values, 'secrets') });
+      secrets.reset();
       props.onRotated(updated);
     });
   };
@@ -437,16 +485,9 @@ export function CredentialsForm(props: { connector: CatalogConnector; connection
   return (
     <form class="form" onSubmit={(e) => void rotate(e)} aria-label={`New credentials for ${connection.name}`}>
       <p class="hint">The old credentials are forgotten as soon as these are saved; the next sync uses the new ones.</p>
-      <SecretsFields idPrefix={`rotate-${connection.id}`} connector={connector} choice={choice} onChoose={choose} values={secrets} invalid={problemFields(request.error, 'secrets')} onChange={setSecrets} />
+      <SecretsFields idPrefix={`rotate-${connection.id}`} connector={connector} secrets={secrets} invalid={problemFields(request.error, 'secrets')} />
       <ErrorNotice error={request.error} title="Credentials not replaced" />
-      <div class="actions">
-        <button type="submit" disabled={request.busy}>
-          {request.busy ? 'Saving…' : 'Replace credentials'}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions busy={request.busy} label="Replace credentials" onCancel={props.onCancel} />
     </form>
   );
 }
@@ -480,28 +521,21 @@ export function SettingsForm(props: { connector: CatalogConnector; connection: I
   const [schedule, setSchedule] = useState(connection.schedule_minutes === null ? '' : String(connection.schedule_minutes));
   const [settings, setSettings] = useState<Values>(() => valuesOf(settingsSchema, connection.settings));
   const [withSecrets, setWithSecrets] = useState(false);
-  const [choice, setChoice] = useState(0);
-  const [secrets, setSecrets] = useState<Values>(() => initialValues(alternativesOf(connector.secrets_schema)[0]));
+  const secrets = useSecretsInput(connector);
   const request = useRequest();
   const p = `edit-${connection.id}`;
   const moved = movedSettings(request.error);
-
-  const choose = (i: number) => {
-    setChoice(i);
-    setSecrets(initialValues(alternativesOf(connector.secrets_schema)[i]));
-  };
 
   const save = (event: Event) => {
     event.preventDefault();
     return request.submit(async () => {
       const minutes = schedule.trim();
-      const secretsSchema = alternativesOf(connector.secrets_schema)[choice] ?? {};
       const updated = await client
         .updateConnection(connector.id, connection.id, {
           ...(name.trim() ? { name: name.trim() } : {}),
           settings: settingsPatch(settingsSchema, settings, connection.settings),
           schedule_minutes: minutes ? Number(minutes) : null,
-          ...(withSecrets ? { secrets: valuesToObject(secretsSchema, secrets, 'secrets') } : {}),
+          ...(withSecrets ? { secrets: valuesToObject(secrets.schema, secrets.values, 'secrets') } : {}),
         })
         .catch((failure: unknown) => {
           if (movedSettings(failure).length > 0) setWithSecrets(true);
@@ -516,39 +550,11 @@ export function SettingsForm(props: { connector: CatalogConnector; connection: I
   return (
     <form class="form" onSubmit={(e) => void save(e)} aria-label={`Settings of ${connection.name}`}>
       <p class="hint">Empty fields go back to the default shown in them. Moving an address to another host needs the credentials for that host.</p>
-      <div class="form-grid">
-        <Field id={`${p}-name`} label="Connection name" hint="How this page and the sync log call the connection.">
-          <input id={`${p}-name`} type="text" maxLength={100} required aria-describedby={`${p}-name-hint`} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <Field id={`${p}-schedule`} label="Sync every … minutes (optional)" hint="5 to 10080. Empty: syncs run on demand and on the remote system's notifications only.">
-          <input
-            id={`${p}-schedule`}
-            type="number"
-            min={5}
-            max={10_080}
-            step={1}
-            aria-describedby={`${p}-schedule-hint`}
-            value={schedule}
-            onInput={(e) => setSchedule(e.currentTarget.value)}
-          />
-        </Field>
-      </div>
-      <fieldset>
-        <legend>Settings</legend>
-        <SchemaFields idPrefix={`${p}-settings`} schema={settingsSchema} secret={false} values={settings} invalid={invalid} onChange={setSettings} />
-      </fieldset>
-      {withSecrets ? (
-        <SecretsFields idPrefix={`${p}-secrets`} connector={connector} choice={choice} onChoose={choose} values={secrets} invalid={problemFields(request.error, 'secrets')} onChange={setSecrets} />
-      ) : null}
+      <ConnectionFields idPrefix={p} nameRequired name={name} onName={setName} schedule={schedule} onSchedule={setSchedule} />
+      <SettingsFields idPrefix={`${p}-settings`} schema={settingsSchema} values={settings} invalid={invalid} onChange={setSettings} />
+      {withSecrets ? <SecretsFields idPrefix={`${p}-secrets`} connector={connector} secrets={secrets} invalid={problemFields(request.error, 'secrets')} /> : null}
       <ErrorNotice error={request.error} title="Settings not saved" />
-      <div class="actions">
-        <button type="submit" disabled={request.busy}>
-          {request.busy ? 'Saving…' : withSecrets ? 'Save settings and credentials' : 'Save settings'}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions busy={request.busy} label={withSecrets ? 'Save settings and credentials' : 'Save settings'} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -1,10 +1,10 @@
 /** Delivery: releases and their CDN addresses, how releases are made, and the storage targets every release is copied to. */
 import { useState } from 'preact/hooks';
 import type { Project, Release, StorageSync, StorageTarget } from '../../../../src/client/types.js';
-import { CopyButton, DataTable, ErrorNotice, Loading, LogLines, Notice, PageHeader, Pager, RequireAbility } from '../components.js';
+import { CopyButton, DataTable, ErrorNotice, Loading, LogLines, Pager, ProjectPage, SuccessNotice } from '../components.js';
 import { useAccount, useProject } from '../context.js';
-import { errorMessage, formatDate, formatNumber, localeLabel, plural } from '../format.js';
-import { useCursorPages, useLoad, usePoll, useRequest } from '../hooks.js';
+import { formatDate, formatNumber, localeLabel, plural } from '../format.js';
+import { useCursorPages, useListActions, useLoad, usePoll, useRequest } from '../hooks.js';
 import { projectHref } from '../router.js';
 import { CredentialsForm, EditTargetForm, StorageTargetForm } from './storage-target-form.js';
 
@@ -17,19 +17,20 @@ export function DeliveryPage() {
   // Bumped by each publish: the release queued a sync to every enabled target, which the target list then shows.
   const [published, setPublished] = useState(0);
   return (
-    <>
-      <PageHeader title="Delivery">
+    <ProjectPage
+      title="Delivery"
+      ability="read"
+      intro={
         <p>
           A release is a numbered snapshot of the project's translations that never changes. Apps read it from the CDN addresses below, and every enabled storage
           target receives a copy.
         </p>
-      </PageHeader>
-      <RequireAbility ability="read">
-        <Releases onPublished={() => setPublished((n) => n + 1)} />
-        <ReleaseSettings />
-        {can('manage') ? <StorageTargets published={published} /> : null}
-      </RequireAbility>
-    </>
+      }
+    >
+      <Releases onPublished={() => setPublished((n) => n + 1)} />
+      <ReleaseSettings />
+      {can('manage') ? <StorageTargets published={published} /> : null}
+    </ProjectPage>
   );
 }
 
@@ -103,11 +104,7 @@ function Releases(props: { onPublished(): void }) {
         </p>
         {latest ? <LatestAddresses bundleId={page.bundle_id} release={latest} /> : <p>No release yet: publish one and its addresses appear here.</p>}
         <ErrorNotice error={rotation.error} title="Bundle id not rotated" />
-        {rotated ? (
-          <Notice kind="success">
-            <p>{rotated}</p>
-          </Notice>
-        ) : null}
+        <SuccessNotice text={rotated} />
         {can('manage') ? (
           <button type="button" class="secondary" onClick={() => void rotate()} disabled={rotation.busy}>
             {rotation.busy ? 'Rotating…' : 'Rotate bundle id'}
@@ -127,11 +124,7 @@ function Releases(props: { onPublished(): void }) {
           <p class="hint">Publishing releases and rotating the bundle id need the manage ability.</p>
         )}
         <ErrorNotice error={request.error} title="Not published" />
-        {result ? (
-          <Notice kind="success">
-            <p>{result}</p>
-          </Notice>
-        ) : null}
+        <SuccessNotice text={result} />
         {page.items.length === 0 ? <p>No releases yet.</p> : null}
         {page.items.length > 0 ? (
           <DataTable label="Releases" columns={['Release', 'Published', 'Made by', 'Locales', 'Shape']} busy={data.loading}>
@@ -247,11 +240,7 @@ function ReleaseSettings() {
         source file's translations in the file's own format too, beside the JSON bundles
       </label>
       <ErrorNotice error={request.error} title="Settings not saved" />
-      {saved ? (
-        <Notice kind="success">
-          <p>Settings saved. They apply from the next release.</p>
-        </Notice>
-      ) : null}
+      <SuccessNotice text={saved ? 'Settings saved. They apply from the next release.' : undefined} />
       {canManage ? (
         <button type="submit" disabled={request.busy || !draft}>
           {request.busy ? 'Saving…' : 'Save settings'}
@@ -269,8 +258,7 @@ function StorageTargets(props: { published: number }) {
   const { client } = useProject();
   const { announce } = useAccount();
   const targets = useLoad(() => client.storageTargets(), [client, props.published]);
-  const request = useRequest();
-  const [result, setResult] = useState<string>();
+  const { request, result, run, done } = useListActions(targets.reload);
 
   usePoll(
     async () => {
@@ -285,24 +273,6 @@ function StorageTargets(props: { published: number }) {
     targets.data?.some(isMoving) ?? false,
   );
 
-  const run = (what: string, action: () => Promise<unknown>, done: string) =>
-    request.attempt(async () => {
-      setResult(undefined);
-      await action().catch((failure: unknown) => {
-        announce(`${what}: ${errorMessage(failure)}`);
-        throw failure;
-      });
-      setResult(done);
-      announce(done);
-      targets.reload();
-    });
-
-  const done = (text: string) => {
-    setResult(text);
-    announce(text);
-    targets.reload();
-  };
-
   return (
     <section aria-labelledby="targets-title">
       <h2 id="targets-title">Storage targets</h2>
@@ -311,11 +281,7 @@ function StorageTargets(props: { published: number }) {
         reader never sees a manifest ahead of its files. Credentials are stored encrypted and never shown again.
       </p>
       <ErrorNotice error={request.error ?? targets.error} title="Not done" />
-      {result ? (
-        <Notice kind="success">
-          <p>{result}</p>
-        </Notice>
-      ) : null}
+      <SuccessNotice text={result} />
       {targets.loading && !targets.data ? <Loading what="storage targets" /> : null}
       {targets.data && targets.data.length === 0 ? <p>No storage targets yet.</p> : null}
       {targets.data?.map((t) => (

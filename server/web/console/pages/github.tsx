@@ -1,24 +1,25 @@
 /** GitHub links: repositories the Parlance GitHub App pushes from and opens translation pull requests on. */
 import { useState } from 'preact/hooks';
 import type { GithubLink } from '../../../../src/client/client.js';
-import { DataTable, ErrorNotice, Field, Loading, PageHeader, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate } from '../format.js';
 import { useLoad, useRequest } from '../hooks.js';
 
 export function GithubPage() {
   return (
-    <>
-      <PageHeader title="GitHub">
+    <ProjectPage
+      title="GitHub"
+      ability="manage"
+      intro={
         <p>
           Link a repository where the Parlance GitHub App is installed: pushes to the base branch send changed source files here, and each completed batch comes back as
           one pull request with the translated files. Linking needs the operator to have set <code>PARLANCE_SECRET_KEY</code> and <code>GITHUB_APP_EVENTS_URL</code>.
         </p>
-      </PageHeader>
-      <RequireAbility ability="manage">
-        <Links />
-      </RequireAbility>
-    </>
+      }
+    >
+      <Links />
+    </ProjectPage>
   );
 }
 

@@ -1,24 +1,25 @@
 /** The glossary: locked terms (translated one way) and forbidden ones, which the glossary gate enforces. */
 import { useState } from 'preact/hooks';
 import type { GlossaryTerm } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, Field, Loading, PageHeader, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, FormActions, InputField, Loading, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { localeDirection } from '../format.js';
 import { useLoad, useRequest } from '../hooks.js';
 
 export function GlossaryPage() {
   return (
-    <>
-      <PageHeader title="Glossary">
+    <ProjectPage
+      title="Glossary"
+      ability="read"
+      intro={
         <p>
           A <strong>locked</strong> term must appear as the glossary translates it (or unchanged, for a name with no translation); a <strong>forbidden</strong> term must
           not appear at all. The glossary gate refuses translations that break either rule, and changing a term marks the translations it touches for retranslation.
         </p>
-      </PageHeader>
-      <RequireAbility ability="read">
-        <Glossary />
-      </RequireAbility>
-    </>
+      }
+    >
+      <Glossary />
+    </ProjectPage>
   );
 }
 
@@ -68,9 +69,7 @@ function Glossary() {
         </details>
       ) : null}
       <div class="filters">
-        <Field id="glossary-filter" label="Find a term" class="grow">
-          <input id="glossary-filter" type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
-        </Field>
+        <InputField id="glossary-filter" label="Find a term" fieldClass="grow" type="search" value={filter} onValue={setFilter} />
       </div>
       <ErrorNotice error={request.error} title="Not done" />
       {shown.length === 0 ? <p>{terms.length === 0 ? 'No terms yet.' : 'No term matches.'}</p> : null}
@@ -163,9 +162,7 @@ function TermForm(props: { locales: string[]; term?: GlossaryTerm; onSaved: (ter
   return (
     <form class="form" onSubmit={(e) => void submit(e)} aria-label={props.term ? `Edit ${props.term.term}` : 'New glossary term'}>
       <div class="form-row">
-        <Field id={`${prefix}-term`} label="Term (source language)">
-          <input id={`${prefix}-term`} type="text" required value={term} onInput={(e) => setTerm(e.currentTarget.value)} />
-        </Field>
+        <InputField id={`${prefix}-term`} label="Term (source language)" type="text" required value={term} onValue={setTerm} />
         <div class="checks">
           <label>
             <input type="checkbox" checked={forbidden} onChange={(e) => setForbidden(e.currentTarget.checked)} /> Forbidden
@@ -179,36 +176,22 @@ function TermForm(props: { locales: string[]; term?: GlossaryTerm; onSaved: (ter
         <legend>{forbidden ? 'Forbidden translations (also refused)' : 'Required translation per language (empty: keep the term as is)'}</legend>
         <div class="form-grid">
           {props.locales.map((tag) => (
-            <Field key={tag} id={`${prefix}-${tag}`} label={tag}>
-              <input
-                id={`${prefix}-${tag}`}
-                type="text"
-                lang={tag}
-                dir={localeDirection(tag)}
-                value={translations[tag] ?? ''}
-                onInput={(e) => {
-                  const value = e.currentTarget.value;
-                  setTranslations((t) => ({ ...t, [tag]: value }));
-                }}
-              />
-            </Field>
+            <InputField
+              key={tag}
+              id={`${prefix}-${tag}`}
+              label={tag}
+              type="text"
+              lang={tag}
+              dir={localeDirection(tag)}
+              value={translations[tag] ?? ''}
+              onValue={(value) => setTranslations((t) => ({ ...t, [tag]: value }))}
+            />
           ))}
         </div>
       </fieldset>
-      <Field id={`${prefix}-notes`} label="Notes">
-        <input id={`${prefix}-notes`} type="text" value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
-      </Field>
+      <InputField id={`${prefix}-notes`} label="Notes" type="text" value={notes} onValue={setNotes} />
       <ErrorNotice error={request.error} title="Not saved" />
-      <div class="actions">
-        <button type="submit" disabled={request.busy}>
-          {request.busy ? 'Saving…' : props.term ? 'Save term' : 'Add term'}
-        </button>
-        {props.onCancel ? (
-          <button type="button" class="secondary" onClick={props.onCancel}>
-            Cancel
-          </button>
-        ) : null}
-      </div>
+      <FormActions busy={request.busy} label={props.term ? 'Save term' : 'Add term'} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 /** Import: bring a project across from another platform (through its API or from its export), follow the import, and read its report. */
 import { useState } from 'preact/hooks';
 import type { ImportJob, ImportOptionsInput, ImportPlatform } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, Field, Loading, Notice, PageHeader, Pager, ProgressBar, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, Notice, Pager, ProgressBar, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, formatNumber, localeLabel, plural } from '../format.js';
 import { useCursorPages, useLoad, usePoll, useRequest } from '../hooks.js';
@@ -70,16 +70,17 @@ export function ImportsPage(props: { importId: string | undefined }) {
   const { projectId } = useProject();
   if (props.importId) {
     return (
-      <>
-        <PageHeader title={`Import ${props.importId}`}>
+      <ProjectPage
+        title={`Import ${props.importId}`}
+        ability="manage"
+        intro={
           <p>
             <a href={projectHref(projectId, 'imports')}>← All imports, and a new import</a>
           </p>
-        </PageHeader>
-        <RequireAbility ability="manage">
-          <ImportDetail importId={props.importId} />
-        </RequireAbility>
-      </>
+        }
+      >
+        <ImportDetail importId={props.importId} />
+      </ProjectPage>
     );
   }
   return <NewImportPage />;
@@ -90,24 +91,25 @@ function NewImportPage() {
   const [changed, setChanged] = useState(0);
   const [started, setStarted] = useState<ImportJob>();
   return (
-    <>
-      <PageHeader title="Import from another platform">
+    <ProjectPage
+      title="Import from another platform"
+      ability="manage"
+      intro={
         <p>
           Brings keys, translations, review states, translation memory and glossary across from Crowdin, Lokalise, Phrase, Transifex, Tolgee or POEditor. Imports never
           charge words, and running the same import again changes only what changed on the platform since.
         </p>
-      </PageHeader>
-      <RequireAbility ability="manage">
-        <ImportForm
-          onStarted={(job) => {
-            setStarted(job);
-            setChanged((n) => n + 1);
-          }}
-        />
-        {started ? <ImportLive key={started.id} initial={started} onFinished={() => setChanged((n) => n + 1)} /> : null}
-        <ImportList changed={changed} />
-      </RequireAbility>
-    </>
+      }
+    >
+      <ImportForm
+        onStarted={(job) => {
+          setStarted(job);
+          setChanged((n) => n + 1);
+        }}
+      />
+      {started ? <ImportLive key={started.id} initial={started} onFinished={() => setChanged((n) => n + 1)} /> : null}
+      <ImportList changed={changed} />
+    </ProjectPage>
   );
 }
 

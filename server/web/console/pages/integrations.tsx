@@ -1,10 +1,10 @@
 /** Integrations: the connector catalog, and per connector the project's connections, their syncs and logs, and the connect form. */
 import { useState } from 'preact/hooks';
 import type { CatalogConnector, ConnectorCategory, IntegrationConnection, IntegrationSync } from '../../../../src/client/types.js';
-import { CopyButton, DataTable, ErrorNotice, Loading, LogLines, Notice, PageHeader, RequireAbility, SecretOnce } from '../components.js';
+import { CopyButton, DataTable, ErrorNotice, Loading, LogLines, PageHeader, ProjectPage, RequireAbility, SecretOnce, SuccessNotice } from '../components.js';
 import { useAccount, useProject } from '../context.js';
-import { errorMessage, formatDate, formatNumber, plural } from '../format.js';
-import { useLoad, usePoll, useRequest } from '../hooks.js';
+import { formatDate, formatNumber, plural } from '../format.js';
+import { useListActions, useLoad, usePoll } from '../hooks.js';
 import { projectHref } from '../router.js';
 import { ConnectForm, CredentialsForm, SettingsForm } from './connection-form.js';
 
@@ -40,21 +40,22 @@ function CatalogView() {
   const { can } = useProject();
   const catalog = useCatalog();
   return (
-    <>
-      <PageHeader title="Integrations">
+    <ProjectPage
+      title="Integrations"
+      ability="read"
+      intro={
         <p>
           Connectors bring source strings in from where they live and, when two-way, write the translations back. A sync behaves like a file push: only new and
           changed strings are translated, the gates run, and a translation someone edits in the remote system is imported as a human translation and never
           overwritten.
         </p>
-      </PageHeader>
-      <RequireAbility ability="read">
-        {catalog.loading && !catalog.data ? <Loading what="the connectors" /> : null}
-        <ErrorNotice error={catalog.error} title="Connectors unavailable" />
-        {can('manage') ? null : <p class="hint">Connecting, and seeing the project's connections, needs the manage ability.</p>}
-        {catalog.data ? <Categories connectors={catalog.data} /> : null}
-      </RequireAbility>
-    </>
+      }
+    >
+      {catalog.loading && !catalog.data ? <Loading what="the connectors" /> : null}
+      <ErrorNotice error={catalog.error} title="Connectors unavailable" />
+      {can('manage') ? null : <p class="hint">Connecting, and seeing the project's connections, needs the manage ability.</p>}
+      {catalog.data ? <Categories connectors={catalog.data} /> : null}
+    </ProjectPage>
   );
 }
 
@@ -177,8 +178,7 @@ function Connections(props: { connector: CatalogConnector }) {
   const { announce } = useAccount();
   const { connector } = props;
   const list = useLoad(() => client.connections(connector.id), [client, connector.id]);
-  const request = useRequest();
-  const [result, setResult] = useState<string>();
+  const { request, result, setResult, done, run } = useListActions(list.reload);
   const [connected, setConnected] = useState<IntegrationConnection>();
 
   usePoll(
@@ -198,22 +198,6 @@ function Connections(props: { connector: CatalogConnector }) {
     list.data?.some(isMoving) ?? false,
   );
 
-  const done = (text: string) => {
-    setResult(text);
-    announce(text);
-    list.reload();
-  };
-
-  const run = (what: string, action: () => Promise<unknown>, text: string) =>
-    request.attempt(async () => {
-      setResult(undefined);
-      await action().catch((failure: unknown) => {
-        announce(`${what}: ${errorMessage(failure)}`);
-        throw failure;
-      });
-      done(text);
-    });
-
   return (
     <section aria-labelledby="connections-title">
       <h2 id="connections-title">Connections</h2>
@@ -225,11 +209,7 @@ function Connections(props: { connector: CatalogConnector }) {
         />
       ) : null}
       <ErrorNotice error={request.error ?? list.error} title="Not done" />
-      {result ? (
-        <Notice kind="success">
-          <p>{result}</p>
-        </Notice>
-      ) : null}
+      <SuccessNotice text={result} />
       {list.loading && !list.data ? <Loading what="connections" /> : null}
       {list.data && list.data.length === 0 ? <p>No connection yet.</p> : null}
       {list.data?.map((c) => (

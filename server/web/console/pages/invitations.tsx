@@ -1,7 +1,7 @@
 /** Invitations: invite by email with a role, copy the link, withdraw; a refusal (seats full) says why and what to do. */
 import { useState } from 'preact/hooks';
 import type { Invitation, Role } from '../../../../src/client/types.js';
-import { CopyButton, DataTable, ErrorNotice, Field, Loading, Notice, PageHeader, RequireAbility, SecretOnce } from '../components.js';
+import { CopyButton, DataTable, ErrorNotice, Field, InputField, Loading, Notice, ProjectPage, SecretOnce } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate } from '../format.js';
 import { useLoad, useRequest } from '../hooks.js';
@@ -9,14 +9,15 @@ import { ROLES, SeatsMeter } from './members.js';
 
 export function InvitationsPage() {
   return (
-    <>
-      <PageHeader title="Invitations">
+    <ProjectPage
+      title="Invitations"
+      ability="manage"
+      intro={
         <p>An invitation link works once, for the address it names, until it expires. A pending invitation takes a seat until it is accepted, withdrawn or expires.</p>
-      </PageHeader>
-      <RequireAbility ability="manage">
-        <Invitations />
-      </RequireAbility>
-    </>
+      }
+    >
+      <Invitations />
+    </ProjectPage>
   );
 }
 
@@ -73,9 +74,7 @@ function Invitations() {
       <form class="card form" onSubmit={(e) => void invite(e)} aria-labelledby="invite-form-title">
         <h2 id="invite-form-title">Invite someone</h2>
         <div class="form-row">
-          <Field id="invite-email" label="Email" class="grow">
-            <input id="invite-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-          </Field>
+          <InputField id="invite-email" label="Email" fieldClass="grow" type="email" required value={email} onValue={setEmail} />
           <Field id="invite-role" label="Role">
             <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
               {ROLES.map((r) => (

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { GlossaryTerm, KeyPage, KeyRow, KeyState } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, Field, Loading, NoDownloadNote, PageHeader, Pager, RequireAbility, StateBadge } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, NoDownloadNote, Pager, ProjectPage, StateBadge } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatNumber, localeDirection, localeLabel } from '../format.js';
 import { useCursorPages, useDebounced, useLoad } from '../hooks.js';
@@ -25,12 +25,9 @@ const isKeyState = (value: string | null): value is KeyState => STATES.some((s) 
 
 export function KeysPage(props: { query: URLSearchParams }) {
   return (
-    <>
-      <PageHeader title="Keys and translations" />
-      <RequireAbility ability="read">
-        <KeysLoader query={props.query} />
-      </RequireAbility>
-    </>
+    <ProjectPage title="Keys and translations" ability="read">
+      <KeysLoader query={props.query} />
+    </ProjectPage>
   );
 }
 

@@ -2,21 +2,16 @@
 import { useState } from 'preact/hooks';
 import type { Language } from '../../../../src/client/types.js';
 import { checkLocale } from '../../../../src/core/locales/locales.js';
-import { DataTable, ErrorNotice, Field, Loading, PageHeader, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, Field, Loading, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, localeDirection } from '../format.js';
 import { useLoad, useRequest } from '../hooks.js';
 
 export function LanguagesPage() {
   return (
-    <>
-      <PageHeader title="Languages">
-        <p>A new target language is translated on the next push, or at once with “Translate missing” from the CLI or the API.</p>
-      </PageHeader>
-      <RequireAbility ability="read">
-        <Languages />
-      </RequireAbility>
-    </>
+    <ProjectPage title="Languages" ability="read" intro={<p>A new target language is translated on the next push, or at once with “Translate missing” from the CLI or the API.</p>}>
+      <Languages />
+    </ProjectPage>
   );
 }
 

@@ -2,7 +2,7 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import type { Member, Role, Seats } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, Loading, PageHeader, ProgressBar, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, Loading, ProgressBar, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, plural } from '../format.js';
 import { useLoad } from '../hooks.js';
@@ -17,17 +17,18 @@ export const ROLES: { role: Role; label: string; abilities: string }[] = [
 
 export function MembersPage() {
   return (
-    <>
-      <PageHeader title="Members">
+    <ProjectPage
+      title="Members"
+      ability="manage"
+      intro={
         <p>
           Everyone in the organisation, with their role on this project. A role set here applies to this project only; elsewhere the member keeps their organisation
           role. Changes apply to their next request.
         </p>
-      </PageHeader>
-      <RequireAbility ability="manage">
-        <Members />
-      </RequireAbility>
-    </>
+      }
+    >
+      <Members />
+    </ProjectPage>
   );
 }
 

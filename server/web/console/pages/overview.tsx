@@ -1,6 +1,6 @@
 /** Project overview: progress per locale, words used against the allowance, recent batches. */
 import type { Batch, LocaleProgress } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, Loading, NoDownloadNote, PageHeader, ProgressBar, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, Loading, NoDownloadNote, ProgressBar, ProjectPage } from '../components.js';
 import { useProject } from '../context.js';
 import { formatDate, formatNumber, localeLabel, percent } from '../format.js';
 import { useLoad } from '../hooks.js';
@@ -10,12 +10,9 @@ import { BatchLink, BatchStatus } from './batches.js';
 export function OverviewPage() {
   const { project } = useProject();
   return (
-    <>
-      <PageHeader title={`${project.name}: overview`} />
-      <RequireAbility ability="read">
-        <Overview />
-      </RequireAbility>
-    </>
+    <ProjectPage title={`${project.name}: overview`} ability="read">
+      <Overview />
+    </ProjectPage>
   );
 }
 

@@ -1,7 +1,7 @@
 /** The review queue: held rows (refused by the gates) and flagged rows, approved or rejected one by one or in bulk. */
 import { useState } from 'preact/hooks';
 import type { TranslationRow } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, GateFailures, Loading, PageHeader, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, GateFailures, Loading, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatNumber, localeDirection, localeLabel, plural } from '../format.js';
 import { useLoad } from '../hooks.js';
@@ -13,17 +13,18 @@ const rowId = (r: TranslationRow) => `${r.path}\u0000${r.key}\u0000${r.locale}`;
 
 export function ReviewPage() {
   return (
-    <>
-      <PageHeader title="Review queue">
+    <ProjectPage
+      title="Review queue"
+      ability="write"
+      intro={
         <p>
           <strong>Held</strong> rows were refused by a gate (a placeholder, plural or glossary problem) and are kept out of the files until someone approves them.{' '}
           <strong>Flagged</strong> rows were written but run over their length budget.
         </p>
-      </PageHeader>
-      <RequireAbility ability="write">
-        <ReviewQueue />
-      </RequireAbility>
-    </>
+      }
+    >
+      <ReviewQueue />
+    </ProjectPage>
   );
 }
 

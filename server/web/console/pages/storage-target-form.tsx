@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import type { StorageTarget, StorageTargetInput, StorageTargetPatch } from '../../../../src/client/types.js';
-import { ErrorNotice, Field } from '../components.js';
+import { ErrorNotice, FormActions, InputField } from '../components.js';
 import { useProject } from '../context.js';
 import { useRequest } from '../hooks.js';
 
@@ -34,12 +34,25 @@ function CredentialFields(props: { idPrefix: string; kind: Kind; secrets: Secret
   if (kind === 's3') {
     return (
       <div class="form-grid">
-        <Field id={`${p}-access-key-id`} label="Access key id">
-          <input id={`${p}-access-key-id`} type="text" required autoComplete="off" spellcheck={false} value={secrets.accessKeyId} onInput={(e) => set({ accessKeyId: e.currentTarget.value })} />
-        </Field>
-        <Field id={`${p}-secret-access-key`} label="Secret access key">
-          <input id={`${p}-secret-access-key`} type="password" required autoComplete="off" value={secrets.secretAccessKey} onInput={(e) => set({ secretAccessKey: e.currentTarget.value })} />
-        </Field>
+        <InputField
+          id={`${p}-access-key-id`}
+          label="Access key id"
+          type="text"
+          required
+          autoComplete="off"
+          spellcheck={false}
+          value={secrets.accessKeyId}
+          onValue={(v) => set({ accessKeyId: v })}
+        />
+        <InputField
+          id={`${p}-secret-access-key`}
+          label="Secret access key"
+          type="password"
+          required
+          autoComplete="off"
+          value={secrets.secretAccessKey}
+          onValue={(v) => set({ secretAccessKey: v })}
+        />
       </div>
     );
   }
@@ -57,21 +70,16 @@ function CredentialFields(props: { idPrefix: string; kind: Kind; secrets: Secret
           </label>
         </div>
       </fieldset>
-      <Field
+      <InputField
         id={`${p}-azure-secret`}
         label={isConnectionString ? 'Connection string' : 'SAS URL'}
         hint={isConnectionString ? 'As the Azure portal gives it under Access keys (AccountName=…;AccountKey=…).' : 'The account or container URL with a SAS token that may create and write blobs.'}
-      >
-        <input
-          id={`${p}-azure-secret`}
-          type="password"
-          required
-          autoComplete="off"
-          aria-describedby={`${p}-azure-secret-hint`}
-          value={secrets.azureSecret}
-          onInput={(e) => set({ azureSecret: e.currentTarget.value })}
-        />
-      </Field>
+        type="password"
+        required
+        autoComplete="off"
+        value={secrets.azureSecret}
+        onValue={(v) => set({ azureSecret: v })}
+      />
     </>
   );
 }
@@ -125,27 +133,31 @@ function LocationFields(props: { idPrefix: string; kind: Kind; location: Locatio
   if (kind === 'azure_blob') {
     return (
       <div class="form-grid">
-        <Field id={`${p}-container`} label="Container">
-          <input id={`${p}-container`} type="text" required minLength={3} maxLength={63} value={l.container} onInput={(e) => set({ container: e.currentTarget.value })} />
-        </Field>
-        <Field id={`${p}-account-url`} label="Account URL (optional)" hint="The account's blob endpoint; empty: wherever the credentials point.">
-          <input id={`${p}-account-url`} type="url" aria-describedby={`${p}-account-url-hint`} value={l.accountUrl} onInput={(e) => set({ accountUrl: e.currentTarget.value })} />
-        </Field>
+        <InputField id={`${p}-container`} label="Container" type="text" required minLength={3} maxLength={63} value={l.container} onValue={(v) => set({ container: v })} />
+        <InputField
+          id={`${p}-account-url`}
+          label="Account URL (optional)"
+          hint="The account's blob endpoint; empty: wherever the credentials point."
+          type="url"
+          value={l.accountUrl}
+          onValue={(v) => set({ accountUrl: v })}
+        />
       </div>
     );
   }
   return (
     <>
       <div class="form-grid">
-        <Field id={`${p}-endpoint`} label="Endpoint (optional)" hint="Empty for AWS S3; e.g. https://<account>.r2.cloudflarestorage.com or http://minio:9000.">
-          <input id={`${p}-endpoint`} type="url" aria-describedby={`${p}-endpoint-hint`} value={l.endpoint} onInput={(e) => set({ endpoint: e.currentTarget.value })} />
-        </Field>
-        <Field id={`${p}-region`} label="Region" hint="'auto' for Cloudflare R2.">
-          <input id={`${p}-region`} type="text" required maxLength={64} aria-describedby={`${p}-region-hint`} value={l.region} onInput={(e) => set({ region: e.currentTarget.value })} />
-        </Field>
-        <Field id={`${p}-bucket`} label="Bucket">
-          <input id={`${p}-bucket`} type="text" required minLength={3} maxLength={63} value={l.bucket} onInput={(e) => set({ bucket: e.currentTarget.value })} />
-        </Field>
+        <InputField
+          id={`${p}-endpoint`}
+          label="Endpoint (optional)"
+          hint="Empty for AWS S3; e.g. https://<account>.r2.cloudflarestorage.com or http://minio:9000."
+          type="url"
+          value={l.endpoint}
+          onValue={(v) => set({ endpoint: v })}
+        />
+        <InputField id={`${p}-region`} label="Region" hint="'auto' for Cloudflare R2." type="text" required maxLength={64} value={l.region} onValue={(v) => set({ region: v })} />
+        <InputField id={`${p}-bucket`} label="Bucket" type="text" required minLength={3} maxLength={63} value={l.bucket} onValue={(v) => set({ bucket: v })} />
       </div>
       <label class="check">
         <input type="checkbox" checked={l.pathStyle} onChange={(e) => set({ pathStyle: e.currentTarget.checked })} /> Path-style addressing (the bucket in the path, as MinIO and most
@@ -160,44 +172,43 @@ function LayoutFields(props: { idPrefix: string; layout: Layout; onChange(layout
   const set = (change: Partial<Layout>) => onChange({ ...l, ...change });
   return (
     <div class="form-grid">
-      <Field id={`${p}-prefix`} label="Prefix (optional)" hint="The folder for this project's files, e.g. i18n/web.">
-        <input id={`${p}-prefix`} type="text" maxLength={500} aria-describedby={`${p}-prefix-hint`} value={l.prefix} onInput={(e) => set({ prefix: e.currentTarget.value })} />
-      </Field>
-      <Field
+      <InputField
+        id={`${p}-prefix`}
+        label="Prefix (optional)"
+        hint="The folder for this project's files, e.g. i18n/web."
+        type="text"
+        maxLength={500}
+        value={l.prefix}
+        onValue={(v) => set({ prefix: v })}
+      />
+      <InputField
         id={`${p}-path-template`}
         label="Path template"
         hint="Where each locale's JSON goes under the prefix: {locale}, {locale_underscore}, {android_locale}, {apple_locale}, {two_letters}. With {hash} (e.g. {locale}.{hash}.json) a changed locale is a new object and the manifest switches releases at once; plain paths are overwritten in place."
-      >
-        <input
-          id={`${p}-path-template`}
-          type="text"
-          required
-          maxLength={500}
-          aria-describedby={`${p}-path-template-hint`}
-          value={l.pathTemplate}
-          onInput={(e) => set({ pathTemplate: e.currentTarget.value })}
-        />
-      </Field>
-      <Field id={`${p}-files-template`} label="Files template (optional)" hint="Where each source file's translations go when releases include files: {dir}, {name}, {ext}, {locale}, {hash}… Empty: files/<the pulled path>.">
-        <input
-          id={`${p}-files-template`}
-          type="text"
-          maxLength={500}
-          aria-describedby={`${p}-files-template-hint`}
-          value={l.filesTemplate}
-          onInput={(e) => set({ filesTemplate: e.currentTarget.value })}
-        />
-      </Field>
-      <Field id={`${p}-cache-control`} label="Cache-Control (optional)" hint="Stored with every object, e.g. public, max-age=300.">
-        <input
-          id={`${p}-cache-control`}
-          type="text"
-          maxLength={200}
-          aria-describedby={`${p}-cache-control-hint`}
-          value={l.cacheControl}
-          onInput={(e) => set({ cacheControl: e.currentTarget.value })}
-        />
-      </Field>
+        type="text"
+        required
+        maxLength={500}
+        value={l.pathTemplate}
+        onValue={(v) => set({ pathTemplate: v })}
+      />
+      <InputField
+        id={`${p}-files-template`}
+        label="Files template (optional)"
+        hint="Where each source file's translations go when releases include files: {dir}, {name}, {ext}, {locale}, {hash}… Empty: files/<the pulled path>."
+        type="text"
+        maxLength={500}
+        value={l.filesTemplate}
+        onValue={(v) => set({ filesTemplate: v })}
+      />
+      <InputField
+        id={`${p}-cache-control`}
+        label="Cache-Control (optional)"
+        hint="Stored with every object, e.g. public, max-age=300."
+        type="text"
+        maxLength={200}
+        value={l.cacheControl}
+        onValue={(v) => set({ cacheControl: v })}
+      />
     </div>
   );
 }
@@ -255,9 +266,16 @@ export function StorageTargetForm(props: { onCreated(target: StorageTarget): voi
           </label>
         </div>
       </fieldset>
-      <Field id="target-name" label="Name" hint="How this page and the sync log call it, e.g. “Production bucket”.">
-        <input id="target-name" type="text" required maxLength={100} aria-describedby="target-name-hint" value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      </Field>
+      <InputField
+        id="target-name"
+        label="Name"
+        hint="How this page and the sync log call it, e.g. “Production bucket”."
+        type="text"
+        required
+        maxLength={100}
+        value={name}
+        onValue={setName}
+      />
       <LocationFields idPrefix="target" kind={kind} location={location} onChange={setLocation} />
       <CredentialFields idPrefix="target" kind={kind} secrets={secrets} onChange={setSecrets} />
       <LayoutFields idPrefix="target" layout={layout} onChange={setLayout} />
@@ -300,20 +318,11 @@ export function EditTargetForm(props: { target: StorageTarget; onSaved(target: S
   return (
     <form class="form" onSubmit={(e) => void save(e)} aria-label={`Settings of ${target.name}`}>
       <p class="hint">Changes apply from the next sync. The credentials stay as they are ({target.credentials.hint}); “Rotate credentials” replaces them.</p>
-      <Field id={`${p}-name`} label="Name">
-        <input id={`${p}-name`} type="text" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-      </Field>
+      <InputField id={`${p}-name`} label="Name" type="text" required maxLength={100} value={name} onValue={setName} />
       <LocationFields idPrefix={p} kind={target.kind} location={location} onChange={setLocation} />
       <LayoutFields idPrefix={p} layout={layout} onChange={setLayout} />
       <ErrorNotice error={request.error} title="Settings not saved" />
-      <div class="actions">
-        <button type="submit" disabled={request.busy}>
-          {request.busy ? 'Saving…' : 'Save target'}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions busy={request.busy} label="Save target" onCancel={props.onCancel} />
     </form>
   );
 }
@@ -339,14 +348,7 @@ export function CredentialsForm(props: { target: StorageTarget; onRotated(target
       <p class="hint">Now: {target.credentials.hint}. The old credentials are forgotten as soon as these are saved.</p>
       <CredentialFields idPrefix={`rotate-${target.id}`} kind={target.kind} secrets={secrets} onChange={setSecrets} />
       <ErrorNotice error={request.error} title="Credentials not replaced" />
-      <div class="actions">
-        <button type="submit" disabled={request.busy}>
-          {request.busy ? 'Saving…' : 'Replace credentials'}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions busy={request.busy} label="Replace credentials" onCancel={props.onCancel} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 /** API tokens of the project: mint (the secret is shown once), list, revoke. The free plan cannot mint them. */
 import { useState } from 'preact/hooks';
 import type { Token } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, Field, Loading, Notice, PageHeader, RequireAbility, SecretOnce } from '../components.js';
+import { DataTable, ErrorNotice, InputField, Loading, Notice, ProjectPage, SecretOnce } from '../components.js';
 import { useAccount, useProject, type Ability } from '../context.js';
 import { formatDate } from '../format.js';
 import { useLoad, useRequest } from '../hooks.js';
@@ -17,17 +17,18 @@ const DEPLOY: readonly Ability[] = ['push', 'pull', 'read'];
 
 export function TokensPage() {
   return (
-    <>
-      <PageHeader title="API tokens">
+    <ProjectPage
+      title="API tokens"
+      ability="manage"
+      intro={
         <p>
           A token lets a machine (CI, the CLI, the GitHub Action, a script) act on this project with the abilities it carries. The deploy set (push, pull, read) is the
           least a CI job that moves files needs.
         </p>
-      </PageHeader>
-      <RequireAbility ability="manage">
-        <Tokens />
-      </RequireAbility>
-    </>
+      }
+    >
+      <Tokens />
+    </ProjectPage>
   );
 }
 
@@ -83,9 +84,17 @@ function Tokens() {
       ) : null}
       <form class="card form" onSubmit={(e) => void mint(e)} aria-labelledby="mint-title">
         <h2 id="mint-title">Mint a token</h2>
-        <Field id="token-name" label="Name" hint="What uses it, e.g. “GitHub Actions, web repo”.">
-          <input id="token-name" type="text" required maxLength={100} aria-describedby="token-name-hint" value={name} onInput={(e) => setName(e.currentTarget.value)} disabled={!canMint} />
-        </Field>
+        <InputField
+          id="token-name"
+          label="Name"
+          hint="What uses it, e.g. “GitHub Actions, web repo”."
+          type="text"
+          required
+          maxLength={100}
+          value={name}
+          onValue={setName}
+          disabled={!canMint}
+        />
         <fieldset disabled={!canMint}>
           <legend>Abilities</legend>
           {ABILITIES.map((a) => (
@@ -94,9 +103,7 @@ function Tokens() {
             </label>
           ))}
         </fieldset>
-        <Field id="token-days" label="Expires after (days, optional)">
-          <input id="token-days" type="number" min={1} max={3650} class="narrow" value={days} onInput={(e) => setDays(e.currentTarget.value)} disabled={!canMint} />
-        </Field>
+        <InputField id="token-days" label="Expires after (days, optional)" type="number" min={1} max={3650} class="narrow" value={days} onValue={setDays} disabled={!canMint} />
         <ErrorNotice error={request.error} title="No token" />
         <button type="submit" disabled={request.busy || !canMint || abilities.size === 0}>
           {request.busy ? 'Minting…' : 'Mint token'}

@@ -2,24 +2,25 @@
 import { useState } from 'preact/hooks';
 import type { Batch } from '../../../../src/client/types.js';
 import { FORMAT_IDS } from '../../../../src/core/formats/codec.js';
-import { ErrorNotice, Field, PageHeader, RequireAbility } from '../components.js';
+import { ErrorNotice, Field, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { randomId, useRequest } from '../hooks.js';
 import { BatchLive } from './batches.js';
 
 export function UploadPage() {
   return (
-    <>
-      <PageHeader title="Upload a source file">
+    <ProjectPage
+      title="Upload a source file"
+      ability="push"
+      intro={
         <p>
           Parlance reads the file, compares every key with what it holds, and translates only what was added or changed into every target language. Pushing the same
           file again costs nothing.
         </p>
-      </PageHeader>
-      <RequireAbility ability="push">
-        <UploadForm />
-      </RequireAbility>
-    </>
+      }
+    >
+      <UploadForm />
+    </ProjectPage>
   );
 }
 

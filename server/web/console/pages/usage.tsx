@@ -1,5 +1,5 @@
 /** Usage: the word allowance of the period and the words each batch reserved, spent and returned. */
-import { DataTable, ErrorNotice, Loading, PageHeader, Pager, ProgressBar, RequireAbility } from '../components.js';
+import { DataTable, ErrorNotice, Loading, Pager, ProgressBar, ProjectPage } from '../components.js';
 import { useProject } from '../context.js';
 import { formatDate, formatNumber } from '../format.js';
 import { useCursorPages, useLoad } from '../hooks.js';
@@ -9,14 +9,15 @@ const PAGE = 50;
 
 export function UsagePage() {
   return (
-    <>
-      <PageHeader title="Usage">
+    <ProjectPage
+      title="Usage"
+      ability="read"
+      intro={
         <p>Words are counted in the source text, once per target language. Unchanged keys and exact translation-memory matches are free; cancelled and failed rows give their words back.</p>
-      </PageHeader>
-      <RequireAbility ability="read">
-        <Usage />
-      </RequireAbility>
-    </>
+      }
+    >
+      <Usage />
+    </ProjectPage>
   );
 }
 

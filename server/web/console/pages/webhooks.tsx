@@ -1,25 +1,28 @@
 /** Webhooks: subscriptions (the signing secret is shown once), test deliveries, and each one's delivery log with redelivery. */
 import { useState } from 'preact/hooks';
 import type { Webhook, WebhookDelivery } from '../../../../src/client/types.js';
-import { DataTable, ErrorNotice, Field, Loading, Notice, PageHeader, Pager, RequireAbility, SecretOnce } from '../components.js';
+import { DataTable, ErrorNotice, InputField, Loading, Pager, ProjectPage, SecretOnce, SuccessNotice } from '../components.js';
 import { useAccount, useProject } from '../context.js';
-import { errorMessage, formatDate } from '../format.js';
-import { useCursorPages, useLoad, useRequest } from '../hooks.js';
+import { formatDate } from '../format.js';
+import { useCursorPages, useListActions, useLoad, useRequest } from '../hooks.js';
 import { projectHref } from '../router.js';
 
 export function WebhooksPage(props: { webhookId: string | undefined }) {
   return (
-    <>
-      <PageHeader title={props.webhookId ? 'Webhook deliveries' : 'Webhooks'}>
-        {props.webhookId ? null : (
+    <ProjectPage
+      title={props.webhookId ? 'Webhook deliveries' : 'Webhooks'}
+      ability="manage"
+      intro={
+        props.webhookId ? null : (
           <p>
             Parlance posts signed events (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>) to your URL and retries
             failed deliveries for about three days.
           </p>
-        )}
-      </PageHeader>
-      <RequireAbility ability="manage">{props.webhookId ? <Deliveries webhookId={props.webhookId} /> : <Webhooks />}</RequireAbility>
-    </>
+        )
+      }
+    >
+      {props.webhookId ? <Deliveries webhookId={props.webhookId} /> : <Webhooks />}
+    </ProjectPage>
   );
 }
 
@@ -33,9 +36,8 @@ function Webhooks() {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<ReadonlySet<string>>(new Set());
-  const request = useRequest();
+  const { request, result, run } = useListActions(data.reload);
   const [created, setCreated] = useState<Webhook & { secret: string }>();
-  const [result, setResult] = useState<string>();
 
   const create = (event: Event) => {
     event.preventDefault();
@@ -51,18 +53,6 @@ function Webhooks() {
     });
   };
 
-  const run = (what: string, action: () => Promise<unknown>, done: string) =>
-    request.attempt(async () => {
-      setResult(undefined);
-      await action().catch((failure: unknown) => {
-        announce(`${what}: ${errorMessage(failure)}`);
-        throw failure;
-      });
-      setResult(done);
-      announce(done);
-      data.reload();
-    });
-
   const toggleEvent = (type: string) =>
     setEvents((current) => {
       const next = new Set(current);
@@ -77,12 +67,8 @@ function Webhooks() {
     <>
       <form class="card form" onSubmit={(e) => void create(e)} aria-labelledby="hook-form-title">
         <h2 id="hook-form-title">Add a webhook</h2>
-        <Field id="hook-url" label="URL" hint="An https:// address that answers 2xx quickly.">
-          <input id="hook-url" type="url" required aria-describedby="hook-url-hint" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        </Field>
-        <Field id="hook-description" label="Description (optional)">
-          <input id="hook-description" type="text" value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-        </Field>
+        <InputField id="hook-url" label="URL" hint="An https:// address that answers 2xx quickly." type="url" required value={url} onValue={setUrl} />
+        <InputField id="hook-description" label="Description (optional)" type="text" value={description} onValue={setDescription} />
         <fieldset>
           <legend>Events (none chosen: every event)</legend>
           <div class="check-grid">
@@ -99,11 +85,7 @@ function Webhooks() {
       </form>
       {created ? <SecretOnce label="Signing secret" value={created.secret} note="Shown only this once: your receiver verifies signatures with it. Rotating it later keeps the old one valid for 24 hours." /> : null}
       <ErrorNotice error={request.error} title="Not done" />
-      {result ? (
-        <Notice kind="success">
-          <p>{result}</p>
-        </Notice>
-      ) : null}
+      <SuccessNotice text={result} />
       {data.data.hooks.length === 0 ? <p>No webhooks yet.</p> : null}
       {data.data.hooks.length > 0 ? (
         <DataTable label="Webhooks" columns={['URL', 'Events', 'State', 'Created']} actions>
