@@ -35,7 +35,7 @@ const layers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'node_modules/**', '.parlance/**', 'coverage/**', 'server/web/public/**', 'test-artifacts/**'] },
+  { ignores: ['dist/**', 'build/**', 'packages/cli/dist/**', 'node_modules/**', '.parlance/**', 'coverage/**', 'server/web/public/**', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -25559,7 +25559,7 @@ exports.debug = debug; // for test
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9093);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8518);
 /** The Action's entry point, bundled by ncc into dist/index.js. No logic here: the run is in run.ts. */
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -25569,7 +25569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9093:
+/***/ 8518:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -25678,6 +25678,8 @@ function createClient(options) {
                 form.set('locales', input.locales.join(','));
             if (input.careful?.length)
                 form.set('careful', input.careful.join(','));
+            if (input.plurals)
+                form.set('plurals', input.plurals);
             // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
             const idempotencyKey = input.idempotencyKey ?? randomKey();
             return json({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
@@ -25721,6 +25723,22 @@ function createClient(options) {
             const body = new Uint8Array(await res.arrayBuffer());
             return { body, format: res.headers.get('x-parlance-format') ?? input.format ?? '', refused: refusedFrom(res.headers) };
         },
+        async pullArchive(input = {}) {
+            const headers = { accept: 'application/zip' };
+            if (input.ifNoneMatch)
+                headers['if-none-match'] = input.ifNoneMatch;
+            const spec = { method: 'GET', path: '/v1/pull', query: { archive: 'true', locale: input.locales?.join(','), missing: input.missing }, headers };
+            let res;
+            try {
+                res = await send(spec);
+            }
+            catch (error) {
+                if (error instanceof ApiError && error.status === 304)
+                    return { status: 'not_modified', etag: input.ifNoneMatch ?? '' };
+                throw error;
+            }
+            return readArchive(res, describe(spec), options.readZip);
+        },
         qaRun: (body) => json({ method: 'POST', path: '/v1/qa/run', json: body }),
         glossary: () => allPages('/v1/glossary', {}),
         addGlossaryTerm: (input) => json({ method: 'POST', path: '/v1/glossary', json: input }),
@@ -25739,6 +25757,19 @@ function createClient(options) {
             query: { path: input.path },
             json: { ...(input.plurals ? { plurals: input.plurals } : { text: input.text }), ...(input.drift ? { drift: true } : {}) },
         }),
+        uploadTranslations(input) {
+            const form = new FormData();
+            form.set('file', new Blob([input.content]), `${input.locale}-${input.path.split('/').pop() || input.path}`);
+            form.set('path', input.path);
+            form.set('locale', input.locale);
+            if (input.format)
+                form.set('format', input.format);
+            if (input.dryRun)
+                form.set('dry_run', 'true');
+            if (input.plurals)
+                form.set('plurals', input.plurals);
+            return json({ method: 'POST', path: '/v1/translations/upload', form });
+        },
         tokens: async () => (await json({ method: 'GET', path: '/v1/tokens' })).items,
         createToken: (input) => json({ method: 'POST', path: '/v1/tokens', json: input }),
         revokeToken: (id) => json({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),
@@ -25910,6 +25941,38 @@ function retryAfterSeconds(value, now = Date.now()) {
     const date = Date.parse(value);
     return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
+/** The answer was not GET /v1/pull's archive (an older service answers one file): the caller pulls file by file. */
+class ArchiveUnsupportedError extends Error {
+    name = 'ArchiveUnsupportedError';
+}
+const MANIFEST = 'manifest.json';
+async function readArchive(res, request, readZip) {
+    const type = res.headers.get('content-type') ?? '';
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (!type.startsWith('application/zip'))
+        throw new ArchiveUnsupportedError(`${request}: the service answered ${type || 'no content type'}, not the archive`);
+    if (!readZip)
+        throw new ArchiveUnsupportedError(`${request}: this client was made without a zip reader`);
+    let entries;
+    try {
+        entries = readZip(bytes);
+    }
+    catch (error) {
+        throw new ApiError(res.status, 'unreadable_response', `the archive cannot be read: ${error.message}`, null, request);
+    }
+    const manifestBytes = entries[MANIFEST];
+    if (!manifestBytes)
+        throw new ArchiveUnsupportedError(`${request}: the archive has no ${MANIFEST}`);
+    const manifest = JSON.parse(new TextDecoder().decode(manifestBytes));
+    const files = [];
+    for (const file of manifest.files ?? []) {
+        const body = entries[file.entry];
+        if (!body)
+            throw new ApiError(res.status, 'unreadable_response', `the archive's manifest names '${file.entry}', which it does not hold`, null, request);
+        files.push({ path: file.path, locale: file.locale, format: file.format, body, keys: file.keys ?? 0, missing: file.missing ?? [], flagged: file.flagged ?? [], refused: file.refused ?? [] });
+    }
+    return { status: 'ok', etag: res.headers.get('etag'), source_locale: manifest.source_locale ?? '', files };
+}
 function refusedFrom(headers) {
     const list = (name) => (headers.get(name) ?? '')
         .split(',')
@@ -25962,6 +26025,10 @@ function sleep(ms) {
     return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+// EXTERNAL MODULE: ./src/core/archive-limits.ts
+var archive_limits = __nccwpck_require__(6430);
+// EXTERNAL MODULE: ./src/core/read-zip.ts + 3 modules
+var read_zip = __nccwpck_require__(8409);
 ;// CONCATENATED MODULE: ./src/project-config/config-file-error.ts
 /** A parlance.yml that cannot be used; `line` and `column` (1-based) point at the first problem, `issues` lists them all. */
 class ConfigFileError extends Error {
@@ -29763,13 +29830,13 @@ function handleTupleResults(itemResults, final, items, input, optoutStart) {
     }
     return final;
 }
-const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodRecord", (inst, def) => {
+const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     $ZodType.init(inst, def);
-    const memo = core.globalConfig.memoizer;
+    const memo = globalConfig.memoizer;
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isPlainObject(input)) {
+        if (!isPlainObject(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -29798,7 +29865,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -29812,14 +29879,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     if (result instanceof Promise) {
                         proms.push(result.then((result) => {
                             if (result.issues.length) {
-                                payload.issues.push(...util.prefixIssues(key, result.issues));
+                                payload.issues.push(...prefixIssues(key, result.issues));
                             }
                             payload.value[outKey] = result.value;
                         }));
                     }
                     else {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }
@@ -29865,7 +29932,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     throw new Error("Async schemas not supported in object keys currently");
                 }
                 // Numeric string fallback: if key is a numeric string and failed, retry with Number(key). This handles z.number(), z.literal([1, 2, 3]), and unions containing numeric literals
-                const checkNumericKey = typeof key === "string" && regexes.number.test(key) && keyResult.issues.length;
+                const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
                 if (checkNumericKey) {
                     const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
                     if (retryResult instanceof Promise) {
@@ -29889,7 +29956,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -29905,14 +29972,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                 if (result instanceof Promise) {
                     proms.push(result.then((result) => {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }));
                 }
                 else {
                     if (result.issues.length) {
-                        payload.issues.push(...util.prefixIssues(key, result.issues));
+                        payload.issues.push(...prefixIssues(key, result.issues));
                     }
                     payload.value[outKey] = result.value;
                 }
@@ -29932,7 +29999,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
         }
         return payload;
     };
-})));
+});
 const $ZodMap = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodMap", (inst, def) => {
     $ZodType.init(inst, def);
     const memo = core.globalConfig.memoizer;
@@ -35003,14 +35070,14 @@ function tuple(items, _paramsOrRest, _params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodRecord", (inst, def) => {
+const ZodRecord = /*@__PURE__*/ $constructor("ZodRecord", (inst, def) => {
     _ensureDefaultMemoizer();
-    core.$ZodRecord.init(inst, def);
+    $ZodRecord.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.recordProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => recordProcessor(inst, ctx, json, params);
     inst.keyType = def.keyType;
     inst.valueType = def.valueType;
-})));
+});
 function record(keyType, valueType, params) {
     // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
     if (!valueType || !valueType._zod) {
@@ -35018,14 +35085,14 @@ function record(keyType, valueType, params) {
             type: "record",
             keyType: schemas_string(),
             valueType: keyType,
-            ...util.normalizeParams(valueType),
+            ...normalizeParams(valueType),
         });
     }
     return new ZodRecord({
         type: "record",
         keyType,
         valueType: valueType,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // type alksjf = core.output<core.$ZodRecordKey>;
@@ -35525,32 +35592,8 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/formats/codec.ts
-const FORMAT_IDS = [
-    'json',
-    'json_nested',
-    'laravel_php',
-    'laravel_json',
-    'android_xml',
-    'ios_strings',
-    'ios_stringsdict',
-    'ios_xcstrings',
-    'arb',
-    'xliff12',
-    'xliff2',
-    'po',
-    'yaml',
-    'csv',
-    'xlsx',
-    'properties',
-    'resx',
-    'markdown',
-    'unity_csv',
-    'unreal_po',
-];
-/** CLDR plural categories, in CLDR's canonical order. */
-const PLURAL_CATEGORIES = (/* unused pure expression or super */ null && (['zero', 'one', 'two', 'few', 'many', 'other']));
-
+// EXTERNAL MODULE: ./src/core/formats/codec.ts
+var formats_codec = __nccwpck_require__(9070);
 ;// CONCATENATED MODULE: ./src/core/locales/known-locales.json
 const known_locales_namespaceObject = /*#__PURE__*/JSON.parse('["aa","aa-DJ","aa-ER","aa-ET","ab","ab-GE","af","af-NA","af-ZA","agq","agq-CM","ak","ak-GH","am","am-ET","an","an-ES","ann","ann-NG","apc","apc-SY","ar","ar-001","ar-AE","ar-BH","ar-DJ","ar-DZ","ar-EG","ar-EH","ar-ER","ar-IL","ar-IQ","ar-JO","ar-KM","ar-KW","ar-LB","ar-LY","ar-MA","ar-MR","ar-OM","ar-PS","ar-QA","ar-SA","ar-SD","ar-SO","ar-SS","ar-SY","ar-TD","ar-TN","ar-YE","arn","arn-CL","as","as-IN","asa","asa-TZ","ast","ast-ES","az","az-Arab","az-Arab-IQ","az-Arab-IR","az-Arab-TR","az-Cyrl","az-Cyrl-AZ","az-Latn","az-Latn-AZ","ba","ba-RU","bal","bal-Arab","bal-Arab-PK","bal-Latn","bal-Latn-PK","bas","bas-CM","be","be-BY","be-tarask","bem","bem-ZM","bew","bew-ID","bez","bez-TZ","bg","bg-BG","bgc","bgc-IN","bgn","bgn-AE","bgn-AF","bgn-IR","bgn-OM","bgn-PK","bho","bho-IN","blo","blo-BJ","blt","blt-VN","bm","bm-ML","bm-Nkoo","bm-Nkoo-ML","bn","bn-BD","bn-IN","bo","bo-CN","bo-IN","bqi","bqi-IR","br","br-FR","brx","brx-IN","bs","bs-Cyrl","bs-Cyrl-BA","bs-Latn","bs-Latn-BA","bss","bss-CM","bua","bua-RU","byn","byn-ER","ca","ca-AD","ca-ES","ca-ES-valencia","ca-FR","ca-IT","cad","cad-US","cch","cch-NG","ccp","ccp-BD","ccp-IN","ce","ce-RU","ceb","ceb-PH","cgg","cgg-UG","cho","cho-US","chr","chr-US","cic","cic-US","ckb","ckb-IQ","ckb-IR","co","co-FR","cop","cop-EG","cs","cs-CZ","csw","csw-CA","cu","cu-RU","cv","cv-RU","cy","cy-GB","da","da-DK","da-GL","dav","dav-KE","de","de-AT","de-BE","de-CH","de-DE","de-IT","de-LI","de-LU","dje","dje-NE","doi","doi-IN","dsb","dsb-DE","dua","dua-CM","dv","dv-MV","dyo","dyo-SN","dz","dz-BT","ebu","ebu-KE","ee","ee-GH","ee-TG","el","el-CY","el-GR","el-polyton","en","en-001","en-150","en-AE","en-AG","en-AI","en-AS","en-AT","en-AU","en-BB","en-BE","en-BI","en-BM","en-BS","en-BW","en-BZ","en-CA","en-CC","en-CH","en-CK","en-CM","en-CX","en-CY","en-CZ","en-DE","en-DG","en-DK","en-DM","en-Dsrt","en-Dsrt-US","en-EE","en-ER","en-ES","en-FI","en-FJ","en-FK","en-FM","en-FR","en-GB","en-GD","en-GE","en-GG","en-GH","en-GI","en-GM","en-GS","en-GU","en-GY","en-HK","en-HU","en-ID","en-IE","en-IL","en-IM","en-IN","en-IO","en-IT","en-JE","en-JM","en-JP","en-KE","en-KI","en-KN","en-KY","en-LC","en-LR","en-LS","en-LT","en-LV","en-MG","en-MH","en-MO","en-MP","en-MS","en-MT","en-MU","en-MV","en-MW","en-MY","en-NA","en-NF","en-NG","en-NL","en-NO","en-NR","en-NU","en-NZ","en-PG","en-PH","en-PK","en-PL","en-PN","en-PR","en-PT","en-PW","en-RO","en-RW","en-SB","en-SC","en-SD","en-SE","en-SG","en-SH","en-SI","en-SK","en-SL","en-SS","en-SX","en-SZ","en-Shaw","en-Shaw-GB","en-TC","en-TK","en-TO","en-TT","en-TV","en-TZ","en-UA","en-UG","en-UM","en-US","en-VC","en-VG","en-VI","en-VU","en-WS","en-ZA","en-ZM","en-ZW","eo","eo-001","es","es-419","es-AR","es-BO","es-BR","es-BZ","es-CL","es-CO","es-CR","es-CU","es-DO","es-EA","es-EC","es-ES","es-GQ","es-GT","es-HN","es-IC","es-MX","es-NI","es-PA","es-PE","es-PH","es-PR","es-PY","es-SV","es-US","es-UY","es-VE","et","et-EE","eu","eu-ES","ewo","ewo-CM","fa","fa-AF","fa-IR","ff","ff-Adlm","ff-Adlm-BF","ff-Adlm-CM","ff-Adlm-GH","ff-Adlm-GM","ff-Adlm-GN","ff-Adlm-GW","ff-Adlm-LR","ff-Adlm-MR","ff-Adlm-NE","ff-Adlm-NG","ff-Adlm-SL","ff-Adlm-SN","ff-Latn","ff-Latn-BF","ff-Latn-CM","ff-Latn-GH","ff-Latn-GM","ff-Latn-GN","ff-Latn-GW","ff-Latn-LR","ff-Latn-MR","ff-Latn-NE","ff-Latn-NG","ff-Latn-SL","ff-Latn-SN","fi","fi-FI","fil","fil-PH","fo","fo-DK","fo-FO","fr","fr-BE","fr-BF","fr-BI","fr-BJ","fr-BL","fr-CA","fr-CD","fr-CF","fr-CG","fr-CH","fr-CI","fr-CM","fr-DJ","fr-DZ","fr-FR","fr-GA","fr-GF","fr-GN","fr-GP","fr-GQ","fr-HT","fr-KM","fr-LU","fr-MA","fr-MC","fr-MF","fr-MG","fr-ML","fr-MQ","fr-MR","fr-MU","fr-NC","fr-NE","fr-PF","fr-PM","fr-RE","fr-RW","fr-SC","fr-SN","fr-SY","fr-TD","fr-TG","fr-TN","fr-VU","fr-WF","fr-YT","frr","frr-DE","fur","fur-IT","fy","fy-NL","ga","ga-GB","ga-IE","gaa","gaa-GH","gd","gd-GB","gez","gez-ER","gez-ET","gl","gl-ES","gn","gn-PY","gsw","gsw-CH","gsw-FR","gsw-LI","gu","gu-IN","guz","guz-KE","gv","gv-IM","ha","ha-Arab","ha-Arab-NG","ha-Arab-SD","ha-GH","ha-NE","ha-NG","haw","haw-US","he","he-IL","hi","hi-IN","hi-Latn","hi-Latn-IN","hnj","hnj-Hmnp","hnj-Hmnp-US","hr","hr-BA","hr-HR","hsb","hsb-DE","ht","ht-HT","hu","hu-HU","hy","hy-AM","ia","ia-001","id","id-ID","ie","ie-EE","ig","ig-NG","ii","ii-CN","io","io-001","is","is-IS","it","it-CH","it-IT","it-SM","it-VA","iu","iu-CA","iu-Latn","iu-Latn-CA","ja","ja-JP","jbo","jbo-001","jgo","jgo-CM","jmc","jmc-TZ","jv","jv-ID","ka","ka-GE","kaa","kaa-Cyrl","kaa-Cyrl-UZ","kaa-Latn","kaa-Latn-UZ","kab","kab-DZ","kaj","kaj-NG","kam","kam-KE","kcg","kcg-NG","kde","kde-TZ","kea","kea-CV","kek","kek-GT","ken","ken-CM","kgp","kgp-BR","khq","khq-ML","ki","ki-KE","kk","kk-Arab","kk-Arab-CN","kk-Cyrl","kk-Cyrl-KZ","kk-KZ","kkj","kkj-CM","kl","kl-GL","kln","kln-KE","km","km-KH","kn","kn-IN","ko","ko-CN","ko-KP","ko-KR","kok","kok-Deva","kok-Deva-IN","kok-Latn","kok-Latn-IN","kpe","kpe-GN","kpe-LR","ks","ks-Arab","ks-Arab-IN","ks-Deva","ks-Deva-IN","ksb","ksb-TZ","ksf","ksf-CM","ksh","ksh-DE","ku","ku-Arab","ku-Arab-IQ","ku-Arab-IR","ku-Latn","ku-Latn-IQ","ku-Latn-SY","ku-Latn-TR","ku-TR","kw","kw-GB","kxv","kxv-Deva","kxv-Deva-IN","kxv-Latn","kxv-Latn-IN","kxv-Orya","kxv-Orya-IN","kxv-Telu","kxv-Telu-IN","ky","ky-KG","la","la-VA","lag","lag-TZ","lb","lb-LU","lg","lg-UG","lij","lij-IT","lkt","lkt-US","lld","lld-IT","lmo","lmo-IT","ln","ln-AO","ln-CD","ln-CF","ln-CG","lo","lo-LA","lrc","lrc-IQ","lrc-IR","lt","lt-LT","ltg","ltg-LV","lu","lu-CD","luo","luo-KE","luy","luy-KE","lv","lv-LV","lzz","lzz-TR","mai","mai-IN","mas","mas-KE","mas-TZ","mdf","mdf-RU","mer","mer-KE","mfe","mfe-MU","mg","mg-MG","mgh","mgh-MZ","mgo","mgo-CM","mhn","mhn-IT","mi","mi-NZ","mic","mic-CA","mk","mk-MK","ml","ml-IN","mn","mn-MN","mn-Mong","mn-Mong-CN","mn-Mong-MN","mni","mni-Beng","mni-Beng-IN","mni-Mtei","mni-Mtei-IN","moh","moh-CA","mr","mr-IN","ms","ms-Arab","ms-Arab-BN","ms-Arab-MY","ms-BN","ms-ID","ms-MY","ms-SG","mt","mt-MT","mua","mua-CM","mus","mus-US","mww","mww-Hmnp","mww-Hmnp-US","my","my-MM","myv","myv-RU","mzn","mzn-IR","naq","naq-NA","nb","nb-NO","nb-SJ","nd","nd-ZW","nds","nds-DE","nds-NL","ne","ne-IN","ne-NP","nl","nl-AW","nl-BE","nl-BQ","nl-CW","nl-NL","nl-SR","nl-SX","nmg","nmg-CM","nn","nn-NO","nnh","nnh-CM","no","nqo","nqo-GN","nr","nr-ZA","nso","nso-ZA","nus","nus-SS","nv","nv-US","ny","ny-MW","nyn","nyn-UG","oc","oc-ES","oc-FR","oka","oka-CA","oka-US","om","om-ET","om-KE","or","or-IN","os","os-GE","os-RU","osa","osa-US","pa","pa-Arab","pa-Arab-PK","pa-Guru","pa-Guru-IN","pap","pap-AW","pap-CW","pcm","pcm-NG","pi","pi-Latn","pi-Latn-GB","pis","pis-SB","pl","pl-PL","pms","pms-IT","prg","prg-PL","ps","ps-AF","ps-PK","pt","pt-AO","pt-BR","pt-CH","pt-CV","pt-GQ","pt-GW","pt-LU","pt-MO","pt-MZ","pt-PT","pt-ST","pt-TL","qu","qu-BO","qu-EC","qu-PE","quc","quc-GT","raj","raj-IN","rhg","rhg-Rohg","rhg-Rohg-BD","rhg-Rohg-MM","rif","rif-MA","rm","rm-CH","rn","rn-BI","ro","ro-MD","ro-RO","rof","rof-TZ","ru","ru-BY","ru-KG","ru-KZ","ru-MD","ru-RU","ru-UA","rw","rw-RW","rwk","rwk-TZ","sa","sa-IN","sah","sah-RU","saq","saq-KE","sat","sat-Deva","sat-Deva-IN","sat-Olck","sat-Olck-IN","sbp","sbp-TZ","sc","sc-IT","scn","scn-IT","sd","sd-Arab","sd-Arab-PK","sd-Deva","sd-Deva-IN","sdh","sdh-IQ","sdh-IR","se","se-FI","se-NO","se-SE","seh","seh-MZ","ses","ses-ML","sg","sg-CF","sgs","sgs-LT","shi","shi-Latn","shi-Latn-MA","shi-Tfng","shi-Tfng-MA","shn","shn-MM","shn-TH","si","si-LK","sid","sid-ET","sk","sk-SK","skr","skr-PK","sl","sl-SI","sma","sma-NO","sma-SE","smj","smj-NO","smj-SE","smn","smn-FI","sms","sms-FI","sn","sn-ZW","so","so-DJ","so-ET","so-KE","so-SO","sq","sq-AL","sq-MK","sq-XK","sr","sr-Cyrl","sr-Cyrl-BA","sr-Cyrl-ME","sr-Cyrl-RS","sr-Cyrl-XK","sr-Latn","sr-Latn-BA","sr-Latn-ME","sr-Latn-RS","sr-Latn-XK","ss","ss-SZ","ss-ZA","ssy","ssy-ER","st","st-LS","st-ZA","su","su-Latn","su-Latn-ID","suz","suz-Deva","suz-Deva-NP","suz-Sunu","suz-Sunu-NP","sv","sv-AX","sv-FI","sv-SE","sw","sw-CD","sw-KE","sw-TZ","sw-UG","syr","syr-IQ","syr-SY","szl","szl-PL","ta","ta-IN","ta-LK","ta-MY","ta-SG","te","te-IN","teo","teo-KE","teo-UG","tg","tg-TJ","th","th-TH","ti","ti-ER","ti-ET","tig","tig-ER","tk","tk-TM","tn","tn-BW","tn-ZA","to","to-TO","tok","tok-001","tpi","tpi-PG","tr","tr-CY","tr-TR","trv","trv-TW","trw","trw-PK","ts","ts-ZA","tt","tt-RU","twq","twq-NE","tyv","tyv-RU","tzm","tzm-MA","ug","ug-CN","uk","uk-UA","ur","ur-IN","ur-PK","uz","uz-Arab","uz-Arab-AF","uz-Cyrl","uz-Cyrl-UZ","uz-Latn","uz-Latn-UZ","vai","vai-Latn","vai-Latn-LR","vai-Vaii","vai-Vaii-LR","ve","ve-ZA","vec","vec-IT","vi","vi-VN","vmw","vmw-MZ","vo","vo-001","vun","vun-TZ","wa","wa-BE","wae","wae-CH","wal","wal-ET","wbp","wbp-AU","wo","wo-SN","xh","xh-ZA","xnr","xnr-IN","xog","xog-UG","yav","yav-CM","yi","yi-UA","yo","yo-BJ","yo-NG","yrl","yrl-BR","yrl-CO","yrl-VE","yue","yue-Hans","yue-Hans-CN","yue-Hant","yue-Hant-CN","yue-Hant-HK","yue-Hant-MO","za","za-CN","zgh","zgh-MA","zh","zh-Hans","zh-Hans-CN","zh-Hans-HK","zh-Hans-MO","zh-Hans-MY","zh-Hans-SG","zh-Hant","zh-Hant-HK","zh-Hant-MO","zh-Hant-MY","zh-Hant-TW","zh-Latn","zh-Latn-CN","zu","zu-ZA"]');
 ;// CONCATENATED MODULE: ./src/core/locales/locales.ts
@@ -35717,8 +35760,10 @@ function unknownVariables(template) {
  * Fills a translation path template for one source file and one locale. Variables: {locale} (pt-BR), {locale_underscore} (pt_BR),
  * {android_locale} (pt-rBR; b+sr+Latn for a script), {apple_locale} (pt-BR; zh-Hans), {two_letters} (pt), {name} (source file name without extension),
  * {ext} (without dot), {dir} (the source file's directory, posix, relative). Unknown variables: throws naming them.
+ * `pathName`, from parlance.yml's languages_mapping (`de: de-DE`), is what every locale variable gives instead: the project chose
+ * how that locale is spelled in its paths, whichever variable the template uses.
  */
-function translationPath(template, sourcePath, locale) {
+function translationPath(template, sourcePath, locale, pathName) {
     const unknown = unknownVariables(template);
     if (unknown.length > 0) {
         throw new Error(`Unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in translation template '${template}'. Known: ${[...KNOWN_VARIABLES].map((n) => `{${n}}`).join(', ')}.`);
@@ -35726,7 +35771,7 @@ function translationPath(template, sourcePath, locale) {
     const problem = templatePathProblem(template);
     if (problem)
         throw new RepoPathError(template, problem.problem, problem.reason);
-    const values = variableValues(repoPath(sourcePath), locale);
+    const values = path_templates_variableValues(repoPath(sourcePath), locale, pathName);
     // Filled but for {dir}, the path meets the same rule: a file named `...json` must not make {name} a '..' that climbs.
     const beforeDir = template.replace(VARIABLE, (whole, name) => (name === 'dir' ? whole : (values[name] ?? '')));
     const filledProblem = templatePathProblem(beforeDir);
@@ -35758,17 +35803,17 @@ function templatePathProblem(template) {
         return { ...problem, reason: `${problem.reason} (only right after {dir}, as in '{dir}/../{apple_locale}.lproj/{name}.strings')` };
     return problem;
 }
-/** The value of every variable for one source file and locale. */
-function variableValues(sourcePath, locale) {
+/** The value of every variable for one source file and locale; `pathName` (a languages_mapping value) replaces every locale variable's. */
+function path_templates_variableValues(sourcePath, locale, pathName) {
     const parts = localeParts(locale);
     const base = external_node_path_namespaceObject.posix.basename(sourcePath);
     const dot = base.lastIndexOf('.');
     return {
-        locale: parts.tag,
-        locale_underscore: parts.tag.replaceAll('-', '_'),
-        android_locale: androidLocale(parts),
-        apple_locale: appleLocale(parts),
-        two_letters: parts.language,
+        locale: pathName ?? parts.tag,
+        locale_underscore: pathName ?? parts.tag.replaceAll('-', '_'),
+        android_locale: pathName ?? androidLocale(parts),
+        apple_locale: pathName ?? appleLocale(parts),
+        two_letters: pathName ?? parts.language,
         // A leading dot (`.env`) starts a name, not an extension.
         name: dot > 0 ? base.slice(0, dot) : base,
         ext: dot > 0 ? base.slice(dot + 1) : '',
@@ -35800,7 +35845,7 @@ function appleLocale(parts) {
     return APPLE_LANGUAGE_IDS[parts.tag] ?? parts.tag;
 }
 /** Reads an Android resource qualifier (`pt-rBR`, `b+sr+Latn`, `de`) back into a locale tag; undefined when it is not one. */
-function localeFromAndroid(qualifier) {
+function path_templates_localeFromAndroid(qualifier) {
     const tag = qualifier.startsWith('b+') ? qualifier.slice(2).split('+').join('-') : qualifier.replace(/^([a-z]{2,3})-r([A-Z]{2})$/, '$1-$2');
     const check = checkLocale(tag);
     if (!check.ok)
@@ -35916,6 +35961,71 @@ function sampleOfGlob(glob) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/project-config/target-paths.ts
+/** Where the translations of matched source files go: each rule's translation template filled in per locale, with languages_mapping applied. */
+
+
+/** The languages_mapping that holds for a rule: the config's, with the rule's own entries over it. */
+function languagesMappingFor(config, rule) {
+    return { ...config.languages_mapping, ...rule.languages_mapping };
+}
+/**
+ * The path of `sourcePath`'s translation into `locale` under `rule`: the rule's template with every locale variable
+ * giving the locale's languages_mapping name when it has one. Every host (CLI, Action, GitHub App, connectors) asks this.
+ */
+function target_paths_targetPathFor(config, rule, sourcePath, locale) {
+    const check = locales_checkLocale(locale);
+    const mapping = languagesMappingFor(config, rule);
+    return translationPath(rule.translation, sourcePath, locale, check.ok ? mapping[check.tag] : undefined);
+}
+/** Every managed translation file of the sources in the given locales. */
+function targetPaths(config, sources, locales) {
+    return sources.flatMap((source) => locales.map((locale) => ({ source, locale, path: target_paths_targetPathFor(config, source.rule, source.path, locale) })));
+}
+/**
+ * The Parlance locale a name found in a target path stands for (the reverse of languages_mapping): `de-DE` → `de` under
+ * `de: de-DE`; a name no mapping holds is read as any locale variable writes it (`pt-BR`, `pt_BR`, `pt-rBR`, `zh-Hans`).
+ * Undefined when it is no locale, or when it is a locale that the mapping writes under another name (with `de: de-DE`,
+ * a `de` folder is not German's). With `candidates` (the project's locales), the answer is the candidate whose mapped
+ * name or variable value is `name`, so `{two_letters}`'s `pt` finds `pt-BR` and `{apple_locale}`'s `zh-Hans` finds `zh-CN`.
+ */
+function localeFromPathName(config, rule, name, candidates) {
+    const mapping = languagesMappingFor(config, rule);
+    if (candidates) {
+        return candidates.find((candidate) => {
+            const check = checkLocale(candidate);
+            if (!check.ok)
+                return false;
+            const mapped = mapping[check.tag];
+            if (mapped !== undefined)
+                return mapped === name;
+            const written = variableValues('x', check.tag);
+            return [written.locale, written.locale_underscore, written.android_locale, written.apple_locale, written.two_letters].includes(name);
+        });
+    }
+    for (const [locale, mapped] of Object.entries(mapping))
+        if (mapped === name)
+            return locale;
+    const locale = readLocale(name);
+    return locale === undefined || mapping[locale] !== undefined ? undefined : locale;
+}
+/** A locale from the way one of the template variables writes it, only when that variable writes it back the same. */
+function readLocale(name) {
+    const android = localeFromAndroid(name);
+    if (android !== undefined)
+        return android;
+    const check = checkLocale(name.replaceAll('_', '-'));
+    if (!check.ok)
+        return undefined;
+    const written = variableValues('x', check.tag);
+    return [written.locale, written.locale_underscore, written.apple_locale].includes(name) ? check.tag : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/project-config/config-types.ts
+/** The shape of a parsed parlance.yml, apart from its parser, so the modules that use a config never import the parser back. */
+/** How a file rule's i18next plural suffixes (`items_one`, `items_other`) are read: as one plural key, or as unrelated keys. */
+const PLURALS_MODES = ['i18next', 'none'];
+
 ;// CONCATENATED MODULE: ./src/project-config/parse-config.ts
 /** parlance.yml's schema and parser: strict validation with every problem at its line and column, and a hint for a mistyped key. */
 
@@ -35927,7 +36037,10 @@ function sampleOfGlob(glob) {
 
 
 
-const FORMAT_SET = new Set(FORMAT_IDS);
+
+
+
+const FORMAT_SET = new Set(formats_codec/* FORMAT_IDS */.J);
 /** What each place expects, quoted in type errors so the message shows the right form. */
 const parse_config_EXPECTED = {
     '': "a mapping with at least 'files'",
@@ -35935,6 +36048,7 @@ const parse_config_EXPECTED = {
     source_locale: "a BCP-47 tag such as 'en'",
     locales: 'a list of BCP-47 tags such as [de, fr, pt-BR]',
     'locales[]': "a BCP-47 tag such as 'pt-BR'",
+    languages_mapping: 'a mapping from Parlance locales to the names your paths use, such as {de: de-DE, zh-Hans: zh_CN}',
     files: "a list of file rules, each with 'source' and 'translation'",
     'files[]': "a mapping with 'source' and 'translation'",
     'files[].source': "a glob such as 'locales/en/*.json'",
@@ -35942,6 +36056,10 @@ const parse_config_EXPECTED = {
     'files[].format': "a format identifier such as 'json'",
     'files[].careful': 'a list of key patterns such as ["onboarding.*"]',
     'files[].careful[]': "a key pattern such as 'onboarding.*'",
+    'files[].ignore': "a list of globs such as ['locales/en/legacy/*.json']",
+    'files[].ignore[]': "a glob such as 'locales/en/legacy/*.json'",
+    'files[].languages_mapping': 'a mapping from Parlance locales to the names your paths use, such as {de: de-DE, zh-Hans: zh_CN}',
+    'files[].plurals': `one of ${PLURALS_MODES.join(', ')}`,
 };
 /** Keys people reach for from other tools, mapped to ours for the did-you-mean hint. */
 const KEY_ALIASES = {
@@ -35957,6 +36075,15 @@ const KEY_ALIASES = {
     destination: 'translation',
     pattern: 'source',
     src: 'source',
+    language_mapping: 'languages_mapping',
+    languages_map: 'languages_mapping',
+    locale_mapping: 'languages_mapping',
+    locales_mapping: 'languages_mapping',
+    mapping: 'languages_mapping',
+    exclude: 'ignore',
+    excludes: 'ignore',
+    ignored: 'ignore',
+    plural: 'plurals',
 };
 const Locale = schemas_string().transform((value, ctx) => {
     const check = locales_checkLocale(value);
@@ -35999,6 +36126,66 @@ const SourceGlob = schemas_string().transform((value, ctx) => {
     }
     return normalised;
 });
+/** A glob of files to leave out: what `source` accepts, normalised the same way. */
+const IgnoreGlob = SourceGlob;
+/**
+ * languages_mapping: each key a locale (canonicalised, as in `locales`), each value one path segment that stands for it in
+ * every locale variable of a template. Two locales under one name would write to the same files.
+ */
+const LanguagesMappingSchema = record(schemas_string(), unknown()).transform((value, ctx) => {
+    const mapping = {};
+    const keyOf = new Map();
+    const locales = new Map();
+    for (const [key, name] of Object.entries(value)) {
+        const check = locales_checkLocale(key);
+        if (!check.ok) {
+            ctx.addIssue({ code: 'custom', path: [key], message: `${check.message} The keys are Parlance locales; the names your paths use go on the right (de: de-DE).` });
+            continue;
+        }
+        const sameLocale = locales.get(check.tag);
+        if (sameLocale !== undefined) {
+            ctx.addIssue({ code: 'custom', path: [key], message: `'${key}' is the locale '${check.tag}', which '${sameLocale}' maps already` });
+            continue;
+        }
+        locales.set(check.tag, key);
+        if (typeof name !== 'string') {
+            ctx.addIssue({ code: 'custom', path: [key], message: `expected the name '${check.tag}' has in your paths, such as '${check.tag.replaceAll('-', '_')}', got ${describeValue(name)}` });
+            continue;
+        }
+        const problem = pathNameProblem(name);
+        if (problem) {
+            ctx.addIssue({ code: 'custom', path: [key], message: `'${name}' ${problem}` });
+            continue;
+        }
+        const other = keyOf.get(name);
+        if (other !== undefined) {
+            ctx.addIssue({ code: 'custom', path: [key], message: `'${other}' and '${check.tag}' both map to '${name}', so their translations would be written to the same files` });
+            continue;
+        }
+        keyOf.set(name, check.tag);
+        mapping[check.tag] = name;
+    }
+    return mapping;
+});
+/** Why a languages_mapping value cannot stand for a locale in a path, or undefined. */
+function pathNameProblem(name) {
+    if (name === '')
+        return 'is empty; expected the name the locale has in your paths';
+    if (name.trim() !== name)
+        return 'starts or ends with a space';
+    if (name.includes('/') || name.includes('\\'))
+        return "holds a path separator; a locale's name is one part of a path (the template says where it goes)";
+    if (name === '.' || name === '..')
+        return "is not a name ('.' and '..' are the folder itself and its parent)";
+    if (/[{}]/.test(name))
+        return "holds '{' or '}', which read as a template variable";
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(name))
+        return 'holds a control character';
+    if (name.length > 64)
+        return 'is longer than 64 characters';
+    return undefined;
+}
 function isUsableTemplate(template) {
     return templatePathProblem(template) === undefined && unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
 }
@@ -36023,14 +36210,23 @@ const Rule = strictObject({
     source: SourceGlob,
     translation: TranslationTemplate,
     format: schemas_string()
-        .refine((value) => FORMAT_SET.has(value), { error: (issue) => `unknown format '${String(issue.input)}'; expected one of: ${FORMAT_IDS.join(', ')}` })
+        .refine((value) => FORMAT_SET.has(value), { error: (issue) => `unknown format '${String(issue.input)}'; expected one of: ${formats_codec/* FORMAT_IDS */.J.join(', ')}` })
         .optional(),
     careful: array(schemas_string().min(1, { error: `must not be empty; expected ${parse_config_EXPECTED['files[].careful[]']}` })).optional(),
+    ignore: array(IgnoreGlob).optional(),
+    languages_mapping: LanguagesMappingSchema.optional(),
+    plurals: schemas_string()
+        .refine((value) => PLURALS_MODES.includes(value), {
+        error: (issue) => `unknown plurals mode '${String(issue.input)}'; expected i18next (a key family such as items_one, items_other is one plural key) or none (every key on its own)`,
+    })
+        .transform((value) => value)
+        .optional(),
 });
 const Config = strictObject({
     service: Service.optional(),
     source_locale: Locale.optional(),
     locales: array(Locale).optional(),
+    languages_mapping: LanguagesMappingSchema.optional(),
     files: array(Rule).min(1, { error: `must list at least one rule; expected ${parse_config_EXPECTED.files}` }),
 })
     .superRefine((config, ctx) => {
@@ -36051,17 +36247,22 @@ function crossFieldIssues(config) {
             issues.push({ path: ['locales', index], message: `'${locale}' is the source locale; list only target locales` });
     });
     // Without `locales` the targets come from the project; a stand-in target still shows a template that writes over sources.
-    const targets = (config.locales ?? [config.source_locale === 'de' ? 'fr' : 'de']).filter((l) => l !== config.source_locale);
+    const standIn = config.locales ? [] : [config.source_locale === 'de' ? 'fr' : 'de'];
     config.files.forEach((rule, index) => {
         // A template refused on its own (zod's refinements do not stop the checks after them) has been reported already.
         if (!isUsableTemplate(rule.translation))
             return;
         const glob = compileGlob(rule.source);
         const sample = sampleOfGlob(rule.source);
+        // The locales this rule certainly writes: those listed, and those languages_mapping names (mapped, so meant to be written).
+        const mapped = Object.keys({ ...config.languages_mapping, ...rule.languages_mapping });
+        const known = [...new Set([...(config.locales ?? []), ...mapped])].filter((l) => l !== config.source_locale);
+        const targets = [...known, ...standIn.filter((l) => !known.includes(l))];
+        const writer = new Map();
         for (const locale of targets) {
             let target;
             try {
-                target = translationPath(rule.translation, sample, locale);
+                target = target_paths_targetPathFor(config, rule, sample, locale);
             }
             catch (error) {
                 if (!(error instanceof RepoPathError))
@@ -36078,6 +36279,15 @@ function crossFieldIssues(config) {
                 });
                 break;
             }
+            const other = writer.get(target);
+            if (other !== undefined && known.includes(locale)) {
+                issues.push({
+                    path: ['files', index, 'translation'],
+                    message: `for the locales '${other}' and '${locale}' it gives the same file '${target}' (see languages_mapping); each locale needs its own file`,
+                });
+                break;
+            }
+            writer.set(target, locale);
         }
     });
     return issues;
@@ -36252,7 +36462,7 @@ function displayName(cwd, file) {
 ;// CONCATENATED MODULE: ./src/sync/command-error.ts
 /** The error a push, a pull or any command detects itself, carrying the exit code it means. */
 /** A failure a command detects itself, with the exit code it means (1 usage or config, 2 auth). */
-class CommandError extends Error {
+class command_error_CommandError extends Error {
     exitCode;
     constructor(message, exitCode = 1) {
         super(message);
@@ -36293,12 +36503,15 @@ function count(n, noun, plural = `${noun}s`) {
 
 
 
+
+
 const DEFAULT_SERVICE = 'http://127.0.0.1:8787';
 const MAX_RETRIES = 4;
 /** The run context: parlance.yml and the client are made on first use, so `init` and `languages list` need only what they use. */
-function createContext(io, out, flags) {
+function createContext(io, out, flags, options = {}) {
     let loaded;
     let client;
+    let baseUrl;
     const findConfig = (required) => {
         if (loaded)
             return loaded;
@@ -36313,22 +36526,27 @@ function createContext(io, out, flags) {
         }
         return loaded;
     };
+    const service = () => (baseUrl ??= serviceUrl(flags.service, () => findConfig(false)?.config.service, io.env.PARLANCE_URL));
     return {
         io,
         out,
         config: () => findConfig(true),
+        service,
         client() {
             if (client)
                 return client;
-            const token = flags.token ?? io.env.PARLANCE_TOKEN;
-            if (!token)
-                throw new CommandError('No token: pass --token <token> or set PARLANCE_TOKEN (a project token, prl_…).', 2);
-            const baseUrl = serviceUrl(flags.service, () => findConfig(false)?.config.service, io.env.PARLANCE_URL);
+            const url = service();
+            const token = flags.token || io.env.PARLANCE_TOKEN || options.storedToken?.(url);
+            if (!token) {
+                const login = options.storedToken ? `, or store one for ${url} with 'parlance login'` : '';
+                throw new command_error_CommandError(`No token: pass --token <token> or set PARLANCE_TOKEN (a project token, prl_…)${login}.`, 2);
+            }
             client = createClient({
-                baseUrl,
+                baseUrl: url,
                 token,
                 maxRetries: MAX_RETRIES,
-                onRetry: (info) => out.note(retryNote(info, baseUrl)),
+                onRetry: (info) => out.note(retryNote(info, url)),
+                readZip: (bytes) => (0,read_zip/* readZip */.u)(bytes, { budget: archive_limits/* DEFAULT_ARCHIVE_LIMITS */.wP }),
             });
             return client;
         },
@@ -36358,7 +36576,7 @@ function serviceUrl(flag, fromConfig, fromEnv) {
         // Reported below with the value and where it came from.
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-        throw new CommandError(`Invalid service URL '${value}' (from ${origin}). Expected an http(s) URL such as https://parlance.example.com.`);
+        throw new command_error_CommandError(`Invalid service URL '${value}' (from ${origin}). Expected an http(s) URL such as https://parlance.example.com.`);
     }
     return url.href.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
@@ -36374,6 +36592,31 @@ function chooseService(flag, fromConfig, fromEnv) {
     return [DEFAULT_SERVICE, 'the default'];
 }
 
+;// CONCATENATED MODULE: ./src/project-config/match-source-paths.ts
+/** Source matching over a repository's listing (a code host's tree, not a disk): which paths each file rule's glob names. */
+
+/** The paths each rule's `source` glob matches and its `ignore` globs do not, in rule order; a path matched by an earlier rule is not matched again. */
+function matchSourcePaths(config, paths) {
+    const seen = new Set();
+    const matches = [];
+    for (const rule of config.files) {
+        const isSource = sourceTest(rule);
+        for (const path of [...paths].sort()) {
+            if (seen.has(path) || !isSource(path))
+                continue;
+            seen.add(path);
+            matches.push({ rule, path });
+        }
+    }
+    return matches;
+}
+/** Whether a path is one of the rule's source files: matched by `source`, by none of `ignore`. */
+function sourceTest(rule) {
+    const source = compileGlob(rule.source);
+    const ignored = (rule.ignore ?? []).map((glob) => compileGlob(glob));
+    return (path) => source.test(path) && !ignored.some((glob) => glob.test(path));
+}
+
 ;// CONCATENATED MODULE: ./src/project-config/match-sources.ts
 /** The source files of parlance.yml's rules on disk, found by walking only as deep as each glob can reach. */
 
@@ -36381,13 +36624,13 @@ function chooseService(flag, fromConfig, fromEnv) {
 
 const SKIPPED_DIRECTORIES = new Set(['node_modules', '.git']);
 /**
- * Every file matching each rule's `source` glob under `root` (skips node_modules, .git); sorted; a rule matching nothing is reported by the caller.
+ * Every file matching each rule's `source` glob and none of its `ignore` globs under `root` (skips node_modules, .git); sorted; a rule matching nothing is reported by the caller.
  * Rules are matched independently, in their order, each rule's files sorted by path, so a caller can tell which rule matched nothing.
  */
-function matchSources(config, root) {
+function match_sources_matchSources(config, root) {
     return config.files.flatMap((rule) => {
-        const pattern = compileGlob(rule.source);
-        const paths = candidatePaths(root, rule.source).filter((path) => pattern.test(path));
+        const isSource = sourceTest(rule);
+        const paths = candidatePaths(root, rule.source).filter(isSource);
         return paths.sort(byCodeUnits).map((path) => ({ rule, path, absolute: (0,external_node_path_namespaceObject.join)(root, ...path.split('/')) }));
     });
 }
@@ -36441,97 +36684,17 @@ function byCodeUnits(a, b) {
     return a < b ? -1 : a > b ? 1 : 0;
 }
 
-;// CONCATENATED MODULE: ./src/sync/subject-error.ts
-/** An error that names what was being worked on when it happened, and the wrapper that makes one. */
-/** An error while working on one thing (a file, a locale, a batch): the message starts with that thing. */
-class SubjectError extends Error {
-    subject;
-    cause;
-    constructor(subject, cause) {
-        super(`${subject}: ${cause instanceof Error ? cause.message : String(cause)}`);
-        this.subject = subject;
-        this.cause = cause;
-    }
-}
-/** Runs `work` and names `subject` in any error it throws. */
-async function about(subject, work) {
-    try {
-        return await work();
-    }
-    catch (error) {
-        throw new SubjectError(subject, error);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/sync/pull-translations.ts
-/** Pulling a repository's translations: each source file's, written where parlance.yml's translation template puts it, touching only files whose bytes change. */
+;// CONCATENATED MODULE: ./src/sync/safe-write.ts
+/** Writing into the repository: only inside its root (symbolic links followed and checked), and atomically. */
 
 
 
-
-
-
-
-
-/** Pulls every source file × target locale and writes what changed (nothing with `dryRun`). */
-async function pullTranslations(context, options) {
-    const { out } = context;
-    const { config, root, path: configPath } = context.config();
-    const client = context.client();
-    const matches = matchSources(config, root);
-    if (matches.length === 0)
-        throw new CommandError(`No source file matches the files[].source globs of ${configPath}.`);
-    const locales = options.locales ?? config.locales ?? (await about('reading the project', () => client.project())).target_locales;
-    const sources = new Set(matches.map((match) => match.path));
-    const files = [];
-    for (const match of matches) {
-        for (const locale of locales) {
-            const subject = `${match.path} (${locale})`;
-            const target = await about(subject, async () => translationPath(match.rule.translation, match.path, locale));
-            // A template can map a locale onto a source file (the source locale itself): never overwrite a source.
-            if (sources.has(target)) {
-                out.note(`skipped    ${target}: it is a source file (${locale} is the source locale?)`);
-                continue;
-            }
-            const absolute = insideRoot(root, target, match.rule.translation);
-            const pulled = await about(subject, () => pullOrSkip(client, { path: match.path, locale, missing: options.missing }, options.dryRun));
-            if (!pulled) {
-                out.note(`not pushed ${match.path}: the service does not hold it yet, so ${target} is written after the push`);
-                continue;
-            }
-            const changed = !sameBytes(absolute, pulled.body);
-            const action = !changed ? 'unchanged' : options.dryRun ? 'would_write' : 'written';
-            if (action === 'written')
-                writeTranslation(absolute, target, pulled.body);
-            files.push({ source: match.path, locale, path: target, action, bytes: pulled.body.byteLength, refused: pulled.refused });
-            if (action !== 'unchanged')
-                out.line(`${action === 'written' ? 'wrote      ' : 'would write'} ${target} (${locale}, ${count(pulled.body.byteLength, 'byte')})`);
-            if (pulled.refused.count > 0)
-                out.problem(refusedKeysLine(target, pulled.refused));
-        }
-    }
-    const unchanged = files.filter((file) => file.action === 'unchanged').length;
-    if (unchanged > 0)
-        out.line(`${count(unchanged, 'file')} already up to date.`);
-    return { dry_run: options.dryRun, files };
-}
-/** The pulled file; in a dry run, undefined for a source file the service does not hold yet (a dry `sync` before its first push). */
-async function pullOrSkip(client, input, dryRun) {
-    try {
-        return await client.pull({ path: input.path, locale: input.locale, ...(input.missing ? { missing: input.missing } : {}) });
-    }
-    catch (error) {
-        if (dryRun && error instanceof ApiError && (error.code === 'path_not_found' || error.code === 'nothing_pushed'))
-            return undefined;
-        throw error;
-    }
-}
 /**
  * The real file to write for `target` (a repository path): symbolic links on the way, of the file itself or of any existing
  * folder above it, are followed, and a target that lands outside the root is refused (exit 1), whatever the config or the
  * service asked for.
  */
-function insideRoot(root, target, template) {
+function safe_write_insideRoot(root, target, template) {
     const realRoot = (0,external_node_fs_namespaceObject.realpathSync)(root);
     let existing = (0,external_node_path_namespaceObject.join)(realRoot, ...target.split('/'));
     const missing = [];
@@ -36544,12 +36707,12 @@ function insideRoot(root, target, template) {
         real = (0,external_node_fs_namespaceObject.realpathSync)(existing);
     }
     catch {
-        throw new CommandError(`Refusing to write ${target}: ${existing} is a symbolic link that leads nowhere, so where the file would land is unknown (template '${template}').`);
+        throw new command_error_CommandError(`Refusing to write ${target}: ${existing} is a symbolic link that leads nowhere, so where the file would land is unknown (template '${template}').`);
     }
     const landed = (0,external_node_path_namespaceObject.join)(real, ...missing);
     const rel = (0,external_node_path_namespaceObject.relative)(realRoot, landed);
     if (rel === '' || rel === '..' || rel.startsWith(`..${external_node_path_namespaceObject.sep}`) || (0,external_node_path_namespaceObject.isAbsolute)(rel)) {
-        throw new CommandError(`Refusing to write ${target}: it resolves to ${landed}, outside the repository root ${realRoot} (template '${template}'; check for a symbolic link on the way).`);
+        throw new command_error_CommandError(`Refusing to write ${target}: it resolves to ${landed}, outside the repository root ${realRoot} (template '${template}'; check for a symbolic link on the way).`);
     }
     return landed;
 }
@@ -36563,19 +36726,584 @@ function exists(absolute) {
         return false;
     }
 }
-function sameBytes(absolute, body) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(absolute))
-        return false;
-    return Buffer.compare((0,external_node_fs_namespaceObject.readFileSync)(absolute), body) === 0;
-}
-function writeTranslation(absolute, target, body) {
+/**
+ * Writes `bytes` to `absolute` through a temporary file in the same folder and a rename, so a reader (or a crash)
+ * sees the old file or the new one, never half of one. `display` names the file in errors.
+ */
+function writeAtomic(absolute, display, bytes) {
+    const temporary = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(absolute), `.${Math.random().toString(36).slice(2)}.parlance-tmp`);
     try {
         (0,external_node_fs_namespaceObject.mkdirSync)((0,external_node_path_namespaceObject.dirname)(absolute), { recursive: true });
-        (0,external_node_fs_namespaceObject.writeFileSync)(absolute, body);
+        (0,external_node_fs_namespaceObject.writeFileSync)(temporary, bytes, { flag: 'wx' });
+        (0,external_node_fs_namespaceObject.renameSync)(temporary, absolute);
     }
     catch (error) {
-        throw new CommandError(`${target}: cannot write the translation (${error.code ?? error.message}).`);
+        (0,external_node_fs_namespaceObject.rmSync)(temporary, { force: true });
+        throw new command_error_CommandError(`${display}: cannot write it (${error.code ?? error.message}).`);
     }
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/sync/state-file.ts
+/**
+ * `.parlance/state.json`, next to parlance.yml: what the CLI last wrote into each target file (the file's SHA-256 and
+ * one hash per key's value) and the ETag of the last pull. A value that differs from what the CLI wrote is a hand
+ * edit, which `pull` never overwrites and `sync` uploads first. The file holds hashes only, no text: it is safe to
+ * commit (then every clone knows which values are hand edits) or to ignore (then a clone's first pull treats every
+ * value in its target files as one the service may not have, and uploads or keeps it).
+ */
+
+
+
+
+const STATE_PATH = '.parlance/state.json';
+/** The state next to the config (an empty one when there is none, or it cannot be read: then every value counts as unknown, which is the safe side). */
+function loadState(root, onProblem) {
+    const path = (0,external_node_path_namespaceObject.join)(root, ...STATE_PATH.split('/'));
+    let text;
+    try {
+        text = (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+    }
+    catch (error) {
+        if (error.code !== 'ENOENT')
+            onProblem(`${STATE_PATH}: cannot read it (${error.code ?? error.message}); every target value counts as a hand edit`);
+        return { version: 1, targets: {} };
+    }
+    try {
+        const parsed = JSON.parse(text);
+        if (parsed.version !== 1 || typeof parsed.targets !== 'object' || parsed.targets === null)
+            throw new Error('not a version 1 state file');
+        for (const [target, state] of Object.entries(parsed.targets)) {
+            if (typeof state?.sha256 !== 'string' || typeof state.values !== 'object' || state.values === null)
+                throw new Error(`targets['${target}'] has no sha256 and values`);
+        }
+        return { version: 1, targets: parsed.targets, ...(isPullState(parsed.pull) ? { pull: parsed.pull } : {}) };
+    }
+    catch (error) {
+        onProblem(`${STATE_PATH}: ignored (${error.message}); every target value counts as a hand edit`);
+        return { version: 1, targets: {} };
+    }
+}
+function isPullState(value) {
+    const pull = value;
+    return typeof pull?.etag === 'string' && Array.isArray(pull.locales) && (pull.missing === 'omit' || pull.missing === 'source');
+}
+/** Writes the state atomically; keys sorted, so a committed state file changes only where a file did. */
+function saveState(root, state) {
+    const targets = Object.fromEntries(Object.keys(state.targets)
+        .sort()
+        .map((target) => {
+        const { sha256, values } = state.targets[target];
+        return [target, { sha256, values: Object.fromEntries(Object.keys(values).sort().map((key) => [key, values[key]])) }];
+    }));
+    const text = `${JSON.stringify({ version: 1, ...(state.pull ? { pull: state.pull } : {}), targets }, null, 2)}\n`;
+    writeAtomic((0,external_node_path_namespaceObject.join)(root, ...STATE_PATH.split('/')), STATE_PATH, new TextEncoder().encode(text));
+}
+function sha256(bytes) {
+    return (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex');
+}
+/** A short hash of a value (plural forms in category order), enough to tell a hand edit from what was written. */
+function valueHash(value) {
+    return (0,external_node_crypto_.createHash)('sha256').update(canonicalValue(value)).digest('base64url').slice(0, 22);
+}
+/** Text, or plural forms with their categories sorted: two values are the same when this is. */
+function canonicalValue(value) {
+    if (typeof value === 'string')
+        return `s:${value}`;
+    return `p:${JSON.stringify(Object.entries(value.plurals).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))}`;
+}
+function sameValue(a, b) {
+    if (a === undefined || b === undefined)
+        return a === b;
+    return canonicalValue(a) === canonicalValue(b);
+}
+
+;// CONCATENATED MODULE: ./src/sync/subject-error.ts
+/** An error that names what was being worked on when it happened, and the wrapper that makes one. */
+/** An error while working on one thing (a file, a locale, a batch): the message starts with that thing. */
+class SubjectError extends Error {
+    subject;
+    cause;
+    constructor(subject, cause) {
+        super(`${subject}: ${cause instanceof Error ? cause.message : String(cause)}`);
+        this.subject = subject;
+        this.cause = cause;
+    }
+}
+/** Runs `work` and names `subject` in any error it throws. */
+async function subject_error_about(subject, work) {
+    try {
+        return await work();
+    }
+    catch (error) {
+        throw new SubjectError(subject, error);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/sync/upload-translations.ts
+/** Uploading existing target files (`push --translations`, and `pull`/`sync` before they write): their values become human translations. */
+
+
+
+
+
+
+
+/** Every target file parlance.yml names for the locales (the config's, else the project's), existing or not. */
+async function targetFiles(context, locales) {
+    const { config, root, path: configPath } = context.config();
+    const matches = matchSources(config, root);
+    if (matches.length === 0)
+        throw new CommandError(`No source file matches the files[].source globs of ${configPath}.`);
+    const wanted = locales ?? config.locales ?? (await about('reading the project', () => context.client().project())).target_locales;
+    const sources = new Set(matches.map((match) => match.path));
+    const files = [];
+    for (const match of matches) {
+        for (const locale of wanted) {
+            const target = await about(`${match.path} (${locale})`, async () => targetPathFor(config, match.rule, match.path, locale));
+            if (sources.has(target))
+                continue;
+            files.push({ source: match.path, locale, path: target, absolute: insideRoot(root, target, match.rule.translation), format: match.rule.format, plurals: match.rule.plurals });
+        }
+    }
+    return files;
+}
+/** Uploads each existing file and prints what the service made of it; the report per file and locale. */
+async function uploadTargetFiles(context, files, dryRun) {
+    const { out } = context;
+    const client = context.client();
+    const report = { dry_run: dryRun, files: [], absent: [] };
+    for (const file of files) {
+        if (!(0,external_node_fs_namespaceObject.existsSync)(file.absolute)) {
+            report.absent.push(file.path);
+            continue;
+        }
+        const content = (0,external_node_fs_namespaceObject.readFileSync)(file.absolute);
+        const answer = await subject_error_about(`${file.path} (${file.locale})`, () => client.uploadTranslations({ path: file.source, locale: file.locale, content, ...(file.format ? { format: file.format } : {}), ...(file.plurals ? { plurals: file.plurals } : {}), ...(dryRun ? { dryRun: true } : {}) }));
+        report.files.push({ ...answer, file: file.path });
+        const verb = dryRun ? 'would upload' : 'uploaded';
+        out.line(`${verb.padEnd(12)} ${file.path} (${file.locale}): ${count(answer.uploaded.length, 'value')} ${dryRun ? 'new or different' : 'as human translations'}, ${answer.unchanged} unchanged, ${answer.refused.length} refused, ${count(answer.unknown_keys.length, 'unknown key')}`);
+        for (const refused of answer.refused)
+            out.problem(`${file.path}: key '${refused.key}' (${file.locale}) refused: ${refused.reason}; the value stays in the file`);
+        if (answer.unknown_keys.length > 0)
+            out.note(`${file.path}: ${count(answer.unknown_keys.length, 'key')} the source file ${file.source} does not have (not uploaded): ${shortList(answer.unknown_keys)}`);
+    }
+    const byLocale = new Map();
+    for (const file of report.files)
+        byLocale.set(file.locale, [...(byLocale.get(file.locale) ?? []), file]);
+    for (const [locale, uploaded] of byLocale) {
+        const sum = (pick) => uploaded.reduce((total, file) => total + pick(file), 0);
+        out.line(`${locale}: ${sum((f) => f.uploaded.length)} ${dryRun ? 'to upload' : 'uploaded'}, ${sum((f) => f.unchanged)} unchanged, ${sum((f) => f.refused.length)} refused, ${count(sum((f) => f.unknown_keys.length), 'unknown key')}`);
+    }
+    if (report.absent.length > 0)
+        out.note(`${count(report.absent.length, 'target file')} not there yet (nothing to upload): ${shortList(report.absent)}`);
+    return report;
+}
+/** 4 when the gates refused an uploaded value, else 0. */
+function uploadExitCode(report) {
+    return report.files.some((file) => file.refused.length > 0) ? 4 : 0;
+}
+const SHOWN = 10;
+function shortList(items) {
+    const shown = items.slice(0, SHOWN).join(', ');
+    return items.length > SHOWN ? `${shown} and ${items.length - SHOWN} more` : shown;
+}
+
+;// CONCATENATED MODULE: ./src/sync/pull-translations.ts
+/**
+ * Pulling a repository's translations: every target file in one request (GET /v1/pull's archive, conditional on the
+ * last pull's ETag), merged key by key with what the files hold, written where parlance.yml's translation template
+ * puts them. A value the CLI did not write (state-file.ts) is a hand edit: never overwritten without --overwrite, and
+ * uploaded first where the run may (sync; a repository's first pull). A file is never written with fewer values than it had.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** Formats whose target files parse into their values (the others are compared and written whole). */
+const MERGEABLE = new Set(['json', 'json_nested', 'yaml', 'properties', 'arb', 'android_xml', 'ios_strings', 'ios_stringsdict', 'laravel_json', 'laravel_php', 'resx']);
+const key = (source, locale) => `${source}\0${locale}`;
+/** Pulls every source file × target locale and writes what changed (nothing with `dryRun`, `check` or `diff`). */
+async function pullTranslations(context, options) {
+    const { out } = context;
+    const { config, root, path: configPath } = context.config();
+    const client = context.client();
+    const matches = match_sources_matchSources(config, root);
+    if (matches.length === 0)
+        throw new command_error_CommandError(`No source file matches the files[].source globs of ${configPath}.`);
+    const locales = options.locales ?? config.locales ?? (await subject_error_about('reading the project', () => client.project())).target_locales;
+    const sources = new Set(matches.map((match) => match.path));
+    const writes = !options.dryRun && !options.check && !options.diff;
+    const missing = options.missing ?? 'omit';
+    const planned = [];
+    for (const match of matches) {
+        for (const locale of locales) {
+            const target = await subject_error_about(`${match.path} (${locale})`, async () => target_paths_targetPathFor(config, match.rule, match.path, locale));
+            // A template can map a locale onto a source file (the source locale itself): never overwrite a source.
+            if (sources.has(target)) {
+                out.note(`skipped    ${target}: it is a source file (${locale} is the source locale?)`);
+                continue;
+            }
+            planned.push({ match, locale, path: target, absolute: safe_write_insideRoot(root, target, match.rule.translation) });
+        }
+    }
+    const state = loadState(root, (message) => out.problem(message));
+    // The last pull's ETag stands only for the same request and files the CLI wrote as they are now.
+    const conditional = !options.check && !options.diff && !options.overwrite && state.pull !== undefined && state.pull.missing === missing && sameList(state.pull.locales, locales) && planned.every((p) => unchangedSinceWritten(p, state));
+    let fetched = await fetchAll(client, planned, { locales, missing, ifNoneMatch: conditional ? state.pull.etag : undefined, tolerateNothingPushed: !writes });
+    if (fetched.notModified) {
+        out.line(`${count(planned.length, 'file')} already up to date (the service's translations have not changed since the last pull).`);
+        return { dry_run: options.dryRun, check: options.check ?? false, not_modified: true, files: planned.map((p) => upToDate(p)) };
+    }
+    const sourceLocale = config.source_locale ?? fetched.sourceLocale ?? 'en';
+    // The codecs load here, not with the CLI: the other commands start without them.
+    const formats = await Promise.all(/* import() */[__nccwpck_require__.e(341), __nccwpck_require__.e(992)]).then(__nccwpck_require__.bind(__nccwpck_require__, 3992));
+    let evaluated = evaluateAll(context, planned, fetched, state, { missing, overwrite: options.overwrite ?? false, sourceLocale, formats });
+    // Values the service does not have go up first: always in sync, in a repository's first pull for the files the CLI never wrote.
+    let uploaded;
+    if (writes && !options.overwrite) {
+        const toUpload = evaluated.filter((e) => (e.edits.length > 0 || e.unsynced.length > 0) && (options.uploadEdits || state.targets[e.planned.path] === undefined));
+        if (toUpload.length > 0) {
+            out.note(options.uploadEdits
+                ? `uploading the values of ${count(toUpload.length, 'target file')} that the service does not have, as human translations, before pulling`
+                : `first pull: ${count(toUpload.length, 'target file')} hold values the service does not have; uploading them as human translations before writing`);
+            uploaded = await uploadFirst(context, toUpload);
+            fetched = await fetchAll(client, planned, { locales, missing, ifNoneMatch: undefined, tolerateNothingPushed: false });
+            evaluated = evaluateAll(context, planned, fetched, state, { missing, overwrite: false, sourceLocale, formats });
+        }
+    }
+    const edited = evaluated.filter((e) => e.edits.length > 0);
+    if (writes && !options.uploadEdits && !options.overwrite && edited.length > 0) {
+        for (const e of edited)
+            out.problem(`${e.planned.path}: ${count(e.edits.length, 'hand edit')} the service's translation would overwrite: ${shortList(e.edits)}`);
+        throw new command_error_CommandError(`Nothing written: ${count(edited.length, 'target file')} ${edited.length === 1 ? 'holds' : 'hold'} hand edits (${edited.map((e) => e.planned.path).join(', ')}). Keep them with 'parlance push --translations' (they become human translations), or replace them with 'parlance pull --overwrite'.`);
+    }
+    const files = [];
+    for (const e of evaluated) {
+        const action = !e.changed ? 'unchanged' : writes ? 'written' : 'would_write';
+        if (action === 'written')
+            writeAtomic(e.planned.absolute, e.planned.path, e.body);
+        const refusedKeys = [...new Set(e.pulled.refused.map((r) => r.key))];
+        files.push({
+            source: e.planned.match.path,
+            locale: e.planned.locale,
+            path: e.planned.path,
+            action,
+            bytes: e.body.byteLength,
+            refused: { count: refusedKeys.length, keys: refusedKeys, reasons: [...new Set(e.pulled.refused.map((r) => r.reason))] },
+            missing: e.pulled.missing,
+            flagged: e.pulled.flagged,
+            kept: e.kept,
+            edits: e.edits,
+            diff: e.diff,
+        });
+        if (options.diff)
+            continue;
+        if (action !== 'unchanged' && !options.check)
+            out.line(`${action === 'written' ? 'wrote      ' : 'would write'} ${e.planned.path} (${e.planned.locale}, ${count(e.body.byteLength, 'byte')})`);
+        if (e.edits.length > 0)
+            out.problem(`${e.planned.path}: ${count(e.edits.length, 'hand edit')} kept (the service holds another value): ${shortList(e.edits)}`);
+        else if (e.unsynced.length > 0 && !options.check)
+            out.note(`${e.planned.path}: kept ${count(e.unsynced.length, 'value')} the service does not have (upload with 'parlance push --translations'): ${shortList(e.unsynced)}`);
+        if (refusedKeys.length > 0 && !options.check)
+            out.problem(refusedKeysLine(e.planned.path, files[files.length - 1].refused));
+    }
+    if (options.diff)
+        printDiff(context, evaluated);
+    else if (options.check)
+        printCheck(context, files);
+    else
+        printSummary(context, files);
+    if (writes) {
+        for (const e of evaluated)
+            state.targets[e.planned.path] = { sha256: sha256(e.body), values: e.written };
+        // The ETag is kept only when every file now holds exactly what the service sent: then an unchanged answer means nothing to do.
+        const exact = evaluated.length === planned.length && evaluated.every((e) => e.kept.length === 0 && e.edits.length === 0 && e.unsynced.length === 0);
+        if (fetched.etag && exact)
+            state.pull = { etag: fetched.etag, locales, missing };
+        else
+            delete state.pull;
+        saveState(root, state);
+    }
+    return { dry_run: options.dryRun, check: options.check ?? false, not_modified: false, ...(uploaded ? { uploaded } : {}), files };
+}
+/** Whether the file is what the CLI last wrote into it, byte for byte. */
+function unchangedSinceWritten(planned, state) {
+    const written = state.targets[planned.path];
+    if (!written || !(0,external_node_fs_namespaceObject.existsSync)(planned.absolute))
+        return false;
+    return sha256((0,external_node_fs_namespaceObject.readFileSync)(planned.absolute)) === written.sha256;
+}
+function upToDate(planned) {
+    const bytes = (0,external_node_fs_namespaceObject.existsSync)(planned.absolute) ? (0,external_node_fs_namespaceObject.readFileSync)(planned.absolute).byteLength : 0;
+    return {
+        source: planned.match.path,
+        locale: planned.locale,
+        path: planned.path,
+        action: 'unchanged',
+        bytes,
+        refused: { count: 0, keys: [], reasons: [] },
+        missing: [],
+        flagged: [],
+        kept: [],
+        edits: [],
+        diff: { added: [], changed: [], removed: [] },
+    };
+}
+/** Every target file in one request; file by file from a service that has no archive. */
+async function fetchAll(client, planned, input) {
+    const files = new Map();
+    try {
+        const archive = await subject_error_about('pulling the translations', () => client.pullArchive({ locales: input.locales, missing: input.missing, ...(input.ifNoneMatch ? { ifNoneMatch: input.ifNoneMatch } : {}) }));
+        if (archive.status === 'not_modified')
+            return { notModified: true, etag: archive.etag, sourceLocale: undefined, files };
+        for (const file of archive.files)
+            files.set(key(file.path, file.locale), fromArchive(file));
+        return { notModified: false, etag: archive.etag, sourceLocale: archive.source_locale || undefined, files };
+    }
+    catch (error) {
+        const cause = error instanceof Error && 'cause' in error ? error.cause : error;
+        if (cause instanceof ApiError && cause.code === 'nothing_pushed' && input.tolerateNothingPushed)
+            return { notModified: false, etag: null, sourceLocale: undefined, files };
+        if (!(cause instanceof ArchiveUnsupportedError))
+            throw error;
+    }
+    // A service without the archive: one request per file, as before.
+    for (const p of planned) {
+        const pulled = await subject_error_about(`${p.match.path} (${p.locale})`, () => pullOrSkip(client, { path: p.match.path, locale: p.locale, missing: input.missing }, input.tolerateNothingPushed));
+        if (pulled)
+            files.set(key(p.match.path, p.locale), pulled);
+    }
+    return { notModified: false, etag: null, sourceLocale: undefined, files };
+}
+function fromArchive(file) {
+    return { body: file.body, format: file.format, refused: file.refused, missing: file.missing, flagged: file.flagged };
+}
+/** The pulled file; undefined for a source file the service does not hold yet, when the run may go on without it. */
+async function pullOrSkip(client, input, tolerate) {
+    try {
+        const file = await client.pull({ path: input.path, locale: input.locale, missing: input.missing });
+        const reason = file.refused.reasons.join(', ') || 'left_out';
+        return { body: file.body, format: file.format, refused: file.refused.keys.map((k) => ({ key: k, reason })), missing: [], flagged: [] };
+    }
+    catch (error) {
+        if (tolerate && error instanceof ApiError && (error.code === 'path_not_found' || error.code === 'nothing_pushed'))
+            return undefined;
+        throw error;
+    }
+}
+function evaluateAll(context, planned, fetched, state, options) {
+    const evaluated = [];
+    for (const p of planned) {
+        const pulled = fetched.files.get(key(p.match.path, p.locale));
+        if (!pulled) {
+            context.out.note(`not pushed ${p.match.path}: the service does not hold it yet, so ${p.path} is written after the push`);
+            continue;
+        }
+        evaluated.push(evaluate(p, pulled, state.targets[p.path], options));
+    }
+    return evaluated;
+}
+function evaluate(planned, pulled, written, options) {
+    const { getCodec, isFormatId } = options.formats;
+    const local = (0,external_node_fs_namespaceObject.existsSync)(planned.absolute) ? (0,external_node_fs_namespaceObject.readFileSync)(planned.absolute) : undefined;
+    const codec = isFormatId(pulled.format) && MERGEABLE.has(pulled.format) ? getCodec(pulled.format) : undefined;
+    const none = { added: [], changed: [], removed: [] };
+    const wholeFile = () => {
+        const changed = local === undefined || Buffer.compare(local, pulled.body) !== 0;
+        // A file the CLI did not write as it is now holds something only its owner knows: a hand edit of the whole file.
+        const handEdited = local !== undefined && changed && written?.sha256 !== sha256(local);
+        return {
+            planned,
+            pulled,
+            body: handEdited && !options.overwrite ? local : pulled.body,
+            changed: changed && (!handEdited || options.overwrite),
+            written: {},
+            kept: [],
+            unsynced: [],
+            edits: handEdited ? ['(the whole file)'] : [],
+            diff: changed ? { ...none, changed: ['(the whole file)'] } : none,
+            details: [],
+        };
+    };
+    if (!codec)
+        return wholeFile();
+    let localValues;
+    let pulledValues;
+    try {
+        pulledValues = valuesOf(codec, pulled.body, planned.match.rule.plurals);
+        localValues = local === undefined ? new Map() : valuesOf(codec, local, planned.match.rule.plurals);
+    }
+    catch {
+        return wholeFile();
+    }
+    // With --missing source the service fills in the source text: that is no translation, and never replaces a file's value.
+    for (const k of pulled.missing)
+        if (options.missing === 'source')
+            pulledValues.delete(k);
+    const kept = [];
+    const unsynced = [];
+    const edits = [];
+    for (const [k, value] of localValues) {
+        const theirs = pulledValues.get(k);
+        if (sameValue(value, theirs))
+            continue;
+        const cliWrote = written?.values[k] === valueHash(value);
+        if (theirs === undefined) {
+            kept.push(k);
+            if (!cliWrote)
+                unsynced.push(k);
+        }
+        else if (!cliWrote) {
+            edits.push(k);
+        }
+    }
+    const merged = new Map(pulledValues);
+    for (const k of kept)
+        merged.set(k, localValues.get(k));
+    if (!options.overwrite)
+        for (const k of edits)
+            merged.set(k, localValues.get(k));
+    const renderLocally = kept.length > 0 || (!options.overwrite && edits.length > 0);
+    let body = pulled.body;
+    if (renderLocally) {
+        const source = (0,external_node_fs_namespaceObject.readFileSync)(planned.match.absolute);
+        body = codec.render({ source, values: merged, missing: options.missing, locale: planned.locale, sourceLocale: options.sourceLocale });
+    }
+    const after = valuesOf(codec, body, planned.match.rule.plurals);
+    const hand = new Set([...unsynced, ...(options.overwrite ? [] : edits)]);
+    const writtenHashes = {};
+    // The source text --fallback source writes is the CLI's too: a translation that arrives later replaces it.
+    for (const [k, value] of after)
+        if (!hand.has(k))
+            writtenHashes[k] = valueHash(value);
+    const diff = { added: [], changed: [], removed: [] };
+    const details = [];
+    for (const [k, value] of after) {
+        const before = localValues.get(k);
+        if (before === undefined)
+            diff.added.push(k);
+        else if (!sameValue(before, value))
+            diff.changed.push(k);
+        else
+            continue;
+        details.push({ key: k, before, after: value });
+    }
+    for (const [k, before] of localValues) {
+        if (after.has(k))
+            continue;
+        diff.removed.push(k);
+        details.push({ key: k, before, after: undefined });
+    }
+    const changed = local === undefined || Buffer.compare(local, body) !== 0;
+    return { planned, pulled, body, changed, written: writtenHashes, kept, unsynced, edits, diff, details };
+}
+function valuesOf(codec, bytes, plurals) {
+    const values = new Map();
+    for (const entry of codec.parse(bytes, plurals ? { plurals } : {}))
+        values.set(entry.key, entry.plurals ? { plurals: entry.plurals } : entry.source);
+    return values;
+}
+/** Uploads the files, and stops (naming them) when the service cannot take uploads: nothing is overwritten. */
+async function uploadFirst(context, files) {
+    const targets = files.map((e) => ({ source: e.planned.match.path, locale: e.planned.locale, path: e.planned.path, absolute: e.planned.absolute, format: e.pulled.format }));
+    try {
+        return await uploadTargetFiles(context, targets, false);
+    }
+    catch (error) {
+        const names = files.map((e) => `${e.planned.path} (${shortList([...e.edits, ...e.unsynced])})`).join('; ');
+        throw new command_error_CommandError(`Nothing written: these target files hold values the service does not have, and uploading them failed (${error instanceof Error ? error.message : String(error)}): ${names}. Run 'parlance push --translations' once it can, or 'parlance pull --overwrite' to replace them.`, error instanceof ApiError && error.status >= 500 ? 3 : 1);
+    }
+}
+/** Per locale: files written, and the keys missing (kept from the files), held and flagged. */
+function printSummary(context, files) {
+    const unchanged = files.filter((file) => file.action === 'unchanged').length;
+    if (unchanged > 0)
+        context.out.line(`${count(unchanged, 'file')} already up to date.`);
+    for (const [locale, group] of byLocale(files)) {
+        const sum = (pick) => group.reduce((total, file) => total + pick(file), 0);
+        const missing = sum((f) => f.missing.length);
+        const kept = sum((f) => f.missing.filter((k) => f.kept.includes(k)).length);
+        const held = sum((f) => f.refused.reasons.includes('held_for_review') ? f.refused.count : 0);
+        context.out.line(`${locale}: ${count(missing, 'key')} missing${kept > 0 ? ` (${kept} kept from the files)` : ''}, ${held} held for review, ${sum((f) => f.flagged.length)} flagged`);
+    }
+    if (files.some((file) => file.action === 'written'))
+        context.out.note(`remembered what was written in ${STATE_PATH} (safe to commit or to ignore)`);
+}
+/** `pull --check`: each file that would change and each untranslated key. */
+function printCheck(context, files) {
+    for (const file of files) {
+        if (file.action !== 'unchanged') {
+            const parts = [file.diff.added.length > 0 ? `added: ${shortList(file.diff.added)}` : '', file.diff.changed.length > 0 ? `changed: ${shortList(file.diff.changed)}` : '', file.diff.removed.length > 0 ? `removed: ${shortList(file.diff.removed)}` : ''].filter(Boolean);
+            context.out.problem(`out of date ${file.path} (${file.locale})${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`);
+        }
+        const untranslated = [...new Set([...file.missing.filter((k) => !file.kept.includes(k)), ...file.refused.keys])];
+        if (untranslated.length > 0)
+            context.out.problem(`untranslated ${file.path} (${file.locale}): ${shortList(untranslated)}`);
+        if (file.edits.length > 0)
+            context.out.problem(`hand edits  ${file.path} (${file.locale}), not uploaded: ${shortList(file.edits)}`);
+    }
+    if (checkFailed({ files }))
+        context.out.problem("The translation files are not current: run 'parlance pull' (or 'parlance sync') and commit them.");
+    else
+        context.out.line(`${count(files.length, 'file')} checked: every file is current and every key translated.`);
+}
+/** What `pull --check` fails on: a file that would change, a key with no translation, a hand edit the service does not hold. */
+function checkFailed(report) {
+    return report.files.some((file) => file.action !== 'unchanged' || file.edits.length > 0 || file.refused.count > 0 || file.missing.some((k) => !file.kept.includes(k)));
+}
+const SHOWN_VALUE = 60;
+function show(value) {
+    if (value === undefined)
+        return '';
+    const text = typeof value === 'string' ? value : Object.entries(value.plurals).map(([category, form]) => `${category}: ${form}`).join(' | ');
+    const flat = JSON.stringify(text);
+    return flat.length > SHOWN_VALUE ? `${flat.slice(0, SHOWN_VALUE - 1)}…"` : flat;
+}
+/** `parlance diff`: per locale and file, `+ key "value"`, `~ key "old" → "new"`, `- key "old"`. */
+function printDiff(context, evaluated) {
+    const { out } = context;
+    let changes = 0;
+    const locales = [...new Set(evaluated.map((e) => e.planned.locale))];
+    for (const locale of locales) {
+        const group = evaluated.filter((e) => e.planned.locale === locale && (e.changed || e.edits.length > 0));
+        if (group.length === 0)
+            continue;
+        out.line(`${locale}:`);
+        for (const e of group) {
+            out.line(`  ${e.planned.path}: ${e.diff.added.length} added, ${e.diff.changed.length} changed, ${e.diff.removed.length} removed`);
+            for (const d of e.details) {
+                changes += 1;
+                if (d.before === undefined)
+                    out.line(`    + ${d.key} ${show(d.after)}`);
+                else if (d.after === undefined)
+                    out.line(`    - ${d.key} ${show(d.before)}`);
+                else
+                    out.line(`    ~ ${d.key} ${show(d.before)} → ${show(d.after)}`);
+            }
+            for (const k of e.edits)
+                out.line(`    ! ${k}: hand edit, kept (the service holds another value; 'parlance push --translations' uploads it)`);
+        }
+    }
+    if (changes === 0 && evaluated.every((e) => e.edits.length === 0))
+        out.line('No differences: every target file holds what the service has.');
+}
+function byLocale(files) {
+    const groups = new Map();
+    for (const file of files)
+        groups.set(file.locale, [...(groups.get(file.locale) ?? []), file]);
+    return groups;
+}
+function sameList(a, b) {
+    return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 const SHOWN_KEYS = 10;
 /** `locales/de/app.json: 2 keys left out (held_for_review): a, b`. */
@@ -36590,17 +37318,19 @@ function pullExitCode(report) {
     return report.files.some((file) => file.refused.count > 0) ? 4 : 0;
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/sync/settle-batch.ts
 
+
+/** Failed rows read to group their reasons: every row of a real outage, yet a bounded read for a batch of 100,000 rows. */
+const FAILED_ROWS_READ = 2_000;
+const PAGE = 500;
 /** Waits for a batch to end, drawing its progress under `label`, then fetches its refused rows. */
 async function settleBatch(context, id, label) {
     const client = context.client();
     const progress = context.out.progress(label);
     let batch;
     try {
-        batch = await about(`batch ${id}`, () => client.waitForBatch(id, { onProgress: (b) => progress.update(b) }));
+        batch = await subject_error_about(`batch ${id}`, () => client.waitForBatch(id, { onProgress: (b) => progress.update(b) }));
         progress.update(batch);
     }
     finally {
@@ -36612,13 +37342,88 @@ async function settleBatch(context, id, label) {
 async function refusedRows(context, batch) {
     if ((batch.rows.outcomes.refused ?? 0) === 0)
         return [];
-    return about(`batch ${batch.id}`, () => context.client().batchRows(batch.id, { outcome: 'refused' }));
+    return subject_error_about(`batch ${batch.id}`, () => context.client().batchRows(batch.id, { outcome: 'refused' }));
 }
 /** `locales/en/app.json:12: key 'files.delete' (de) refused: <the gates' reason>`. */
 function refusedRowLine(row) {
     const where = `${row.path}${row.line !== null && row.line !== undefined ? `:${row.line}` : ''}`;
     const reason = row.reason ?? (row.gate_failures.map((failure) => `${failure.gate}: ${failure.reason}`).join('; ') || 'held for review');
     return `${where}: key '${row.key}' (${row.locale}) refused: ${reason}`;
+}
+/**
+ * Why a failed batch's rows failed, grouped by reason, most rows first; none for a batch that did not fail. At most
+ * FAILED_ROWS_READ rows are read: the rest are counted as one group whose reason says they were not read.
+ */
+async function failedRowGroups(context, batch) {
+    if (batch.status !== 'failed')
+        return [];
+    const client = context.client();
+    const counts = new Map();
+    let read = 0;
+    let cursor;
+    do {
+        const page = await subject_error_about(`batch ${batch.id}`, () => client.batchWithRows(batch.id, { outcome: 'failed', limit: PAGE, ...(cursor ? { cursor } : {}) }));
+        for (const row of page.row_outcomes.items) {
+            const reason = failedRowReason(row.reason);
+            counts.set(reason, (counts.get(reason) ?? 0) + 1);
+        }
+        read += page.row_outcomes.items.length;
+        cursor = page.row_outcomes.next_cursor ?? undefined;
+    } while (cursor !== undefined && read < FAILED_ROWS_READ);
+    const groups = [...counts].map(([reason, rows]) => ({ reason, rows })).sort((a, b) => b.rows - a.rows || a.reason.localeCompare(b.reason));
+    const unread = batch.rows.failed - read;
+    if (cursor !== undefined && unread > 0)
+        groups.push({ reason: `not read (only the first ${FAILED_ROWS_READ} failed rows were)`, rows: unread });
+    if (groups.length === 0)
+        groups.push({ reason: batch.error ?? 'no failed row recorded a reason', rows: batch.rows.failed });
+    return groups;
+}
+/** `locales/en/app.json: batch b_1 failed: provider unreachable: connect ECONNREFUSED 127.0.0.1:11434, 6 rows; queue them again: parlance retry b_1`. */
+function failureLine(batch, group) {
+    return `${batch.path ?? `batch ${batch.id}`}: ${batch.path ? `batch ${batch.id} ` : ''}failed: ${group.reason}, ${count(group.rows, 'row')}; queue them again: ${retryCommand(batch.id)}`;
+}
+/** The lines that say why a batch failed, one per reason, each ending with the command that queues its failed rows again. */
+async function failureLines(context, batch) {
+    return (await failedRowGroups(context, batch)).map((group) => failureLine(batch, group));
+}
+function retryCommand(batchId) {
+    return `parlance retry ${batchId}`;
+}
+/**
+ * A failed row's reason as a person reads it. The service records `provider_error: <provider>: <detail>`; a network
+ * failure (`openai:gpt-4o-mini: network error: connect ECONNREFUSED …`) is the provider being unreachable, whichever it is.
+ */
+function failedRowReason(reason) {
+    if (reason === null || reason.trim() === '')
+        return 'no reason recorded';
+    const detail = reason.replace(/^provider_error: /, '');
+    if (detail === reason)
+        return reason;
+    const network = /^.+?: network error: (.*?)(?: \(gave up after \d+ attempts\))?$/s.exec(detail);
+    if (network)
+        return `provider unreachable: ${network[1]}`;
+    const timeout = /^(.+?): request timed out after (\d+) ms(?: \(gave up after \d+ attempts\))?$/s.exec(detail);
+    if (timeout)
+        return `provider timed out: no answer from ${timeout[1]} within ${timeout[2]} ms`;
+    return `provider error: ${detail}`;
+}
+/** How many open batches `sync` follows besides its own pushes (a new language's, a translate-missing run's). */
+const OPEN_BATCHES_READ = 50;
+/**
+ * Follows every batch still queued or running that `exclude` does not name (batches queued by `languages add` or
+ * `translate-missing`, or another push), so a pull afterwards writes their translations too.
+ */
+async function settleOpenBatches(context, exclude) {
+    const client = context.client();
+    const [running, queued] = await about('listing the open batches', () => Promise.all([client.batches({ status: 'running', limit: OPEN_BATCHES_READ }), client.batches({ status: 'queued', limit: OPEN_BATCHES_READ })]));
+    const open = [...running, ...queued].filter((batch) => !exclude.has(batch.id));
+    const settled = [];
+    for (const batch of open) {
+        const label = `batch ${batch.id}${batch.path ? ` (${batch.path})` : ''}`;
+        context.out.note(`waiting for ${label}, queued before this sync`);
+        settled.push(await settleBatch(context, batch.id, label));
+    }
+    return settled;
 }
 
 ;// CONCATENATED MODULE: ./src/sync/push-sources.ts
@@ -36636,11 +37441,11 @@ async function pushSources(context, options) {
     const matches = sourceFiles(context);
     const { config } = context.config();
     const client = context.client();
-    const held = new Map((await about('listing the files the service holds', () => client.files())).map((file) => [file.path, file.sha256]));
+    const held = new Map((await subject_error_about('listing the files the service holds', () => client.files())).map((file) => [file.path, file.sha256]));
     const files = [];
     for (const match of matches) {
         const content = readSource(match);
-        const reason = pushReason(held.get(match.path), sha256(content), options.force);
+        const reason = pushReason(held.get(match.path), push_sources_sha256(content), options.force);
         if (reason === 'unchanged') {
             files.push({ path: match.path, action: 'skipped', reason });
             out.line(`unchanged  ${match.path}`);
@@ -36651,12 +37456,13 @@ async function pushSources(context, options) {
             out.line(`would push ${match.path} (${reason})`);
             continue;
         }
-        const batch = await about(match.path, () => client.pushFile({
+        const batch = await subject_error_about(match.path, () => client.pushFile({
             path: match.path,
             content,
             ...(match.rule.format ? { format: match.rule.format } : {}),
             ...(config.locales ? { locales: config.locales } : {}),
             ...(match.rule.careful ? { careful: match.rule.careful } : {}),
+            ...(match.rule.plurals ? { plurals: match.rule.plurals } : {}),
             // One key per file and run: the client's own retries of this push are then never queued twice.
             idempotencyKey: (0,external_node_crypto_.randomUUID)(),
         }));
@@ -36671,7 +37477,7 @@ async function pushSources(context, options) {
             file.batch = settled.batch;
             file.refused = settled.refused;
         }
-        reportSettled(context, files);
+        await reportSettled(context, files);
     }
     if (files.every((file) => file.action === 'skipped'))
         out.line('Nothing to push: every source file is unchanged.');
@@ -36680,13 +37486,13 @@ async function pushSources(context, options) {
 /** The matched source files; a rule that matches nothing is worth a warning, no file at all is an error. */
 function sourceFiles(context) {
     const { config, root, path } = context.config();
-    const matches = matchSources(config, root);
+    const matches = match_sources_matchSources(config, root);
     config.files.forEach((rule, index) => {
         if (!matches.some((match) => match.rule === rule))
             context.out.problem(`${path}: files[${index}].source '${rule.source}' matches no file under ${root}`);
     });
     if (matches.length === 0)
-        throw new CommandError(`No source file matches the files[].source globs of ${path}.`);
+        throw new command_error_CommandError(`No source file matches the files[].source globs of ${path}.`);
     return matches;
 }
 function readSource(match) {
@@ -36694,10 +37500,10 @@ function readSource(match) {
         return (0,external_node_fs_namespaceObject.readFileSync)(match.absolute);
     }
     catch (error) {
-        throw new CommandError(`${match.path}: cannot read the source file (${error.code ?? error.message}).`);
+        throw new command_error_CommandError(`${match.path}: cannot read the source file (${error.code ?? error.message}).`);
     }
 }
-function sha256(content) {
+function push_sources_sha256(content) {
     return (0,external_node_crypto_.createHash)('sha256').update(content).digest('hex');
 }
 /** Why a file is pushed, or `unchanged` when it is not. */
@@ -36708,14 +37514,15 @@ function pushReason(heldSha, localSha, force) {
         return 'changed';
     return force ? 'forced' : 'unchanged';
 }
-function reportSettled(context, files) {
+async function reportSettled(context, files) {
     for (const file of files) {
         if (!file.batch)
             continue;
         const outcomes = Object.entries(file.batch.rows.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
         context.out.line(`${file.batch.status.padEnd(10)} ${file.path} (batch ${file.batch.id}${outcomes.length > 0 ? `: ${outcomes.join(', ')}` : ''})`);
-        if (file.batch.status === 'failed')
-            context.out.problem(`${file.path}: batch ${file.batch.id} failed: ${file.batch.error ?? `${file.batch.rows.failed} rows failed`}`);
+        // Why the rows failed, grouped by reason, each line ending with the `parlance retry` that queues them again.
+        for (const line of await failureLines(context, file.batch))
+            context.out.problem(line);
         for (const row of file.refused ?? [])
             context.out.problem(refusedRowLine(row));
     }
@@ -36891,7 +37698,7 @@ function describeFailure(error) {
     }
     if (error instanceof InputError)
         return { message: error.message, exitCode: EXIT.usage };
-    if (error instanceof CommandError)
+    if (error instanceof command_error_CommandError)
         return { message: error.message, exitCode: error.exitCode };
     if (error instanceof ConfigFileError)
         return { message: error.message, exitCode: EXIT.usage, config: error };
@@ -37113,7 +37920,7 @@ async function run_settledRows(context, push) {
     for (const batch of pushedBatches(push)) {
         if (!hasEnded(batch))
             continue;
-        rows.push(...(await about(`batch ${batch.id}`, () => context.client().batchRows(batch.id))));
+        rows.push(...(await subject_error_about(`batch ${batch.id}`, () => context.client().batchRows(batch.id))));
     }
     return rows;
 }
@@ -37179,6 +37986,3105 @@ function toPosix(path) {
 }
 function escapeHtml(text) {
     return text.replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]);
+}
+
+
+/***/ }),
+
+/***/ 6430:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CY: () => (/* binding */ ArchiveBudget),
+/* harmony export */   w: () => (/* binding */ ArchiveLimitError),
+/* harmony export */   wP: () => (/* binding */ DEFAULT_ARCHIVE_LIMITS)
+/* harmony export */ });
+/* harmony import */ var _formats_file_unparsable_error_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7753);
+/** How much an archive read from user input may hold: its entry count and what its entries inflate to, nested archives included. */
+
+const DEFAULT_ARCHIVE_LIMITS = Object.freeze({ maxInflatedBytes: 100 * 1024 * 1024, maxEntries: 10_000 });
+const count = (n) => n.toLocaleString('en-US');
+/** An archive that holds more than its limits allow; a file that cannot be read as it is, so a FileUnparsableError. */
+class ArchiveLimitError extends _formats_file_unparsable_error_js__WEBPACK_IMPORTED_MODULE_0__/* .FileUnparsableError */ .w {
+    entry;
+    limit;
+    setting;
+    constructor(message, 
+    /** The entry being inflated when the limit was passed; undefined for the entry count. */
+    entry, limit, setting) {
+        super(message, 1, 1);
+        this.entry = entry;
+        this.limit = limit;
+        this.setting = setting;
+        this.name = 'ArchiveLimitError';
+    }
+}
+/**
+ * What an archive may still inflate and how many entries it may still have. One budget is shared by an archive and
+ * every archive read from inside it (an .xlsx in an import's zip), so nesting does not multiply the limits; it is
+ * spent for good, so an archive read twice counts twice.
+ */
+class ArchiveBudget {
+    limits;
+    #bytesLeft;
+    #entriesSeen = 0;
+    constructor(limits = DEFAULT_ARCHIVE_LIMITS) {
+        this.limits = limits;
+        this.#bytesLeft = limits.maxInflatedBytes;
+    }
+    /** The budget itself, or a fresh one for the limits (the defaults when none are given). */
+    static of(limitsOrBudget) {
+        return limitsOrBudget instanceof ArchiveBudget ? limitsOrBudget : new ArchiveBudget(limitsOrBudget);
+    }
+    get bytesLeft() {
+        return this.#bytesLeft;
+    }
+    /** Counts an archive's entries, read or not, before any is inflated. */
+    countEntries(entries) {
+        const before = this.#entriesSeen;
+        this.#entriesSeen += entries;
+        if (this.#entriesSeen <= this.limits.maxEntries)
+            return;
+        const max = count(this.limits.maxEntries);
+        const message = before === 0
+            ? `The archive has ${count(entries)} entries; at most ${max} are read (MAX_ARCHIVE_ENTRIES)`
+            : `The archive has ${count(entries)} entries, ${count(this.#entriesSeen)} with those of the archive it was found in; at most ${max} are read (MAX_ARCHIVE_ENTRIES)`;
+        throw new ArchiveLimitError(message, undefined, this.limits.maxEntries, 'MAX_ARCHIVE_ENTRIES');
+    }
+    /** Spends what entries inflated to; the reader checks each against bytesLeft as it inflates. */
+    spend(bytes, entry) {
+        if (bytes > this.#bytesLeft)
+            throw this.exceeded(entry);
+        this.#bytesLeft -= bytes;
+    }
+    /** The error for `entry` inflating past what is left; nothing more can be inflated afterwards. */
+    exceeded(entry) {
+        this.#bytesLeft = 0;
+        const max = this.limits.maxInflatedBytes;
+        return new ArchiveLimitError(`Archive entry '${entry}' inflates past the limit of ${count(max)} bytes (MAX_INFLATED_BYTES); the archive's entries together may inflate to at most that`, entry, max, 'MAX_INFLATED_BYTES');
+    }
+}
+
+
+/***/ }),
+
+/***/ 9070:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J: () => (/* binding */ FORMAT_IDS),
+/* harmony export */   M: () => (/* binding */ PLURAL_CATEGORIES)
+/* harmony export */ });
+const FORMAT_IDS = [
+    'json',
+    'json_nested',
+    'laravel_php',
+    'laravel_json',
+    'android_xml',
+    'ios_strings',
+    'ios_stringsdict',
+    'ios_xcstrings',
+    'arb',
+    'xliff12',
+    'xliff2',
+    'po',
+    'yaml',
+    'csv',
+    'xlsx',
+    'properties',
+    'resx',
+    'markdown',
+    'unity_csv',
+    'unreal_po',
+];
+/** CLDR plural categories, in CLDR's canonical order. */
+const PLURAL_CATEGORIES = ['zero', 'one', 'two', 'few', 'many', 'other'];
+
+
+/***/ }),
+
+/***/ 7753:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   w: () => (/* binding */ FileUnparsableError)
+/* harmony export */ });
+/** The error every codec throws for input it cannot read as its format. */
+/** Malformed input: carries the position so the API can name it. */
+class FileUnparsableError extends Error {
+    line;
+    column;
+    constructor(message, line, column) {
+        super(message);
+        this.line = line;
+        this.column = column;
+        this.name = 'FileUnparsableError';
+    }
+}
+
+
+/***/ }),
+
+/***/ 8409:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  u: () => (/* binding */ readZip)
+});
+
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: ./node_modules/fflate/esm/index.mjs
+
+var esm_require = (0,external_module_namespaceObject.createRequire)('/');
+// DEFLATE is a complex format; to read this code, you should probably check the RFC first:
+// https://tools.ietf.org/html/rfc1951
+// You may also wish to take a look at the guide I made about this program:
+// https://gist.github.com/101arrowz/253f31eb5abc3d9275ab943003ffecad
+// Some of the following code is similar to that of UZIP.js:
+// https://github.com/photopea/UZIP.js
+// However, the vast majority of the codebase has diverged from UZIP.js to increase performance and reduce bundle size.
+// Sometimes 0 will appear where -1 would be more appropriate. This is because using a uint
+// is better for memory in most engines (I *think*).
+var _a;
+// Mediocre shim
+var Worker;
+var isMarkedAsUntransferable;
+var workerAdd = ";var __w=require('worker_threads');__w.parentPort.on('message',function(m){onmessage({data:m})}),postMessage=function(m,t){__w.parentPort.postMessage(m,t)},close=process.exit;self=global";
+try {
+    (_a = esm_require('worker_threads'), Worker = _a.Worker, isMarkedAsUntransferable = _a.isMarkedAsUntransferable);
+}
+catch (e) {
+}
+var wk = (/* unused pure expression or super */ null && (Worker ? function (c, _, msg, transfer, cb) {
+    var done = false;
+    var w = new Worker(c + workerAdd, { eval: true })
+        .on('error', function (e) { return cb(e, null); })
+        .on('message', function (m) { return cb(null, m); })
+        .on('exit', function (c) {
+        if (c && !done)
+            cb(new Error('exited with code ' + c), null);
+    });
+    if (isMarkedAsUntransferable)
+        transfer = transfer.filter(function (t) { return !isMarkedAsUntransferable(t); });
+    w.postMessage(msg, transfer);
+    w.terminate = function () {
+        done = true;
+        return Worker.prototype.terminate.call(w);
+    };
+    return w;
+} : function (_, __, ___, ____, cb) {
+    setImmediate(function () { return cb(new Error('async operations unsupported - update to Node 12+ (or Node 10-11 with the --experimental-worker CLI flag)'), null); });
+    var NOP = function () { };
+    return {
+        terminate: NOP,
+        postMessage: NOP
+    };
+}));
+
+// aliases for shorter compressed code (most minifers don't do this)
+var u8 = Uint8Array, u16 = Uint16Array, i32 = Int32Array;
+// fixed length extra bits
+var fleb = new u8([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0, /* unused */ 0, 0, /* impossible */ 0]);
+// fixed distance extra bits
+var fdeb = new u8([0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, /* unused */ 0, 0]);
+// code length index map
+var clim = new u8([16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]);
+// get base, reverse index map from extra bits
+var freb = function (eb, start) {
+    var b = new u16(31);
+    for (var i = 0; i < 31; ++i) {
+        b[i] = start += 1 << eb[i - 1];
+    }
+    // numbers here are at max 18 bits
+    var r = new i32(b[30]);
+    for (var i = 1; i < 30; ++i) {
+        for (var j = b[i]; j < b[i + 1]; ++j) {
+            r[j] = ((j - b[i]) << 5) | i;
+        }
+    }
+    return { b: b, r: r };
+};
+var _a = freb(fleb, 2), fl = _a.b, revfl = _a.r;
+// we can ignore the fact that the other numbers are wrong; they never happen anyway
+fl[28] = 258, revfl[258] = 28;
+var _b = freb(fdeb, 0), fd = _b.b, revfd = _b.r;
+// map of value to reverse (assuming 16 bits)
+var rev = new u16(32768);
+for (var i = 0; i < 32768; ++i) {
+    // reverse table algorithm from SO
+    var x = ((i & 0xAAAA) >> 1) | ((i & 0x5555) << 1);
+    x = ((x & 0xCCCC) >> 2) | ((x & 0x3333) << 2);
+    x = ((x & 0xF0F0) >> 4) | ((x & 0x0F0F) << 4);
+    rev[i] = (((x & 0xFF00) >> 8) | ((x & 0x00FF) << 8)) >> 1;
+}
+// create huffman tree from u8 "map": index -> code length for code index
+// mb (max bits) must be at most 15
+// TODO: optimize/split up?
+var hMap = (function (cd, mb, r) {
+    var s = cd.length;
+    // index
+    var i = 0;
+    // u16 "map": index -> # of codes with bit length = index
+    var l = new u16(mb);
+    // length of cd must be 288 (total # of codes)
+    for (; i < s; ++i) {
+        if (cd[i])
+            ++l[cd[i] - 1];
+    }
+    // u16 "map": index -> minimum code for bit length = index
+    var le = new u16(mb);
+    for (i = 1; i < mb; ++i) {
+        le[i] = (le[i - 1] + l[i - 1]) << 1;
+    }
+    var co;
+    if (r) {
+        // u16 "map": index -> number of actual bits, symbol for code
+        co = new u16(1 << mb);
+        // bits to remove for reverser
+        var rvb = 15 - mb;
+        for (i = 0; i < s; ++i) {
+            // ignore 0 lengths
+            if (cd[i]) {
+                // num encoding both symbol and bits read
+                var sv = (i << 4) | cd[i];
+                // free bits
+                var r_1 = mb - cd[i];
+                // start value
+                var v = le[cd[i] - 1]++ << r_1;
+                // m is end value
+                for (var m = v | ((1 << r_1) - 1); v <= m; ++v) {
+                    // every 16 bit value starting with the code yields the same result
+                    co[rev[v] >> rvb] = sv;
+                }
+            }
+        }
+    }
+    else {
+        co = new u16(s);
+        for (i = 0; i < s; ++i) {
+            if (cd[i]) {
+                co[i] = rev[le[cd[i] - 1]++] >> (15 - cd[i]);
+            }
+        }
+    }
+    return co;
+});
+// fixed length tree
+var flt = new u8(288);
+for (var i = 0; i < 144; ++i)
+    flt[i] = 8;
+for (var i = 144; i < 256; ++i)
+    flt[i] = 9;
+for (var i = 256; i < 280; ++i)
+    flt[i] = 7;
+for (var i = 280; i < 288; ++i)
+    flt[i] = 8;
+// fixed distance tree
+var fdt = new u8(32);
+for (var i = 0; i < 32; ++i)
+    fdt[i] = 5;
+// fixed length map
+var flm = /*#__PURE__*/ (/* unused pure expression or super */ null && (hMap(flt, 9, 0))), flrm = /*#__PURE__*/ hMap(flt, 9, 1);
+// fixed distance map
+var fdm = /*#__PURE__*/ (/* unused pure expression or super */ null && (hMap(fdt, 5, 0))), fdrm = /*#__PURE__*/ hMap(fdt, 5, 1);
+// find max of array
+var max = function (a) {
+    var m = a[0];
+    for (var i = 1; i < a.length; ++i) {
+        if (a[i] > m)
+            m = a[i];
+    }
+    return m;
+};
+// read d, starting at bit p and mask with m
+var bits = function (d, p, m) {
+    var o = (p / 8) | 0;
+    return ((d[o] | (d[o + 1] << 8)) >> (p & 7)) & m;
+};
+// read d, starting at bit p continuing for at least 16 bits
+var bits16 = function (d, p) {
+    var o = (p / 8) | 0;
+    return ((d[o] | (d[o + 1] << 8) | (d[o + 2] << 16)) >> (p & 7));
+};
+// get end of byte
+var shft = function (p) { return ((p + 7) / 8) | 0; };
+// typed array slice - allows garbage collector to free original reference,
+// while being more compatible than .slice
+var slc = function (v, s, e) {
+    if (s == null || s < 0)
+        s = 0;
+    if (e == null || e > v.length)
+        e = v.length;
+    // can't use .constructor in case user-supplied
+    return new u8(v.subarray(s, e));
+};
+/**
+ * Codes for errors generated within this library
+ */
+var FlateErrorCode = {
+    UnexpectedEOF: 0,
+    InvalidBlockType: 1,
+    InvalidLengthLiteral: 2,
+    InvalidDistance: 3,
+    StreamFinished: 4,
+    NoStreamHandler: 5,
+    InvalidHeader: 6,
+    NoCallback: 7,
+    InvalidUTF8: 8,
+    ExtraFieldTooLong: 9,
+    InvalidDate: 10,
+    FilenameTooLong: 11,
+    StreamFinishing: 12,
+    InvalidZipData: 13,
+    UnknownCompressionMethod: 14
+};
+// error codes
+var ec = [
+    'unexpected EOF',
+    'invalid block type',
+    'invalid length/literal',
+    'invalid distance',
+    'stream finished',
+    'no stream handler',
+    , // determined by compression function
+    'no callback',
+    'invalid UTF-8 data',
+    'extra field too long',
+    'date not in range 1980-2099',
+    'filename too long',
+    'stream finishing',
+    'invalid zip data'
+    // determined by unknown compression method
+];
+;
+var err = function (ind, msg, nt) {
+    var e = new Error(msg || ec[ind]);
+    e.code = ind;
+    if (Error.captureStackTrace)
+        Error.captureStackTrace(e, err);
+    if (!nt)
+        throw e;
+    return e;
+};
+// expands raw DEFLATE data
+var inflt = function (dat, st, buf, dict) {
+    // source length       dict length
+    var sl = dat.length, dl = dict ? dict.length : 0;
+    if (!sl || st.f && !st.l)
+        return buf || new u8(0);
+    var noBuf = !buf;
+    // have to estimate size
+    var resize = noBuf || st.i != 2;
+    // no state
+    var noSt = st.i;
+    // Assumes roughly 33% compression ratio average
+    if (noBuf)
+        buf = new u8(sl * 3);
+    // ensure buffer can fit at least l elements
+    var cbuf = function (l) {
+        var bl = buf.length;
+        // need to increase size to fit
+        if (l > bl) {
+            // Double or set to necessary, whichever is greater
+            var nbuf = new u8(Math.max(bl * 2, l));
+            nbuf.set(buf);
+            buf = nbuf;
+        }
+    };
+    //  last chunk         bitpos           bytes
+    var final = st.f || 0, pos = st.p || 0, bt = st.b || 0, lm = st.l, dm = st.d, lbt = st.m, dbt = st.n;
+    // total bits
+    var tbts = sl * 8;
+    do {
+        if (!lm) {
+            // BFINAL - this is only 1 when last chunk is next
+            final = bits(dat, pos, 1);
+            // type: 0 = no compression, 1 = fixed huffman, 2 = dynamic huffman
+            var type = bits(dat, pos + 1, 3);
+            pos += 3;
+            if (!type) {
+                // go to end of byte boundary
+                var s = shft(pos) + 4, l = dat[s - 4] | (dat[s - 3] << 8), t = s + l;
+                if (t > sl) {
+                    if (noSt)
+                        err(0);
+                    break;
+                }
+                // ensure size
+                if (resize)
+                    cbuf(bt + l);
+                // Copy over uncompressed data
+                buf.set(dat.subarray(s, t), bt);
+                // Get new bitpos, update byte count
+                st.b = bt += l, st.p = pos = t * 8, st.f = final;
+                continue;
+            }
+            else if (type == 1)
+                lm = flrm, dm = fdrm, lbt = 9, dbt = 5;
+            else if (type == 2) {
+                //  literal                            lengths
+                var hLit = bits(dat, pos, 31) + 257, hcLen = bits(dat, pos + 10, 15) + 4;
+                var tl = hLit + bits(dat, pos + 5, 31) + 1;
+                pos += 14;
+                // length+distance tree
+                var ldt = new u8(tl);
+                // code length tree
+                var clt = new u8(19);
+                for (var i = 0; i < hcLen; ++i) {
+                    // use index map to get real code
+                    clt[clim[i]] = bits(dat, pos + i * 3, 7);
+                }
+                pos += hcLen * 3;
+                // code lengths bits
+                var clb = max(clt), clbmsk = (1 << clb) - 1;
+                // code lengths map
+                var clm = hMap(clt, clb, 1);
+                for (var i = 0; i < tl;) {
+                    var r = clm[bits(dat, pos, clbmsk)];
+                    // bits read
+                    pos += r & 15;
+                    // symbol
+                    var s = r >> 4;
+                    // code length to copy
+                    if (s < 16) {
+                        ldt[i++] = s;
+                    }
+                    else {
+                        //  copy   count
+                        var c = 0, n = 0;
+                        if (s == 16)
+                            n = 3 + bits(dat, pos, 3), pos += 2, c = ldt[i - 1];
+                        else if (s == 17)
+                            n = 3 + bits(dat, pos, 7), pos += 3;
+                        else if (s == 18)
+                            n = 11 + bits(dat, pos, 127), pos += 7;
+                        while (n--)
+                            ldt[i++] = c;
+                    }
+                }
+                //    length tree                 distance tree
+                var lt = ldt.subarray(0, hLit), dt = ldt.subarray(hLit);
+                // max length bits
+                lbt = max(lt);
+                // max dist bits
+                dbt = max(dt);
+                lm = hMap(lt, lbt, 1);
+                dm = hMap(dt, dbt, 1);
+            }
+            else
+                err(1);
+            if (pos > tbts) {
+                if (noSt)
+                    err(0);
+                break;
+            }
+        }
+        // Make sure the buffer can hold this + the largest possible addition
+        // Maximum chunk size (practically, theoretically infinite) is 2^17
+        if (resize)
+            cbuf(bt + 131072);
+        var lms = (1 << lbt) - 1, dms = (1 << dbt) - 1;
+        var lpos = pos;
+        for (;; lpos = pos) {
+            // bits read, code
+            var c = lm[bits16(dat, pos) & lms], sym = c >> 4;
+            pos += c & 15;
+            if (pos > tbts) {
+                if (noSt)
+                    err(0);
+                break;
+            }
+            if (!c)
+                err(2);
+            if (sym < 256)
+                buf[bt++] = sym;
+            else if (sym == 256) {
+                lpos = pos, lm = null;
+                break;
+            }
+            else {
+                var add = sym - 254;
+                // no extra bits needed if less
+                if (sym > 264) {
+                    // index
+                    var i = sym - 257, b = fleb[i];
+                    add = bits(dat, pos, (1 << b) - 1) + fl[i];
+                    pos += b;
+                }
+                // dist
+                var d = dm[bits16(dat, pos) & dms], dsym = d >> 4;
+                if (!d)
+                    err(3);
+                pos += d & 15;
+                var dt = fd[dsym];
+                if (dsym > 3) {
+                    var b = fdeb[dsym];
+                    dt += bits16(dat, pos) & (1 << b) - 1, pos += b;
+                }
+                if (pos > tbts) {
+                    if (noSt)
+                        err(0);
+                    break;
+                }
+                if (resize)
+                    cbuf(bt + 131072);
+                var end = bt + add;
+                if (bt < dt) {
+                    var shift = dl - dt, dend = Math.min(dt, end);
+                    if (shift + bt < 0)
+                        err(3);
+                    for (; bt < dend; ++bt)
+                        buf[bt] = dict[shift + bt];
+                }
+                for (; bt < end; ++bt)
+                    buf[bt] = buf[bt - dt];
+            }
+        }
+        st.l = lm, st.p = lpos, st.b = bt, st.f = final;
+        if (lm)
+            final = 1, st.m = lbt, st.d = dm, st.n = dbt;
+    } while (!final);
+    // don't reallocate for streams or user buffers
+    return bt != buf.length && noBuf ? slc(buf, 0, bt) : buf.subarray(0, bt);
+};
+// starting at p, write the minimum number of bits that can hold v to d
+var wbits = function (d, p, v) {
+    v <<= p & 7;
+    var o = (p / 8) | 0;
+    d[o] |= v;
+    d[o + 1] |= v >> 8;
+};
+// starting at p, write the minimum number of bits (>8) that can hold v to d
+var wbits16 = function (d, p, v) {
+    v <<= p & 7;
+    var o = (p / 8) | 0;
+    d[o] |= v;
+    d[o + 1] |= v >> 8;
+    d[o + 2] |= v >> 16;
+};
+// creates code lengths from a frequency table
+var hTree = function (d, mb) {
+    // Need extra info to make a tree
+    var t = [];
+    for (var i = 0; i < d.length; ++i) {
+        if (d[i])
+            t.push({ s: i, f: d[i] });
+    }
+    var s = t.length;
+    var t2 = t.slice();
+    if (!s)
+        return { t: et, l: 0 };
+    if (s == 1) {
+        var v = new u8(t[0].s + 1);
+        v[t[0].s] = 1;
+        return { t: v, l: 1 };
+    }
+    t.sort(function (a, b) { return a.f - b.f; });
+    // after i2 reaches last ind, will be stopped
+    // freq must be greater than largest possible number of symbols
+    t.push({ s: -1, f: 25001 });
+    var l = t[0], r = t[1], i0 = 0, i1 = 1, i2 = 2;
+    t[0] = { s: -1, f: l.f + r.f, l: l, r: r };
+    // efficient algorithm from UZIP.js
+    // i0 is lookbehind, i2 is lookahead - after processing two low-freq
+    // symbols that combined have high freq, will start processing i2 (high-freq,
+    // non-composite) symbols instead
+    // see https://reddit.com/r/photopea/comments/ikekht/uzipjs_questions/
+    while (i1 != s - 1) {
+        l = t[t[i0].f < t[i2].f ? i0++ : i2++];
+        r = t[i0 != i1 && t[i0].f < t[i2].f ? i0++ : i2++];
+        t[i1++] = { s: -1, f: l.f + r.f, l: l, r: r };
+    }
+    var maxSym = t2[0].s;
+    for (var i = 1; i < s; ++i) {
+        if (t2[i].s > maxSym)
+            maxSym = t2[i].s;
+    }
+    // code lengths
+    var tr = new u16(maxSym + 1);
+    // max bits in tree
+    var mbt = ln(t[i1 - 1], tr, 0);
+    if (mbt > mb) {
+        // more algorithms from UZIP.js
+        // TODO: find out how this code works (debt)
+        //  ind    debt
+        var i = 0, dt = 0;
+        //    left            cost
+        var lft = mbt - mb, cst = 1 << lft;
+        t2.sort(function (a, b) { return tr[b.s] - tr[a.s] || a.f - b.f; });
+        for (; i < s; ++i) {
+            var i2_1 = t2[i].s;
+            if (tr[i2_1] > mb) {
+                dt += cst - (1 << (mbt - tr[i2_1]));
+                tr[i2_1] = mb;
+            }
+            else
+                break;
+        }
+        dt >>= lft;
+        while (dt > 0) {
+            var i2_2 = t2[i].s;
+            if (tr[i2_2] < mb)
+                dt -= 1 << (mb - tr[i2_2]++ - 1);
+            else
+                ++i;
+        }
+        for (; i >= 0 && dt; --i) {
+            var i2_3 = t2[i].s;
+            if (tr[i2_3] == mb) {
+                --tr[i2_3];
+                ++dt;
+            }
+        }
+        mbt = mb;
+    }
+    return { t: new u8(tr), l: mbt };
+};
+// get the max length and assign length codes
+var ln = function (n, l, d) {
+    return n.s == -1
+        ? Math.max(ln(n.l, l, d + 1), ln(n.r, l, d + 1))
+        : (l[n.s] = d);
+};
+// length codes generation
+var lc = function (c) {
+    var s = c.length;
+    // Note that the semicolon was intentional
+    while (s && !c[--s])
+        ;
+    var cl = new u16(++s);
+    //  ind      num         streak
+    var cli = 0, cln = c[0], cls = 1;
+    var w = function (v) { cl[cli++] = v; };
+    for (var i = 1; i <= s; ++i) {
+        if (c[i] == cln && i != s)
+            ++cls;
+        else {
+            if (!cln && cls > 2) {
+                for (; cls > 138; cls -= 138)
+                    w(32754);
+                if (cls > 2) {
+                    w(cls > 10 ? ((cls - 11) << 5) | 28690 : ((cls - 3) << 5) | 12305);
+                    cls = 0;
+                }
+            }
+            else if (cls > 3) {
+                w(cln), --cls;
+                for (; cls > 6; cls -= 6)
+                    w(8304);
+                if (cls > 2)
+                    w(((cls - 3) << 5) | 8208), cls = 0;
+            }
+            while (cls--)
+                w(cln);
+            cls = 1;
+            cln = c[i];
+        }
+    }
+    return { c: cl.subarray(0, cli), n: s };
+};
+// calculate the length of output from tree, code lengths
+var clen = function (cf, cl) {
+    var l = 0;
+    for (var i = 0; i < cl.length; ++i)
+        l += cf[i] * cl[i];
+    return l;
+};
+// writes a fixed block
+// returns the new bit pos
+var wfblk = function (out, pos, dat) {
+    // no need to write 00 as type: TypedArray defaults to 0
+    var s = dat.length;
+    var o = shft(pos + 2);
+    out[o] = s & 255;
+    out[o + 1] = s >> 8;
+    out[o + 2] = out[o] ^ 255;
+    out[o + 3] = out[o + 1] ^ 255;
+    for (var i = 0; i < s; ++i)
+        out[o + i + 4] = dat[i];
+    return (o + 4 + s) * 8;
+};
+// writes a block
+var wblk = function (dat, out, final, syms, lf, df, eb, li, bs, bl, p) {
+    wbits(out, p++, final);
+    ++lf[256];
+    var _a = hTree(lf, 15), dlt = _a.t, mlb = _a.l;
+    var _b = hTree(df, 15), ddt = _b.t, mdb = _b.l;
+    var _c = lc(dlt), lclt = _c.c, nlc = _c.n;
+    var _d = lc(ddt), lcdt = _d.c, ndc = _d.n;
+    var lcfreq = new u16(19);
+    for (var i = 0; i < lclt.length; ++i)
+        ++lcfreq[lclt[i] & 31];
+    for (var i = 0; i < lcdt.length; ++i)
+        ++lcfreq[lcdt[i] & 31];
+    var _e = hTree(lcfreq, 7), lct = _e.t, mlcb = _e.l;
+    var nlcc = 19;
+    for (; nlcc > 4 && !lct[clim[nlcc - 1]]; --nlcc)
+        ;
+    var flen = (bl + 5) << 3;
+    var ftlen = clen(lf, flt) + clen(df, fdt) + eb;
+    var dtlen = clen(lf, dlt) + clen(df, ddt) + eb + 14 + 3 * nlcc + clen(lcfreq, lct) + 2 * lcfreq[16] + 3 * lcfreq[17] + 7 * lcfreq[18];
+    if (bs >= 0 && flen <= ftlen && flen <= dtlen)
+        return wfblk(out, p, dat.subarray(bs, bs + bl));
+    var lm, ll, dm, dl;
+    wbits(out, p, 1 + (dtlen < ftlen)), p += 2;
+    if (dtlen < ftlen) {
+        lm = hMap(dlt, mlb, 0), ll = dlt, dm = hMap(ddt, mdb, 0), dl = ddt;
+        var llm = hMap(lct, mlcb, 0);
+        wbits(out, p, nlc - 257);
+        wbits(out, p + 5, ndc - 1);
+        wbits(out, p + 10, nlcc - 4);
+        p += 14;
+        for (var i = 0; i < nlcc; ++i)
+            wbits(out, p + 3 * i, lct[clim[i]]);
+        p += 3 * nlcc;
+        var lcts = [lclt, lcdt];
+        for (var it = 0; it < 2; ++it) {
+            var clct = lcts[it];
+            for (var i = 0; i < clct.length; ++i) {
+                var len = clct[i] & 31;
+                wbits(out, p, llm[len]), p += lct[len];
+                if (len > 15)
+                    wbits(out, p, (clct[i] >> 5) & 127), p += clct[i] >> 12;
+            }
+        }
+    }
+    else {
+        lm = flm, ll = flt, dm = fdm, dl = fdt;
+    }
+    for (var i = 0; i < li; ++i) {
+        var sym = syms[i];
+        if (sym > 255) {
+            var len = (sym >> 18) & 31;
+            wbits16(out, p, lm[len + 257]), p += ll[len + 257];
+            if (len > 7)
+                wbits(out, p, (sym >> 23) & 31), p += fleb[len];
+            var dst = sym & 31;
+            wbits16(out, p, dm[dst]), p += dl[dst];
+            if (dst > 3)
+                wbits16(out, p, (sym >> 5) & 8191), p += fdeb[dst];
+        }
+        else {
+            wbits16(out, p, lm[sym]), p += ll[sym];
+        }
+    }
+    wbits16(out, p, lm[256]);
+    return p + ll[256];
+};
+// deflate options (nice << 13) | chain
+var deo = /*#__PURE__*/ new i32([65540, 131080, 131088, 131104, 262176, 1048704, 1048832, 2114560, 2117632]);
+// empty
+var et = /*#__PURE__*/ new u8(0);
+// compresses data into a raw DEFLATE buffer
+var dflt = function (dat, lvl, plvl, pre, post, st) {
+    var s = st.z || dat.length;
+    var o = new u8(pre + s + 5 * (1 + Math.ceil(s / 7000)) + post);
+    // writing to this writes to the output buffer
+    var w = o.subarray(pre, o.length - post);
+    var lst = st.l;
+    var pos = (st.r || 0) & 7;
+    if (lvl) {
+        if (pos)
+            w[0] = st.r >> 3;
+        var opt = deo[lvl - 1];
+        var n = opt >> 13, c = opt & 8191;
+        var msk_1 = (1 << plvl) - 1;
+        //    prev 2-byte val map    curr 2-byte val map
+        var prev = st.p || new u16(32768), head = st.h || new u16(msk_1 + 1);
+        var bs1_1 = Math.ceil(plvl / 3), bs2_1 = 2 * bs1_1;
+        var hsh = function (i) { return (dat[i] ^ (dat[i + 1] << bs1_1) ^ (dat[i + 2] << bs2_1)) & msk_1; };
+        // 24576 is an arbitrary number of maximum symbols per block
+        // 424 buffer for last block
+        var syms = new i32(25000);
+        // length/literal freq   distance freq
+        var lf = new u16(288), df = new u16(32);
+        //  l/lcnt  exbits  index          l/lind  waitdx          blkpos
+        var lc_1 = 0, eb = 0, i = st.i || 0, li = 0, wi = st.w || 0, bs = 0;
+        for (; i + 2 < s; ++i) {
+            // hash value
+            var hv = hsh(i);
+            // index mod 32768    previous index mod
+            var imod = i & 32767, pimod = head[hv];
+            prev[imod] = pimod;
+            head[hv] = imod;
+            // We always should modify head and prev, but only add symbols if
+            // this data is not yet processed ("wait" for wait index)
+            if (wi <= i) {
+                // bytes remaining
+                var rem = s - i;
+                if ((lc_1 > 7000 || li > 24576) && (rem > 423 || !lst)) {
+                    pos = wblk(dat, w, 0, syms, lf, df, eb, li, bs, i - bs, pos);
+                    li = lc_1 = eb = 0, bs = i;
+                    for (var j = 0; j < 286; ++j)
+                        lf[j] = 0;
+                    for (var j = 0; j < 30; ++j)
+                        df[j] = 0;
+                }
+                //  len    dist   chain
+                var l = 2, d = 0, ch_1 = c, dif = imod - pimod & 32767;
+                if (rem > 2 && hv == hsh(i - dif)) {
+                    var maxn = Math.min(n, rem) - 1;
+                    var maxd = Math.min(32767, i);
+                    // max possible length
+                    // not capped at dif because decompressors implement "rolling" index population
+                    var ml = Math.min(258, rem);
+                    while (dif <= maxd && --ch_1 && imod != pimod) {
+                        if (dat[i + l] == dat[i + l - dif]) {
+                            var nl = 0;
+                            for (; nl < ml && dat[i + nl] == dat[i + nl - dif]; ++nl)
+                                ;
+                            if (nl > l) {
+                                l = nl, d = dif;
+                                // break out early when we reach "nice" (we are satisfied enough)
+                                if (nl > maxn)
+                                    break;
+                                // now, find the rarest 2-byte sequence within this
+                                // length of literals and search for that instead.
+                                // Much faster than just using the start
+                                var mmd = Math.min(dif, nl - 2);
+                                var md = 0;
+                                for (var j = 0; j < mmd; ++j) {
+                                    var ti = i - dif + j & 32767;
+                                    var pti = prev[ti];
+                                    var cd = ti - pti & 32767;
+                                    if (cd > md)
+                                        md = cd, pimod = ti;
+                                }
+                            }
+                        }
+                        // check the previous match
+                        imod = pimod, pimod = prev[imod];
+                        dif += imod - pimod & 32767;
+                    }
+                }
+                // d will be nonzero only when a match was found
+                if (d) {
+                    // store both dist and len data in one int32
+                    // Make sure this is recognized as a len/dist with 28th bit (2^28)
+                    syms[li++] = 268435456 | (revfl[l] << 18) | revfd[d];
+                    var lin = revfl[l] & 31, din = revfd[d] & 31;
+                    eb += fleb[lin] + fdeb[din];
+                    ++lf[257 + lin];
+                    ++df[din];
+                    wi = i + l;
+                    ++lc_1;
+                }
+                else {
+                    syms[li++] = dat[i];
+                    ++lf[dat[i]];
+                }
+            }
+        }
+        for (i = Math.max(i, wi); i < s; ++i) {
+            syms[li++] = dat[i];
+            ++lf[dat[i]];
+        }
+        pos = wblk(dat, w, lst, syms, lf, df, eb, li, bs, i - bs, pos);
+        if (!lst) {
+            st.r = (pos & 7) | w[(pos / 8) | 0] << 3;
+            // shft(pos) now 1 less if pos & 7 != 0
+            pos -= 7;
+            st.h = head, st.p = prev, st.i = i, st.w = wi;
+        }
+    }
+    else {
+        for (var i = st.w || 0; i < s + lst; i += 65535) {
+            // end
+            var e = i + 65535;
+            if (e >= s) {
+                // write final block
+                w[(pos / 8) | 0] = lst;
+                e = s;
+            }
+            pos = wfblk(w, pos + 1, dat.subarray(i, e));
+        }
+        st.i = s;
+    }
+    return slc(o, 0, pre + shft(pos) + post);
+};
+// CRC32 table
+var crct = /*#__PURE__*/ (/* unused pure expression or super */ null && ((function () {
+    var t = new Int32Array(256);
+    for (var i = 0; i < 256; ++i) {
+        var c = i, k = 9;
+        while (--k)
+            c = ((c & 1) && -306674912) ^ (c >>> 1);
+        t[i] = c;
+    }
+    return t;
+})()));
+// CRC32
+var crc = function () {
+    var c = -1;
+    return {
+        p: function (d) {
+            // closures have awful performance
+            var cr = c;
+            for (var i = 0; i < d.length; ++i)
+                cr = crct[(cr & 255) ^ d[i]] ^ (cr >>> 8);
+            c = cr;
+        },
+        d: function () { return ~c; }
+    };
+};
+// Adler32
+var adler = function () {
+    var a = 1, b = 0;
+    return {
+        p: function (d) {
+            // closures have awful performance
+            var n = a, m = b;
+            var l = d.length | 0;
+            for (var i = 0; i != l;) {
+                var e = Math.min(i + 2655, l);
+                for (; i < e; ++i)
+                    m += n += d[i];
+                n = (n & 65535) + 15 * (n >> 16), m = (m & 65535) + 15 * (m >> 16);
+            }
+            a = n, b = m;
+        },
+        d: function () {
+            a %= 65521, b %= 65521;
+            return (a & 255) << 24 | (a & 0xFF00) << 8 | (b & 255) << 8 | (b >> 8);
+        }
+    };
+};
+;
+// deflate with opts
+var dopt = function (dat, opt, pre, post, st) {
+    if (!st) {
+        st = { l: 1 };
+        if (opt.dictionary) {
+            var dict = opt.dictionary.subarray(-32768);
+            var newDat = new u8(dict.length + dat.length);
+            newDat.set(dict);
+            newDat.set(dat, dict.length);
+            dat = newDat;
+            st.w = dict.length;
+        }
+    }
+    return dflt(dat, opt.level == null ? 6 : opt.level, opt.mem == null ? (st.l ? Math.ceil(Math.max(8, Math.min(13, Math.log(dat.length))) * 1.5) : 20) : (12 + opt.mem), pre, post, st);
+};
+// Walmart object spread
+var mrg = function (a, b) {
+    var o = {};
+    for (var k in a)
+        o[k] = a[k];
+    for (var k in b)
+        o[k] = b[k];
+    return o;
+};
+// worker clone
+// This is possibly the craziest part of the entire codebase, despite how simple it may seem.
+// The only parameter to this function is a closure that returns an array of variables outside of the function scope.
+// We're going to try to figure out the variable names used in the closure as strings because that is crucial for workerization.
+// We will return an object mapping of true variable name to value (basically, the current scope as a JS object).
+// The reason we can't just use the original variable names is minifiers mangling the toplevel scope.
+// This took me three weeks to figure out how to do.
+var wcln = function (fn, fnStr, td) {
+    var dt = fn();
+    var st = fn.toString();
+    var ks = st.slice(st.indexOf('[') + 1, st.lastIndexOf(']')).replace(/\s+/g, '').split(',');
+    for (var i = 0; i < dt.length; ++i) {
+        var v = dt[i], k = ks[i];
+        if (typeof v == 'function') {
+            fnStr += ';' + k + '=';
+            var st_1 = v.toString();
+            if (v.prototype) {
+                // for global objects
+                if (st_1.indexOf('[native code]') != -1) {
+                    var spInd = st_1.indexOf(' ', 8) + 1;
+                    fnStr += st_1.slice(spInd, st_1.indexOf('(', spInd));
+                }
+                else {
+                    fnStr += st_1;
+                    for (var t in v.prototype)
+                        fnStr += ';' + k + '.prototype.' + t + '=' + v.prototype[t].toString();
+                }
+            }
+            else
+                fnStr += st_1;
+        }
+        else
+            td[k] = v;
+    }
+    return fnStr;
+};
+var ch = (/* unused pure expression or super */ null && ([]));
+// clone bufs
+var cbfs = function (v) {
+    var tl = [];
+    for (var k in v) {
+        if (v[k].buffer) {
+            tl.push((v[k] = new v[k].constructor(v[k])).buffer);
+        }
+    }
+    return tl;
+};
+// use a worker to execute code
+var wrkr = function (fns, init, id, cb) {
+    if (!ch[id]) {
+        var fnStr = '', td_1 = {}, m = fns.length - 1;
+        for (var i = 0; i < m; ++i)
+            fnStr = wcln(fns[i], fnStr, td_1);
+        ch[id] = { c: wcln(fns[m], fnStr, td_1), e: td_1 };
+    }
+    var td = mrg({}, ch[id].e);
+    return wk(ch[id].c + ';onmessage=function(e){for(var k in e.data)self[k]=e.data[k];onmessage=' + init.toString() + '}', id, td, cbfs(td), cb);
+};
+// base async inflate fn
+var bInflt = function () { return [u8, u16, i32, fleb, fdeb, clim, fl, fd, flrm, fdrm, rev, ec, hMap, max, bits, bits16, shft, slc, err, inflt, inflateSync, pbf, gopt]; };
+var bDflt = function () { return [u8, u16, i32, fleb, fdeb, clim, revfl, revfd, flm, flt, fdm, fdt, rev, deo, et, hMap, wbits, wbits16, hTree, ln, lc, clen, wfblk, wblk, shft, slc, dflt, dopt, deflateSync, pbf]; };
+// gzip extra
+var gze = function () { return [gzh, gzhl, wbytes, crc, crct]; };
+// gunzip extra
+var guze = function () { return [gzs, gzl]; };
+// zlib extra
+var zle = function () { return [zlh, wbytes, adler]; };
+// unzlib extra
+var zule = function () { return [zls]; };
+// post buf
+var pbf = function (msg) { return postMessage(msg, [msg.buffer]); };
+// get opts
+var gopt = function (o) { return o && {
+    out: o.size && new u8(o.size),
+    dictionary: o.dictionary
+}; };
+// async helper
+var cbify = function (dat, opts, fns, init, id, cb) {
+    var w = wrkr(fns, init, id, function (err, dat) {
+        w.terminate();
+        cb(err, dat);
+    });
+    w.postMessage([dat, opts], opts.consume ? [dat.buffer] : []);
+    return function () { w.terminate(); };
+};
+// auto stream
+var astrm = function (strm) {
+    strm.ondata = function (dat, final) { return postMessage([dat, final], [dat.buffer]); };
+    return function (ev) {
+        if (ev.data[0]) {
+            strm.push(ev.data[0], ev.data[1]);
+            postMessage([ev.data[0].length]);
+        }
+        else
+            strm.flush(ev.data[1]);
+    };
+};
+// async stream attach
+var astrmify = function (fns, strm, opts, init, id, flush, ext) {
+    var t;
+    var w = wrkr(fns, init, id, function (err, dat) {
+        if (err)
+            w.terminate(), strm.ondata.call(strm, err);
+        else if (!Array.isArray(dat))
+            ext(dat);
+        else if (dat.length == 1) {
+            strm.queuedSize -= dat[0];
+            if (strm.ondrain)
+                strm.ondrain(dat[0]);
+        }
+        else {
+            if (dat[1])
+                w.terminate();
+            strm.ondata.call(strm, err, dat[0], dat[1]);
+        }
+    });
+    w.postMessage(opts);
+    strm.queuedSize = 0;
+    strm.push = function (d, f) {
+        if (!strm.ondata)
+            err(5);
+        if (t)
+            strm.ondata(err(4, 0, 1), null, !!f);
+        strm.queuedSize += d.length;
+        // can fail for cross-realm Uint8Array, but ok - only a small performance penalty
+        w.postMessage([d, t = f], d.buffer instanceof ArrayBuffer ? [d.buffer] : []);
+    };
+    strm.terminate = function () { w.terminate(); };
+    if (flush) {
+        strm.flush = function (sync) { w.postMessage([0, sync]); };
+    }
+};
+// read 2 bytes
+var b2 = function (d, b) { return d[b] | (d[b + 1] << 8); };
+// read 4 bytes
+var b4 = function (d, b) { return (d[b] | (d[b + 1] << 8) | (d[b + 2] << 16) | (d[b + 3] << 24)) >>> 0; };
+// read 8 bytes
+var b8 = function (d, b) { return b4(d, b) + (b4(d, b + 4) * 4294967296); };
+// write bytes
+var wbytes = function (d, b, v) {
+    for (; v; ++b)
+        d[b] = v, v >>>= 8;
+};
+// gzip header
+var gzh = function (c, o) {
+    var fn = o.filename;
+    c[0] = 31, c[1] = 139, c[2] = 8, c[8] = o.level < 2 ? 4 : o.level == 9 ? 2 : 0, c[9] = 3; // assume Unix
+    if (o.mtime != 0)
+        wbytes(c, 4, Math.floor(new Date(o.mtime || Date.now()) / 1000));
+    if (fn) {
+        c[3] = 8;
+        for (var i = 0; i <= fn.length; ++i)
+            c[i + 10] = fn.charCodeAt(i);
+    }
+};
+// gzip footer: -8 to -4 = CRC, -4 to -0 is length
+// gzip start
+var gzs = function (d) {
+    if (d[0] != 31 || d[1] != 139 || d[2] != 8)
+        err(6, 'invalid gzip data');
+    var flg = d[3];
+    var st = 10;
+    if (flg & 4)
+        st += (d[10] | d[11] << 8) + 2;
+    for (var zs = (flg >> 3 & 1) + (flg >> 4 & 1); zs > 0; zs -= !d[st++])
+        ;
+    return st + (flg & 2);
+};
+// gzip length
+var gzl = function (d) {
+    var l = d.length;
+    return (d[l - 4] | d[l - 3] << 8 | d[l - 2] << 16 | d[l - 1] << 24) >>> 0;
+};
+// gzip header length
+var gzhl = function (o) { return 10 + (o.filename ? o.filename.length + 1 : 0); };
+// zlib header
+var zlh = function (c, o) {
+    var lv = o.level, fl = lv == 0 ? 0 : lv < 6 ? 1 : lv == 9 ? 3 : 2;
+    c[0] = 120, c[1] = (fl << 6) | (o.dictionary && 32);
+    c[1] |= 31 - ((c[0] << 8) | c[1]) % 31;
+    if (o.dictionary) {
+        var h = adler();
+        h.p(o.dictionary);
+        wbytes(c, 2, h.d());
+    }
+};
+// zlib start
+var zls = function (d, dict) {
+    if ((d[0] & 15) != 8 || (d[0] >> 4) > 7 || ((d[0] << 8 | d[1]) % 31))
+        err(6, 'invalid zlib data');
+    if ((d[1] >> 5 & 1) == +!dict)
+        err(6, 'invalid zlib data: ' + (d[1] & 32 ? 'need' : 'unexpected') + ' dictionary');
+    return (d[1] >> 3 & 4) + 2;
+};
+function StrmOpt(opts, cb) {
+    if (typeof opts == 'function')
+        cb = opts, opts = {};
+    this.ondata = cb;
+    return opts;
+}
+/**
+ * Streaming DEFLATE compression
+ */
+var Deflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Deflate(opts, cb) {
+        if (typeof opts == 'function')
+            cb = opts, opts = {};
+        this.ondata = cb;
+        this.o = opts || {};
+        this.s = { l: 0, i: 32768, w: 32768, z: 32768 };
+        // Buffer length must always be 0 mod 32768 for index calculations to be correct when modifying head and prev
+        // 98304 = 32768 (lookback) + 65536 (common chunk size)
+        this.b = new u8(98304);
+        if (this.o.dictionary) {
+            var dict = this.o.dictionary.subarray(-32768);
+            this.b.set(dict, 32768 - dict.length);
+            this.s.i = 32768 - dict.length;
+        }
+    }
+    Deflate.prototype.p = function (c, f) {
+        this.ondata(dopt(c, this.o, 0, 0, this.s), f);
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Deflate.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (this.s.l)
+            err(4);
+        var endLen = chunk.length + this.s.z;
+        if (endLen > this.b.length) {
+            if (endLen > 2 * this.b.length - 32768) {
+                var newBuf = new u8(endLen & -32768);
+                newBuf.set(this.b.subarray(0, this.s.z));
+                this.b = newBuf;
+            }
+            var split = this.b.length - this.s.z;
+            this.b.set(chunk.subarray(0, split), this.s.z);
+            this.s.z = this.b.length;
+            this.p(this.b, false);
+            this.b.set(this.b.subarray(-32768));
+            this.b.set(chunk.subarray(split), 32768);
+            this.s.z = chunk.length - split + 32768;
+            this.s.i = 32766, this.s.w = 32768;
+        }
+        else {
+            this.b.set(chunk, this.s.z);
+            this.s.z += chunk.length;
+        }
+        this.s.l = final & 1;
+        if (this.s.z > this.s.w + 8191 || final) {
+            this.p(this.b, final || false);
+            this.s.w = this.s.i, this.s.i -= 2;
+        }
+        if (final) {
+            // cleanup unneeded buffers/state to reduce memory usage
+            this.s = this.o = {};
+            this.b = et;
+        }
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * deflated output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible. A separate DEFLATE stream may be concatenated
+     *             with the current output after a sync flush.
+     */
+    Deflate.prototype.flush = function (sync) {
+        if (!this.ondata)
+            err(5);
+        if (this.s.l)
+            err(4);
+        this.p(this.b, false);
+        this.s.w = this.s.i, this.s.i -= 2;
+        // could technically skip writing the type-0 block for (this.s.r & 7) == 0,
+        // but the deterministic trailer (00 00 FF FF) is useful in some situations
+        if (sync) {
+            var c = new u8(6);
+            c[0] = this.s.r >> 3;
+            // write empty, non-final type-0 block
+            var ep = wfblk(c, this.s.r, et);
+            this.s.r = 0;
+            this.ondata(c.subarray(0, ep >> 3), false);
+        }
+    };
+    return Deflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE compression
+ */
+var AsyncDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncDeflate(opts, cb) {
+        astrmify([
+            bDflt,
+            function () { return [astrm, Deflate]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Deflate(ev.data);
+            onmessage = astrm(strm);
+        }, 6, 1);
+    }
+    return AsyncDeflate;
+}())));
+
+function deflate(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+    ], function (ev) { return pbf(deflateSync(ev.data[0], ev.data[1])); }, 0, cb);
+}
+/**
+ * Compresses data with DEFLATE without any wrapper
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The deflated version of the data
+ */
+function deflateSync(data, opts) {
+    return dopt(data, opts || {}, 0, 0);
+}
+/**
+ * Streaming DEFLATE decompression
+ */
+var Inflate = /*#__PURE__*/ (function () {
+    function Inflate(opts, cb) {
+        // no StrmOpt here to avoid adding to workerizer
+        if (typeof opts == 'function')
+            cb = opts, opts = {};
+        this.ondata = cb;
+        var dict = opts && opts.dictionary && opts.dictionary.subarray(-32768);
+        this.s = { i: 0, b: dict ? dict.length : 0 };
+        this.o = new u8(32768);
+        this.p = new u8(0);
+        if (dict)
+            this.o.set(dict);
+    }
+    Inflate.prototype.e = function (c) {
+        if (!this.ondata)
+            err(5);
+        if (this.d)
+            err(4);
+        if (!this.p.length)
+            this.p = c;
+        else if (c.length) {
+            var n = new u8(this.p.length + c.length);
+            n.set(this.p), n.set(c, this.p.length), this.p = n;
+        }
+    };
+    Inflate.prototype.c = function (final) {
+        this.s.i = +(this.d = final || false);
+        var bts = this.s.b;
+        var dt = inflt(this.p, this.s, this.o);
+        this.ondata(slc(dt, bts, this.s.b), this.d);
+        this.o = slc(dt, this.s.b - 32768), this.s.b = this.o.length;
+        this.p = slc(this.p, (this.s.p / 8) | 0), this.s.p &= 7;
+    };
+    /**
+     * Pushes a chunk to be inflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the final chunk
+     */
+    Inflate.prototype.push = function (chunk, final) {
+        this.e(chunk), this.c(final);
+    };
+    return Inflate;
+}());
+
+/**
+ * Asynchronous streaming DEFLATE decompression
+ */
+var AsyncInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncInflate(opts, cb) {
+        astrmify([
+            bInflt,
+            function () { return [astrm, Inflate]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Inflate(ev.data);
+            onmessage = astrm(strm);
+        }, 7, 0);
+    }
+    return AsyncInflate;
+}())));
+
+function inflate(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt
+    ], function (ev) { return pbf(inflateSync(ev.data[0], gopt(ev.data[1]))); }, 1, cb);
+}
+function inflateSync(data, opts) {
+    return inflt(data, { i: 2 }, opts && opts.out, opts && opts.dictionary);
+}
+// before you yell at me for not just using extends, my reason is that TS inheritance is hard to workerize.
+/**
+ * Streaming GZIP compression
+ */
+var Gzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Gzip(opts, cb) {
+        this.c = crc();
+        this.l = 0;
+        this.v = 1;
+        Deflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be GZIPped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Gzip.prototype.push = function (chunk, final) {
+        this.c.p(chunk);
+        this.l += chunk.length;
+        Deflate.prototype.push.call(this, chunk, final);
+    };
+    Gzip.prototype.p = function (c, f) {
+        var raw = dopt(c, this.o, this.v && gzhl(this.o), f && 8, this.s);
+        if (this.v)
+            gzh(raw, this.o), this.v = 0;
+        if (f)
+            wbytes(raw, raw.length - 8, this.c.d()), wbytes(raw, raw.length - 4, this.l);
+        this.ondata(raw, f);
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * GZIPped output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible.
+     */
+    Gzip.prototype.flush = function (sync) {
+        Deflate.prototype.flush.call(this, sync);
+    };
+    return Gzip;
+}())));
+
+/**
+ * Asynchronous streaming GZIP compression
+ */
+var AsyncGzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncGzip(opts, cb) {
+        astrmify([
+            bDflt,
+            gze,
+            function () { return [astrm, Deflate, Gzip]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Gzip(ev.data);
+            onmessage = astrm(strm);
+        }, 8, 1);
+    }
+    return AsyncGzip;
+}())));
+
+function gzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+        gze,
+        function () { return [gzipSync]; }
+    ], function (ev) { return pbf(gzipSync(ev.data[0], ev.data[1])); }, 2, cb);
+}
+/**
+ * Compresses data with GZIP
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The gzipped version of the data
+ */
+function gzipSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var c = crc(), l = data.length;
+    c.p(data);
+    var d = dopt(data, opts, gzhl(opts), 8), s = d.length;
+    return gzh(d, opts), wbytes(d, s - 8, c.d()), wbytes(d, s - 4, l), d;
+}
+/**
+ * Streaming single or multi-member GZIP decompression
+ */
+var Gunzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Gunzip(opts, cb) {
+        this.v = 1;
+        this.r = 0;
+        Inflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be GUNZIPped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Gunzip.prototype.push = function (chunk, final) {
+        Inflate.prototype.e.call(this, chunk);
+        this.r += chunk.length;
+        if (this.v) {
+            var p = this.p.subarray(this.v - 1);
+            var s = p.length > 3 ? gzs(p) : 4;
+            if (s > p.length) {
+                if (!final)
+                    return;
+            }
+            else if (this.v > 1 && this.onmember) {
+                this.onmember(this.r - p.length);
+            }
+            this.p = p.subarray(s), this.v = 0;
+        }
+        // necessary to prevent TS from using the closure value
+        // This allows for workerization to function correctly
+        Inflate.prototype.c.call(this, 0);
+        // process concatenated GZIP
+        if (this.s.f && !this.s.l) {
+            this.v = shft(this.s.p) + 9;
+            this.s = { i: 0 };
+            this.o = new u8(0);
+            this.push(new u8(0), final);
+        }
+        else if (final) {
+            Inflate.prototype.c.call(this, final);
+        }
+    };
+    return Gunzip;
+}())));
+
+/**
+ * Asynchronous streaming single or multi-member GZIP decompression
+ */
+var AsyncGunzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncGunzip(opts, cb) {
+        var _this = this;
+        astrmify([
+            bInflt,
+            guze,
+            function () { return [astrm, Inflate, Gunzip]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Gunzip(ev.data);
+            strm.onmember = function (offset) { return postMessage(offset); };
+            onmessage = astrm(strm);
+        }, 9, 0, function (offset) { return _this.onmember && _this.onmember(offset); });
+    }
+    return AsyncGunzip;
+}())));
+
+function gunzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt,
+        guze,
+        function () { return [gunzipSync]; }
+    ], function (ev) { return pbf(gunzipSync(ev.data[0], ev.data[1])); }, 3, cb);
+}
+function gunzipSync(data, opts) {
+    var st = gzs(data);
+    if (st + 8 > data.length)
+        err(6, 'invalid gzip data');
+    return inflt(data.subarray(st, -8), { i: 2 }, opts && opts.out || new u8(gzl(data)), opts && opts.dictionary);
+}
+/**
+ * Streaming Zlib compression
+ */
+var Zlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Zlib(opts, cb) {
+        this.c = adler();
+        this.v = 1;
+        Deflate.call(this, opts, cb);
+    }
+    /**
+     * Pushes a chunk to be zlibbed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Zlib.prototype.push = function (chunk, final) {
+        this.c.p(chunk);
+        Deflate.prototype.push.call(this, chunk, final);
+    };
+    Zlib.prototype.p = function (c, f) {
+        var raw = dopt(c, this.o, this.v && (this.o.dictionary ? 6 : 2), f && 4, this.s);
+        if (this.v)
+            zlh(raw, this.o), this.v = 0;
+        if (f)
+            wbytes(raw, raw.length - 4, this.c.d());
+        this.ondata(raw, f);
+    };
+    /**
+     * Flushes buffered uncompressed data. Useful to immediately retrieve the
+     * zlibbed output for small inputs.
+     * @param sync Whether to flush to a byte boundary. A sync flush takes 4-5
+     *             extra bytes, but guarantees all pushed data is immediately
+     *             decompressible.
+     */
+    Zlib.prototype.flush = function (sync) {
+        Deflate.prototype.flush.call(this, sync);
+    };
+    return Zlib;
+}())));
+
+/**
+ * Asynchronous streaming Zlib compression
+ */
+var AsyncZlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncZlib(opts, cb) {
+        astrmify([
+            bDflt,
+            zle,
+            function () { return [astrm, Deflate, Zlib]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Zlib(ev.data);
+            onmessage = astrm(strm);
+        }, 10, 1);
+    }
+    return AsyncZlib;
+}())));
+
+function zlib(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bDflt,
+        zle,
+        function () { return [zlibSync]; }
+    ], function (ev) { return pbf(zlibSync(ev.data[0], ev.data[1])); }, 4, cb);
+}
+/**
+ * Compress data with Zlib
+ * @param data The data to compress
+ * @param opts The compression options
+ * @returns The zlib-compressed version of the data
+ */
+function zlibSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var a = adler();
+    a.p(data);
+    var d = dopt(data, opts, opts.dictionary ? 6 : 2, 4);
+    return zlh(d, opts), wbytes(d, d.length - 4, a.d()), d;
+}
+/**
+ * Streaming Zlib decompression
+ */
+var Unzlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Unzlib(opts, cb) {
+        Inflate.call(this, opts, cb);
+        this.v = opts && opts.dictionary ? 2 : 1;
+    }
+    /**
+     * Pushes a chunk to be unzlibbed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Unzlib.prototype.push = function (chunk, final) {
+        Inflate.prototype.e.call(this, chunk);
+        if (this.v) {
+            if (this.p.length < 6 && !final)
+                return;
+            this.p = this.p.subarray(zls(this.p, this.v - 1)), this.v = 0;
+        }
+        if (final) {
+            if (this.p.length < 4)
+                err(6, 'invalid zlib data');
+            this.p = this.p.subarray(0, -4);
+        }
+        // necessary to prevent TS from using the closure value
+        // This allows for workerization to function correctly
+        Inflate.prototype.c.call(this, final);
+    };
+    return Unzlib;
+}())));
+
+/**
+ * Asynchronous streaming Zlib decompression
+ */
+var AsyncUnzlib = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncUnzlib(opts, cb) {
+        astrmify([
+            bInflt,
+            zule,
+            function () { return [astrm, Inflate, Unzlib]; }
+        ], this, StrmOpt.call(this, opts, cb), function (ev) {
+            var strm = new Unzlib(ev.data);
+            onmessage = astrm(strm);
+        }, 11, 0);
+    }
+    return AsyncUnzlib;
+}())));
+
+function unzlib(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return cbify(data, opts, [
+        bInflt,
+        zule,
+        function () { return [unzlibSync]; }
+    ], function (ev) { return pbf(unzlibSync(ev.data[0], gopt(ev.data[1]))); }, 5, cb);
+}
+function unzlibSync(data, opts) {
+    return inflt(data.subarray(zls(data, opts && opts.dictionary), -4), { i: 2 }, opts && opts.out, opts && opts.dictionary);
+}
+// Default algorithm for compression (used because having a known output size allows faster decompression)
+
+
+/**
+ * Streaming GZIP, Zlib, or raw DEFLATE decompression
+ */
+var Decompress = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function Decompress(opts, cb) {
+        this.o = StrmOpt.call(this, opts, cb) || {};
+        this.G = Gunzip;
+        this.I = Inflate;
+        this.Z = Unzlib;
+    }
+    // init substream
+    // overriden by AsyncDecompress
+    Decompress.prototype.i = function () {
+        var _this = this;
+        this.s.ondata = function (dat, final) {
+            _this.ondata(dat, final);
+        };
+    };
+    /**
+     * Pushes a chunk to be decompressed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Decompress.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (!this.s) {
+            if (this.p && this.p.length) {
+                var n = new u8(this.p.length + chunk.length);
+                n.set(this.p), n.set(chunk, this.p.length);
+            }
+            else
+                this.p = chunk;
+            if (this.p.length > 2) {
+                this.s = (this.p[0] == 31 && this.p[1] == 139 && this.p[2] == 8)
+                    ? new this.G(this.o)
+                    : ((this.p[0] & 15) != 8 || (this.p[0] >> 4) > 7 || ((this.p[0] << 8 | this.p[1]) % 31))
+                        ? new this.I(this.o)
+                        : new this.Z(this.o);
+                this.i();
+                this.s.push(this.p, final);
+                this.p = null;
+            }
+        }
+        else
+            this.s.push(chunk, final);
+    };
+    return Decompress;
+}())));
+
+/**
+ * Asynchronous streaming GZIP, Zlib, or raw DEFLATE decompression
+ */
+var AsyncDecompress = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function AsyncDecompress(opts, cb) {
+        Decompress.call(this, opts, cb);
+        this.queuedSize = 0;
+        this.G = AsyncGunzip;
+        this.I = AsyncInflate;
+        this.Z = AsyncUnzlib;
+    }
+    AsyncDecompress.prototype.i = function () {
+        var _this = this;
+        this.s.ondata = function (err, dat, final) {
+            _this.ondata(err, dat, final);
+        };
+        this.s.ondrain = function (size) {
+            _this.queuedSize -= size;
+            if (_this.ondrain)
+                _this.ondrain(size);
+        };
+    };
+    /**
+     * Pushes a chunk to be decompressed
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    AsyncDecompress.prototype.push = function (chunk, final) {
+        this.queuedSize += chunk.length;
+        Decompress.prototype.push.call(this, chunk, final);
+    };
+    return AsyncDecompress;
+}())));
+
+function decompress(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    return (data[0] == 31 && data[1] == 139 && data[2] == 8)
+        ? gunzip(data, opts, cb)
+        : ((data[0] & 15) != 8 || (data[0] >> 4) > 7 || ((data[0] << 8 | data[1]) % 31))
+            ? inflate(data, opts, cb)
+            : unzlib(data, opts, cb);
+}
+/**
+ * Expands compressed GZIP, Zlib, or raw DEFLATE data, automatically detecting the format
+ * @param data The data to decompress
+ * @param opts The decompression options
+ * @returns The decompressed version of the data
+ */
+function decompressSync(data, opts) {
+    return (data[0] == 31 && data[1] == 139 && data[2] == 8)
+        ? gunzipSync(data, opts)
+        : ((data[0] & 15) != 8 || (data[0] >> 4) > 7 || ((data[0] << 8 | data[1]) % 31))
+            ? inflateSync(data, opts)
+            : unzlibSync(data, opts);
+}
+// flatten a directory structure
+var fltn = function (d, p, t, o) {
+    for (var k in d) {
+        var val = d[k], n = p + k, op = o;
+        if (Array.isArray(val))
+            op = mrg(o, val[1]), val = val[0];
+        if (ArrayBuffer.isView(val))
+            t[n] = [val, op];
+        else {
+            t[n += '/'] = [new u8(0), op];
+            fltn(val, n, t, o);
+        }
+    }
+};
+// text encoder
+var te = typeof TextEncoder != 'undefined' && /*#__PURE__*/ new TextEncoder();
+// text decoder
+var td = typeof TextDecoder != 'undefined' && /*#__PURE__*/ new TextDecoder();
+// text decoder stream
+var tds = 0;
+try {
+    td.decode(et, { stream: true });
+    tds = 1;
+}
+catch (e) { }
+// decode UTF8
+var dutf8 = function (d) {
+    for (var r = '', i = 0;;) {
+        var c = d[i++];
+        var eb = (c > 127) + (c > 223) + (c > 239);
+        if (i + eb > d.length)
+            return { s: r, r: slc(d, i - 1) };
+        if (!eb)
+            r += String.fromCharCode(c);
+        else if (eb == 3) {
+            c = ((c & 15) << 18 | (d[i++] & 63) << 12 | (d[i++] & 63) << 6 | (d[i++] & 63)) - 65536,
+                r += String.fromCharCode(55296 | (c >> 10), 56320 | (c & 1023));
+        }
+        else if (eb & 1)
+            r += String.fromCharCode((c & 31) << 6 | (d[i++] & 63));
+        else
+            r += String.fromCharCode((c & 15) << 12 | (d[i++] & 63) << 6 | (d[i++] & 63));
+    }
+};
+/**
+ * Streaming UTF-8 decoding
+ */
+var DecodeUTF8 = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a UTF-8 decoding stream
+     * @param cb The callback to call whenever data is decoded
+     */
+    function DecodeUTF8(cb) {
+        this.ondata = cb;
+        if (tds)
+            this.t = new TextDecoder();
+        else
+            this.p = et;
+    }
+    /**
+     * Pushes a chunk to be decoded from UTF-8 binary
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    DecodeUTF8.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        final = !!final;
+        if (this.t) {
+            this.ondata(this.t.decode(chunk, { stream: true }), final);
+            if (final) {
+                if (this.t.decode().length)
+                    err(8);
+                this.t = null;
+            }
+            return;
+        }
+        if (!this.p)
+            err(4);
+        var dat = new u8(this.p.length + chunk.length);
+        dat.set(this.p);
+        dat.set(chunk, this.p.length);
+        var _a = dutf8(dat), s = _a.s, r = _a.r;
+        if (final) {
+            if (r.length)
+                err(8);
+            this.p = null;
+        }
+        else
+            this.p = r;
+        this.ondata(s, final);
+    };
+    return DecodeUTF8;
+}())));
+
+/**
+ * Streaming UTF-8 encoding
+ */
+var EncodeUTF8 = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a UTF-8 decoding stream
+     * @param cb The callback to call whenever data is encoded
+     */
+    function EncodeUTF8(cb) {
+        this.ondata = cb;
+    }
+    /**
+     * Pushes a chunk to be encoded to UTF-8
+     * @param chunk The string data to push
+     * @param final Whether this is the last chunk
+     */
+    EncodeUTF8.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        if (this.d)
+            err(4);
+        this.ondata(strToU8(chunk), this.d = final || false);
+    };
+    return EncodeUTF8;
+}())));
+
+/**
+ * Converts a string into a Uint8Array for use with compression/decompression methods
+ * @param str The string to encode
+ * @param latin1 Whether or not to interpret the data as Latin-1. This should
+ *               not need to be true unless decoding a binary string.
+ * @returns The string encoded in UTF-8/Latin-1 binary
+ */
+function strToU8(str, latin1) {
+    if (latin1) {
+        var ar_1 = new u8(str.length);
+        for (var i = 0; i < str.length; ++i)
+            ar_1[i] = str.charCodeAt(i);
+        return ar_1;
+    }
+    if (te)
+        return te.encode(str);
+    var l = str.length;
+    var ar = new u8(str.length + (str.length >> 1));
+    var ai = 0;
+    var w = function (v) { ar[ai++] = v; };
+    for (var i = 0; i < l; ++i) {
+        if (ai + 5 > ar.length) {
+            var n = new u8(ai + 8 + ((l - i) << 1));
+            n.set(ar);
+            ar = n;
+        }
+        var c = str.charCodeAt(i);
+        if (c < 128 || latin1)
+            w(c);
+        else if (c < 2048)
+            w(192 | (c >> 6)), w(128 | (c & 63));
+        else if (c > 55295 && c < 57344)
+            c = 65536 + (c & 1023 << 10) | (str.charCodeAt(++i) & 1023),
+                w(240 | (c >> 18)), w(128 | ((c >> 12) & 63)), w(128 | ((c >> 6) & 63)), w(128 | (c & 63));
+        else
+            w(224 | (c >> 12)), w(128 | ((c >> 6) & 63)), w(128 | (c & 63));
+    }
+    return slc(ar, 0, ai);
+}
+/**
+ * Converts a Uint8Array to a string
+ * @param dat The data to decode to string
+ * @param latin1 Whether or not to interpret the data as Latin-1. This should
+ *               not need to be true unless encoding to binary string.
+ * @returns The original UTF-8/Latin-1 string
+ */
+function strFromU8(dat, latin1) {
+    if (latin1) {
+        var r = '';
+        for (var i = 0; i < dat.length; i += 16384)
+            r += String.fromCharCode.apply(null, dat.subarray(i, i + 16384));
+        return r;
+    }
+    else if (td) {
+        return td.decode(dat);
+    }
+    else {
+        var _a = dutf8(dat), s = _a.s, r = _a.r;
+        if (r.length)
+            err(8);
+        return s;
+    }
+}
+;
+// deflate bit flag
+var dbf = function (l) { return l == 1 ? 3 : l < 6 ? 2 : l == 9 ? 1 : 0; };
+// skip local zip header
+var slzh = function (d, b) { return b + 30 + b2(d, b + 26) + b2(d, b + 28); };
+// read zip header
+var zh = function (d, b, z) {
+    var fnl = b2(d, b + 28), efl = b2(d, b + 30), fn = strFromU8(d.subarray(b + 46, b + 46 + fnl), !(b2(d, b + 8) & 2048)), es = b + 46 + fnl;
+    var _a = z64hs(d, es, efl, z, b4(d, b + 20), b4(d, b + 24), b4(d, b + 42)), sc = _a[0], su = _a[1], off = _a[2];
+    return [b2(d, b + 10), sc, su, fn, es + efl + b2(d, b + 32), off];
+};
+// read zip64 header sizes
+var z64hs = function (d, b, l, z, sc, su, off) {
+    var nsc = sc == 4294967295, nsu = su == 4294967295, noff = off == 4294967295, e = b + l;
+    var nf = nsc + nsu + noff;
+    if (z && nf) {
+        for (; b + 4 < e; b += 4 + b2(d, b + 2)) {
+            if (b2(d, b) == 1) {
+                return [
+                    nsc ? b8(d, b + 4 + 8 * nsu) : sc,
+                    nsu ? b8(d, b + 4) : su,
+                    noff ? b8(d, b + 4 + 8 * (nsu + nsc)) : off,
+                    1
+                ];
+            }
+        }
+        // z == 2 for unknown whether or not zip64
+        if (z < 2)
+            err(13);
+    }
+    return [sc, su, off, 0];
+};
+// extra field length
+var exfl = function (ex) {
+    var le = 0;
+    if (ex) {
+        for (var k in ex) {
+            var l = ex[k].length;
+            if (l > 65535)
+                err(9);
+            le += l + 4;
+        }
+    }
+    return le;
+};
+// write zip header
+var wzh = function (d, b, f, fn, u, c, ce, co) {
+    var fl = fn.length, ex = f.extra, col = co && co.length;
+    var exl = exfl(ex);
+    wbytes(d, b, ce != null ? 0x2014B50 : 0x4034B50), b += 4;
+    if (ce != null)
+        d[b++] = 20, d[b++] = f.os;
+    d[b] = 20, b += 2; // spec compliance? what's that?
+    d[b++] = (f.flag << 1) | (c < 0 && 8), d[b++] = u && 8;
+    d[b++] = f.compression & 255, d[b++] = f.compression >> 8;
+    var dt = new Date(f.mtime == null ? Date.now() : f.mtime), y = dt.getFullYear() - 1980;
+    if (y < 0 || y > 119)
+        err(10);
+    wbytes(d, b, (y << 25) | ((dt.getMonth() + 1) << 21) | (dt.getDate() << 16) | (dt.getHours() << 11) | (dt.getMinutes() << 5) | (dt.getSeconds() >> 1)), b += 4;
+    if (c != -1) {
+        wbytes(d, b, f.crc);
+        wbytes(d, b + 4, c < 0 ? -c - 2 : c);
+        wbytes(d, b + 8, f.size);
+    }
+    wbytes(d, b + 12, fl);
+    wbytes(d, b + 14, exl), b += 16;
+    if (ce != null) {
+        wbytes(d, b, col);
+        wbytes(d, b + 6, f.attrs);
+        wbytes(d, b + 10, ce), b += 14;
+    }
+    d.set(fn, b);
+    b += fl;
+    if (exl) {
+        for (var k in ex) {
+            var exf = ex[k], l = exf.length;
+            wbytes(d, b, +k);
+            wbytes(d, b + 2, l);
+            d.set(exf, b + 4), b += 4 + l;
+        }
+    }
+    if (col)
+        d.set(co, b), b += col;
+    return b;
+};
+// write zip footer (end of central directory)
+var wzf = function (o, b, c, d, e) {
+    wbytes(o, b, 0x6054B50); // skip disk
+    wbytes(o, b + 8, c);
+    wbytes(o, b + 10, c);
+    wbytes(o, b + 12, d);
+    wbytes(o, b + 16, e);
+};
+/**
+ * A pass-through stream to keep data uncompressed in a ZIP archive.
+ */
+var ZipPassThrough = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a pass-through stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     */
+    function ZipPassThrough(filename) {
+        this.filename = filename;
+        this.c = crc();
+        this.size = 0;
+        this.compression = 0;
+    }
+    /**
+     * Processes a chunk and pushes to the output stream. You can override this
+     * method in a subclass for custom behavior, but by default this passes
+     * the data through. You must call this.ondata(err, chunk, final) at some
+     * point in this method.
+     * @param chunk The chunk to process
+     * @param final Whether this is the last chunk
+     */
+    ZipPassThrough.prototype.process = function (chunk, final) {
+        this.ondata(null, chunk, final);
+    };
+    /**
+     * Pushes a chunk to be added. If you are subclassing this with a custom
+     * compression algorithm, note that you must push data from the source
+     * file only, pre-compression.
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    ZipPassThrough.prototype.push = function (chunk, final) {
+        if (!this.ondata)
+            err(5);
+        this.c.p(chunk);
+        this.size += chunk.length;
+        if (final)
+            this.crc = this.c.d();
+        // we shouldn't really do this cast, but properly handling ArrayBufferLike
+        // makes the API unergonomic with Buffer
+        this.process(chunk, final || false);
+    };
+    return ZipPassThrough;
+}())));
+
+// I don't extend because TypeScript extension adds 1kB of runtime bloat
+/**
+ * Streaming DEFLATE compression for ZIP archives. Prefer using AsyncZipDeflate
+ * for better performance
+ */
+var ZipDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     * @param opts The compression options
+     */
+    function ZipDeflate(filename, opts) {
+        var _this = this;
+        if (!opts)
+            opts = {};
+        ZipPassThrough.call(this, filename);
+        this.d = new Deflate(opts, function (dat, final) {
+            _this.ondata(null, dat, final);
+        });
+        this.compression = 8;
+        this.flag = dbf(opts.level);
+    }
+    ZipDeflate.prototype.process = function (chunk, final) {
+        try {
+            this.d.push(chunk, final);
+        }
+        catch (e) {
+            this.ondata(e, null, final);
+        }
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    ZipDeflate.prototype.push = function (chunk, final) {
+        ZipPassThrough.prototype.push.call(this, chunk, final);
+    };
+    return ZipDeflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE compression for ZIP archives
+ */
+var AsyncZipDeflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates an asynchronous DEFLATE stream that can be added to ZIP archives
+     * @param filename The filename to associate with this data stream
+     * @param opts The compression options
+     */
+    function AsyncZipDeflate(filename, opts) {
+        var _this = this;
+        if (!opts)
+            opts = {};
+        ZipPassThrough.call(this, filename);
+        this.d = new AsyncDeflate(opts, function (err, dat, final) {
+            _this.ondata(err, dat, final);
+        });
+        this.compression = 8;
+        this.flag = dbf(opts.level);
+        this.terminate = this.d.terminate;
+    }
+    AsyncZipDeflate.prototype.process = function (chunk, final) {
+        this.d.push(chunk, final);
+    };
+    /**
+     * Pushes a chunk to be deflated
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    AsyncZipDeflate.prototype.push = function (chunk, final) {
+        ZipPassThrough.prototype.push.call(this, chunk, final);
+    };
+    return AsyncZipDeflate;
+}())));
+
+// TODO: Better tree shaking
+/**
+ * A zippable archive to which files can incrementally be added
+ */
+var Zip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates an empty ZIP archive to which files can be added
+     * @param cb The callback to call whenever data for the generated ZIP archive
+     *           is available
+     */
+    function Zip(cb) {
+        this.ondata = cb;
+        this.u = [];
+        this.d = 1;
+    }
+    /**
+     * Adds a file to the ZIP archive
+     * @param file The file stream to add
+     */
+    Zip.prototype.add = function (file) {
+        var _this = this;
+        if (!this.ondata)
+            err(5);
+        // finishing or finished
+        if (this.d & 2)
+            this.ondata(err(4 + (this.d & 1) * 8, 0, 1), null, false);
+        else {
+            var f = strToU8(file.filename), fl_1 = f.length;
+            var com = file.comment, o = com && strToU8(com);
+            var u = fl_1 != file.filename.length || (o && (com.length != o.length));
+            var hl_1 = fl_1 + exfl(file.extra) + 30;
+            if (fl_1 > 65535)
+                this.ondata(err(11, 0, 1), null, false);
+            var header = new u8(hl_1);
+            wzh(header, 0, file, f, u, -1);
+            var chks_1 = [header];
+            var pAll_1 = function () {
+                for (var _i = 0, chks_2 = chks_1; _i < chks_2.length; _i++) {
+                    var chk = chks_2[_i];
+                    _this.ondata(null, chk, false);
+                }
+                chks_1 = [];
+            };
+            var tr_1 = this.d;
+            this.d = 0;
+            var ind_1 = this.u.length;
+            var uf_1 = mrg(file, {
+                f: f,
+                u: u,
+                o: o,
+                t: function () {
+                    if (file.terminate)
+                        file.terminate();
+                },
+                r: function () {
+                    pAll_1();
+                    if (tr_1) {
+                        var nxt = _this.u[ind_1 + 1];
+                        if (nxt)
+                            nxt.r();
+                        else
+                            _this.d = 1;
+                    }
+                    tr_1 = 1;
+                }
+            });
+            var cl_1 = 0;
+            file.ondata = function (err, dat, final) {
+                if (err) {
+                    _this.ondata(err, dat, final);
+                    _this.terminate();
+                }
+                else {
+                    cl_1 += dat.length;
+                    chks_1.push(dat);
+                    if (final) {
+                        var dd = new u8(16);
+                        wbytes(dd, 0, 0x8074B50);
+                        wbytes(dd, 4, file.crc);
+                        wbytes(dd, 8, cl_1);
+                        wbytes(dd, 12, file.size);
+                        chks_1.push(dd);
+                        uf_1.c = cl_1, uf_1.b = hl_1 + cl_1 + 16, uf_1.crc = file.crc, uf_1.size = file.size;
+                        if (tr_1)
+                            uf_1.r();
+                        tr_1 = 1;
+                    }
+                    else if (tr_1)
+                        pAll_1();
+                }
+            };
+            this.u.push(uf_1);
+        }
+    };
+    /**
+     * Ends the process of adding files and prepares to emit the final chunks.
+     * This *must* be called after adding all desired files for the resulting
+     * ZIP file to work properly.
+     */
+    Zip.prototype.end = function () {
+        var _this = this;
+        if (this.d & 2) {
+            this.ondata(err(4 + (this.d & 1) * 8, 0, 1), null, true);
+            return;
+        }
+        if (this.d)
+            this.e();
+        else
+            this.u.push({
+                r: function () {
+                    if (!(_this.d & 1))
+                        return;
+                    _this.u.splice(-1, 1);
+                    _this.e();
+                },
+                t: function () { }
+            });
+        this.d = 3;
+    };
+    Zip.prototype.e = function () {
+        var bt = 0, l = 0, tl = 0;
+        for (var _i = 0, _a = this.u; _i < _a.length; _i++) {
+            var f = _a[_i];
+            tl += 46 + f.f.length + exfl(f.extra) + (f.o ? f.o.length : 0);
+        }
+        var out = new u8(tl + 22);
+        for (var _b = 0, _c = this.u; _b < _c.length; _b++) {
+            var f = _c[_b];
+            wzh(out, bt, f, f.f, f.u, -f.c - 2, l, f.o);
+            bt += 46 + f.f.length + exfl(f.extra) + (f.o ? f.o.length : 0), l += f.b;
+        }
+        wzf(out, bt, this.u.length, tl, l);
+        this.ondata(null, out, true);
+        this.d = 2;
+    };
+    /**
+     * A method to terminate any internal workers used by the stream. Subsequent
+     * calls to add() will fail.
+     */
+    Zip.prototype.terminate = function () {
+        for (var _i = 0, _a = this.u; _i < _a.length; _i++) {
+            var f = _a[_i];
+            f.t();
+        }
+        this.d = 2;
+    };
+    return Zip;
+}())));
+
+function zip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    var r = {};
+    fltn(data, '', r, opts);
+    var k = Object.keys(r);
+    var lft = k.length, o = 0, tot = 0;
+    var slft = lft, files = new Array(lft);
+    var term = [];
+    var tAll = function () {
+        for (var i = 0; i < term.length; ++i)
+            term[i]();
+    };
+    var cbd = function (a, b) {
+        mt(function () { cb(a, b); });
+    };
+    mt(function () { cbd = cb; });
+    var cbf = function () {
+        var out = new u8(tot + 22), oe = o, cdl = tot - o;
+        tot = 0;
+        for (var i = 0; i < slft; ++i) {
+            var f = files[i];
+            try {
+                var l = f.c.length;
+                wzh(out, tot, f, f.f, f.u, l);
+                var badd = 30 + f.f.length + exfl(f.extra);
+                var loc = tot + badd;
+                out.set(f.c, loc);
+                wzh(out, o, f, f.f, f.u, l, tot, f.m), o += 16 + badd + (f.m ? f.m.length : 0), tot = loc + l;
+            }
+            catch (e) {
+                return cbd(e, null);
+            }
+        }
+        wzf(out, o, files.length, cdl, oe);
+        cbd(null, out);
+    };
+    if (!lft)
+        cbf();
+    var _loop_1 = function (i) {
+        var fn = k[i];
+        var _a = r[fn], file = _a[0], p = _a[1];
+        var c = crc(), size = file.length;
+        c.p(file);
+        var f = strToU8(fn), s = f.length;
+        var com = p.comment, m = com && strToU8(com), ms = m && m.length;
+        var exl = exfl(p.extra);
+        var compression = p.level == 0 ? 0 : 8;
+        var cbl = function (e, d) {
+            if (e) {
+                tAll();
+                cbd(e, null);
+            }
+            else {
+                var l = d.length;
+                files[i] = mrg(p, {
+                    size: size,
+                    crc: c.d(),
+                    c: d,
+                    f: f,
+                    m: m,
+                    u: s != fn.length || (m && (com.length != ms)),
+                    compression: compression
+                });
+                o += 30 + s + exl + l;
+                tot += 76 + 2 * (s + exl) + (ms || 0) + l;
+                if (!--lft)
+                    cbf();
+            }
+        };
+        if (s > 65535)
+            cbl(err(11, 0, 1), null);
+        if (!compression)
+            cbl(null, file);
+        else if (size < 160000) {
+            try {
+                cbl(null, deflateSync(file, p));
+            }
+            catch (e) {
+                cbl(e, null);
+            }
+        }
+        else
+            term.push(deflate(file, p, cbl));
+    };
+    // Cannot use lft because it can decrease
+    for (var i = 0; i < slft; ++i) {
+        _loop_1(i);
+    }
+    return tAll;
+}
+/**
+ * Synchronously creates a ZIP file. Prefer using `zip` for better performance
+ * with more than one file.
+ * @param data The directory structure for the ZIP archive
+ * @param opts The main options, merged with per-file options
+ * @returns The generated ZIP archive
+ */
+function zipSync(data, opts) {
+    if (!opts)
+        opts = {};
+    var r = {};
+    var files = [];
+    fltn(data, '', r, opts);
+    var o = 0;
+    var tot = 0;
+    for (var fn in r) {
+        var _a = r[fn], file = _a[0], p = _a[1];
+        var compression = p.level == 0 ? 0 : 8;
+        var f = strToU8(fn), s = f.length;
+        var com = p.comment, m = com && strToU8(com), ms = m && m.length;
+        var exl = exfl(p.extra);
+        if (s > 65535)
+            err(11);
+        var d = compression ? deflateSync(file, p) : file, l = d.length;
+        var c = crc();
+        c.p(file);
+        files.push(mrg(p, {
+            size: file.length,
+            crc: c.d(),
+            c: d,
+            f: f,
+            m: m,
+            u: s != fn.length || (m && (com.length != ms)),
+            o: o,
+            compression: compression
+        }));
+        o += 30 + s + exl + l;
+        tot += 76 + 2 * (s + exl) + (ms || 0) + l;
+    }
+    var out = new u8(tot + 22), oe = o, cdl = tot - o;
+    for (var i = 0; i < files.length; ++i) {
+        var f = files[i];
+        wzh(out, f.o, f, f.f, f.u, f.c.length);
+        var badd = 30 + f.f.length + exfl(f.extra);
+        out.set(f.c, f.o + badd);
+        wzh(out, o, f, f.f, f.u, f.c.length, f.o, f.m), o += 16 + badd + (f.m ? f.m.length : 0);
+    }
+    wzf(out, o, files.length, cdl, oe);
+    return out;
+}
+/**
+ * Streaming pass-through decompression for ZIP archives
+ */
+var UnzipPassThrough = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    function UnzipPassThrough() {
+    }
+    UnzipPassThrough.prototype.push = function (chunk, final) {
+        // same as ZipPassThrough: cast to retain Buffer ergonomics
+        this.ondata(null, chunk, final);
+    };
+    UnzipPassThrough.compression = 0;
+    return UnzipPassThrough;
+}())));
+
+/**
+ * Streaming DEFLATE decompression for ZIP archives. Prefer AsyncZipInflate for
+ * better performance.
+ */
+var UnzipInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE decompression that can be used in ZIP archives
+     */
+    function UnzipInflate() {
+        var _this = this;
+        this.i = new Inflate(function (dat, final) {
+            _this.ondata(null, dat, final);
+        });
+    }
+    UnzipInflate.prototype.push = function (chunk, final) {
+        try {
+            this.i.push(chunk, final);
+        }
+        catch (e) {
+            this.ondata(e, null, final);
+        }
+    };
+    UnzipInflate.compression = 8;
+    return UnzipInflate;
+}())));
+
+/**
+ * Asynchronous streaming DEFLATE decompression for ZIP archives
+ */
+var AsyncUnzipInflate = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a DEFLATE decompression that can be used in ZIP archives
+     */
+    function AsyncUnzipInflate(_, sz) {
+        var _this = this;
+        if (sz < 320000) {
+            this.i = new Inflate(function (dat, final) {
+                _this.ondata(null, dat, final);
+            });
+        }
+        else {
+            this.i = new AsyncInflate(function (err, dat, final) {
+                _this.ondata(err, dat, final);
+            });
+            this.terminate = this.i.terminate;
+        }
+    }
+    AsyncUnzipInflate.prototype.push = function (chunk, final) {
+        if (this.i.terminate)
+            chunk = slc(chunk, 0);
+        this.i.push(chunk, final);
+    };
+    AsyncUnzipInflate.compression = 8;
+    return AsyncUnzipInflate;
+}())));
+
+/**
+ * A ZIP archive decompression stream that emits files as they are discovered
+ */
+var Unzip = /*#__PURE__*/ ((/* unused pure expression or super */ null && (function () {
+    /**
+     * Creates a ZIP decompression stream
+     * @param cb The callback to call whenever a file in the ZIP archive is found
+     */
+    function Unzip(cb) {
+        this.onfile = cb;
+        this.k = [];
+        this.o = {
+            0: UnzipPassThrough
+        };
+        this.p = et;
+    }
+    /**
+     * Pushes a chunk to be unzipped
+     * @param chunk The chunk to push
+     * @param final Whether this is the last chunk
+     */
+    Unzip.prototype.push = function (chunk, final) {
+        var _this = this;
+        if (!this.onfile)
+            err(5);
+        if (!this.p)
+            err(4);
+        if (this.c > 0) {
+            var len = Math.min(this.c, chunk.length);
+            var toAdd = chunk.subarray(0, len);
+            this.c -= len;
+            if (this.d)
+                this.d.push(toAdd, !this.c);
+            else
+                this.k[0].push(toAdd);
+            chunk = chunk.subarray(len);
+            if (chunk.length)
+                return this.push(chunk, final);
+        }
+        else {
+            var f = 0, i = 0, is = void 0, buf = void 0;
+            if (!this.p.length)
+                buf = chunk;
+            else if (!chunk.length)
+                buf = this.p;
+            else {
+                buf = new u8(this.p.length + chunk.length);
+                buf.set(this.p), buf.set(chunk, this.p.length);
+            }
+            var l = buf.length, oc = this.c, add = oc && this.d;
+            var _loop_2 = function () {
+                var sig = b4(buf, i);
+                if (sig == 0x4034B50) {
+                    f = 1, is = i;
+                    this_1.d = null;
+                    this_1.c = 0;
+                    var bf = b2(buf, i + 6), cmp_1 = b2(buf, i + 8), u = bf & 2048, dd = bf & 8, fnl = b2(buf, i + 26), es = b2(buf, i + 28);
+                    if (l > i + 30 + fnl + es) {
+                        var chks_3 = [];
+                        this_1.k.unshift(chks_3);
+                        f = 2;
+                        var lsc = b4(buf, i + 18), lsu = b4(buf, i + 22);
+                        var fn_1 = strFromU8(buf.subarray(i + 30, i += 30 + fnl), !u);
+                        var _a = z64hs(buf, i, es, 2, lsc, lsu, 0), sc_1 = _a[0], su_1 = _a[1], z64 = _a[3];
+                        if (dd)
+                            sc_1 = -1 - z64;
+                        i += es;
+                        this_1.c = sc_1;
+                        var d_1;
+                        var file_1 = {
+                            name: fn_1,
+                            compression: cmp_1,
+                            start: function () {
+                                if (!file_1.ondata)
+                                    err(5);
+                                if (!sc_1)
+                                    file_1.ondata(null, et, true);
+                                else {
+                                    var ctr = _this.o[cmp_1];
+                                    if (!ctr)
+                                        file_1.ondata(err(14, 'unknown compression type ' + cmp_1, 1), null, false);
+                                    d_1 = sc_1 < 0 ? new ctr(fn_1) : new ctr(fn_1, sc_1, su_1);
+                                    d_1.ondata = function (err, dat, final) { file_1.ondata(err, dat, final); };
+                                    for (var _i = 0, chks_4 = chks_3; _i < chks_4.length; _i++) {
+                                        var dat = chks_4[_i];
+                                        d_1.push(dat, false);
+                                    }
+                                    if (_this.k[0] == chks_3 && _this.c)
+                                        _this.d = d_1;
+                                    else
+                                        d_1.push(et, true);
+                                }
+                            },
+                            terminate: function () {
+                                if (d_1 && d_1.terminate)
+                                    d_1.terminate();
+                            }
+                        };
+                        if (sc_1 >= 0)
+                            file_1.size = sc_1, file_1.originalSize = su_1;
+                        this_1.onfile(file_1);
+                    }
+                    return "break";
+                }
+                else if (oc) {
+                    if (sig == 0x8074B50) {
+                        is = i += 12 + (oc == -2 && 8), f = 3, this_1.c = 0;
+                        return "break";
+                    }
+                    else if (sig == 0x2014B50) {
+                        is = i -= 4, f = 3, this_1.c = 0;
+                        return "break";
+                    }
+                }
+            };
+            var this_1 = this;
+            for (; i < l - 4; ++i) {
+                var state_1 = _loop_2();
+                if (state_1 === "break")
+                    break;
+            }
+            this.p = et;
+            if (oc < 0) {
+                var dat = f ? buf.subarray(0, is - 12 - (oc == -2 && 8) - (b4(buf, is - 16) == 0x8074B50 && 4)) : buf.subarray(0, i);
+                if (add)
+                    add.push(dat, !!f);
+                else
+                    this.k[+(f == 2)].push(dat);
+            }
+            if (f & 2)
+                return this.push(buf.subarray(i), final);
+            this.p = buf.subarray(i);
+        }
+        if (final) {
+            if (this.c)
+                err(13);
+            this.p = null;
+        }
+    };
+    /**
+     * Registers a decoder with the stream, allowing for files compressed with
+     * the compression type provided to be expanded correctly
+     * @param decoder The decoder constructor
+     */
+    Unzip.prototype.register = function (decoder) {
+        this.o[decoder.compression] = decoder;
+    };
+    return Unzip;
+}())));
+
+var mt = typeof queueMicrotask == 'function' ? queueMicrotask : typeof setTimeout == 'function' ? setTimeout : function (fn) { fn(); };
+function unzip(data, opts, cb) {
+    if (!cb)
+        cb = opts, opts = {};
+    if (typeof cb != 'function')
+        err(7);
+    var term = [];
+    var tAll = function () {
+        for (var i = 0; i < term.length; ++i)
+            term[i]();
+    };
+    var files = {};
+    var cbd = function (a, b) {
+        mt(function () { cb(a, b); });
+    };
+    mt(function () { cbd = cb; });
+    var e = data.length - 22;
+    for (; b4(data, e) != 0x6054B50; --e) {
+        if (!e || data.length - e > 65558) {
+            cbd(err(13, 0, 1), null);
+            return tAll;
+        }
+    }
+    ;
+    var lft = b2(data, e + 8);
+    if (lft) {
+        var c = lft;
+        var o = b4(data, e + 16);
+        var z = b4(data, e - 20) == 0x7064B50;
+        if (z) {
+            var ze = b4(data, e - 12);
+            z = b4(data, ze) == 0x6064B50;
+            if (z) {
+                c = lft = b4(data, ze + 32);
+                o = b4(data, ze + 48);
+            }
+        }
+        var fltr = opts && opts.filter;
+        var _loop_3 = function (i) {
+            var _a = zh(data, o, z), c_1 = _a[0], sc = _a[1], su = _a[2], fn = _a[3], no = _a[4], off = _a[5], b = slzh(data, off);
+            o = no;
+            var cbl = function (e, d) {
+                if (e) {
+                    tAll();
+                    cbd(e, null);
+                }
+                else {
+                    if (d)
+                        files[fn] = d;
+                    if (!--lft)
+                        cbd(null, files);
+                }
+            };
+            if (!fltr || fltr({
+                name: fn,
+                size: sc,
+                originalSize: su,
+                compression: c_1
+            })) {
+                if (!c_1)
+                    cbl(null, slc(data, b, b + sc));
+                else if (c_1 == 8) {
+                    var infl = data.subarray(b, b + sc);
+                    // Synchronously decompress under 512KB, or barely-compressed data
+                    if (su < 524288 || sc > 0.8 * su) {
+                        try {
+                            cbl(null, inflateSync(infl, { out: new u8(su) }));
+                        }
+                        catch (e) {
+                            cbl(e, null);
+                        }
+                    }
+                    else
+                        term.push(inflate(infl, { size: su }, cbl));
+                }
+                else
+                    cbl(err(14, 'unknown compression type ' + c_1, 1), null);
+            }
+            else
+                cbl(null, null);
+        };
+        for (var i = 0; i < c; ++i) {
+            _loop_3(i);
+        }
+    }
+    else
+        cbd(null, {});
+    return tAll;
+}
+/**
+ * Synchronously decompresses a ZIP archive. Prefer using `unzip` for better
+ * performance with more than one file.
+ * @param data The raw compressed ZIP file
+ * @param opts The ZIP extraction options
+ * @returns The decompressed files
+ */
+function unzipSync(data, opts) {
+    var files = {};
+    var e = data.length - 22;
+    for (; b4(data, e) != 0x6054B50; --e) {
+        if (!e || data.length - e > 65558)
+            err(13);
+    }
+    ;
+    var c = b2(data, e + 8);
+    if (!c)
+        return {};
+    var o = b4(data, e + 16);
+    var z = b4(data, e - 20) == 0x7064B50;
+    if (z) {
+        var ze = b4(data, e - 12);
+        z = b4(data, ze) == 0x6064B50;
+        if (z) {
+            c = b4(data, ze + 32);
+            o = b4(data, ze + 48);
+        }
+    }
+    var fltr = opts && opts.filter;
+    for (var i = 0; i < c; ++i) {
+        var _a = zh(data, o, z), c_2 = _a[0], sc = _a[1], su = _a[2], fn = _a[3], no = _a[4], off = _a[5], b = slzh(data, off);
+        o = no;
+        if (!fltr || fltr({
+            name: fn,
+            size: sc,
+            originalSize: su,
+            compression: c_2
+        })) {
+            if (!c_2)
+                files[fn] = slc(data, b, b + sc);
+            else if (c_2 == 8)
+                files[fn] = inflateSync(data.subarray(b, b + sc), { out: new u8(su) });
+            else
+                err(14, 'unknown compression type ' + c_2);
+        }
+    }
+    return files;
+}
+
+// EXTERNAL MODULE: ./src/core/archive-limits.ts
+var archive_limits = __nccwpck_require__(6430);
+;// CONCATENATED MODULE: ./src/core/read-zip.ts
+/** Reads a ZIP archive from user input within an ArchiveBudget: inflating stops at the budget, whatever sizes the archive declares. */
+
+
+
+
+/*
+ * The archive is read as fflate's unzipSync reads it, which is what every reader used before: the same end record
+ * (searched back over at most a maximal comment), the same ZIP64 records, the same entries in central-directory order
+ * (a later one wins a repeated name), names in UTF-8 when flagged and Latin-1 otherwise, and the same output: a
+ * deflated entry longer than its declared size is cut to that size, as fflate inflates into a buffer of that size.
+ * Only the inflating differs: Node's zlib (native, several times faster) with `maxOutputLength`, so an entry stops at
+ * what the budget has left (ERR_BUFFER_TOO_LARGE, one chunk past it at most) and a declared size is only a hint for
+ * the output buffer. A stream zlib refuses goes to fflate's inflater, pushed in small pieces and counted, so that what
+ * fflate accepts, and how it words what it refuses, stay as they were.
+ */
+/** Out-of-range bytes read as 0, as in fflate: a damaged directory is read the way fflate reads it. */
+const read_zip_u8 = (d, at) => d[at] | 0;
+const read_zip_u16 = (d, at) => read_zip_u8(d, at) | (read_zip_u8(d, at + 1) << 8);
+const u32 = (d, at) => (read_zip_u16(d, at) | (read_zip_u16(d, at + 2) << 16)) >>> 0;
+const u64 = (d, at) => u32(d, at) + u32(d, at + 4) * 0x1_0000_0000;
+const END = 0x06054b50;
+const ZIP64_LOCATOR = 0x07064b50;
+const ZIP64_END = 0x06064b50;
+/** fflate's message for an archive it cannot find its way into. */
+const INVALID = 'invalid zip data';
+const UTF8 = new TextDecoder();
+function latin1(bytes) {
+    let out = '';
+    for (let i = 0; i < bytes.length; i += 16384)
+        out += String.fromCharCode(...bytes.subarray(i, i + 16384));
+    return out;
+}
+/**
+ * The archive's entries, read within the budget (shared with any archive read from inside it). Throws
+ * ArchiveLimitError past the budget, and fflate's errors ('invalid zip data', 'unexpected EOF', …) for a damaged one.
+ */
+function readZip(bytes, options = {}) {
+    const budget = archive_limits/* ArchiveBudget */.CY.of(options.budget);
+    const files = Object.create(null);
+    const length = bytes.length;
+    let end = length - 22;
+    for (; u32(bytes, end) !== END; end--) {
+        if (end <= 0 || length - end > 65558)
+            throw new Error(INVALID);
+    }
+    let count = read_zip_u16(bytes, end + 8);
+    if (!count)
+        return files;
+    let at = u32(bytes, end + 16);
+    let zip64 = u32(bytes, end - 20) === ZIP64_LOCATOR;
+    if (zip64) {
+        const record = u32(bytes, end - 12);
+        zip64 = u32(bytes, record) === ZIP64_END;
+        if (zip64) {
+            count = u32(bytes, record + 32);
+            at = u32(bytes, record + 48);
+        }
+    }
+    budget.countEntries(count);
+    for (let i = 0; i < count; i++) {
+        const record = directoryRecord(bytes, at, zip64);
+        at = record.next;
+        if (options.filter && !options.filter(record.entry.name))
+            continue;
+        files[record.entry.name] = readEntry(bytes, record.entry, budget);
+    }
+    return files;
+}
+function directoryRecord(bytes, at, zip64) {
+    const nameLength = read_zip_u16(bytes, at + 28);
+    const nameBytes = bytes.subarray(at + 46, at + 46 + nameLength);
+    const name = read_zip_u16(bytes, at + 8) & 0x0800 ? UTF8.decode(nameBytes) : latin1(nameBytes);
+    const extra = at + 46 + nameLength;
+    const extraEnd = extra + read_zip_u16(bytes, at + 30);
+    let compressed = u32(bytes, at + 20);
+    let size = u32(bytes, at + 24);
+    let local = u32(bytes, at + 42);
+    if (zip64 && compressed === 0xffffffff) {
+        // The ZIP64 extended information field (id 1). fflate scans on past the archive's end for one (and never stops).
+        let field = extra;
+        while (read_zip_u16(bytes, field) !== 1) {
+            field += 4 + read_zip_u16(bytes, field + 2);
+            if (field >= bytes.length)
+                throw new Error(INVALID);
+        }
+        size = u64(bytes, field + 4);
+        compressed = u64(bytes, field + 12);
+        local = u64(bytes, field + 20);
+    }
+    const start = local + 30 + read_zip_u16(bytes, local + 26) + read_zip_u16(bytes, local + 28);
+    return { entry: { name, method: read_zip_u16(bytes, at + 10), compressed, size, start }, next: extraEnd + read_zip_u16(bytes, at + 32) };
+}
+/** zlib's smallest output chunk, and the one for an entry whose declared size cannot be used as a hint. */
+const MIN_CHUNK = 64;
+const CHUNK = 64 * 1024;
+/** Deflate's greatest ratio (258 bytes from a 2-bit code, and some): a declared size past it is not a size. */
+const MAX_RATIO = 1032;
+function readEntry(bytes, entry, budget) {
+    const data = bytes.subarray(entry.start, entry.start + entry.compressed);
+    let out;
+    if (entry.method === 0)
+        out = data.length <= budget.bytesLeft ? new Uint8Array(data) : refuse(budget, entry);
+    else if (entry.method === 8)
+        out = inflateEntry(data, entry, budget);
+    else
+        throw new Error(`unknown compression type ${entry.method}`);
+    budget.spend(out.length, entry.name);
+    return out;
+}
+function inflateEntry(data, entry, budget) {
+    const left = budget.bytesLeft;
+    // fflate gives an empty stream as its output buffer: the declared size in zeros.
+    if (data.length === 0)
+        return entry.size <= left ? new Uint8Array(entry.size) : refuse(budget, entry);
+    // A believable declared size is tried first with room for exactly that, so the output is one buffer, not chunks to
+    // join; an entry that inflates past it is then inflated again up to what the budget has left.
+    if (entry.size <= left && entry.size <= MAX_RATIO * data.length) {
+        const exact = read_zip_inflate(data, Math.max(entry.size, 1), Math.max(entry.size + 1, MIN_CHUNK));
+        if (exact !== TOO_LARGE)
+            return exact ?? inflateWithFflate(data, entry, budget);
+    }
+    // Past its declared size, an entry is inflated into at most PROBE bytes; a larger one is counted first, keeping
+    // nothing, so a bomb is refused without ever holding what the budget has left (up to MAX_INFLATED_BYTES).
+    let out = left === 0 ? TOO_LARGE : read_zip_inflate(data, Math.min(left, PROBE), CHUNK);
+    if (out === TOO_LARGE && left > PROBE) {
+        const size = inflatedSize(data, left);
+        if (size === undefined)
+            return inflateWithFflate(data, entry, budget);
+        out = size > left ? TOO_LARGE : read_zip_inflate(data, Math.max(size, 1), Math.max(size + 1, MIN_CHUNK));
+    }
+    if (out === TOO_LARGE)
+        return refuse(budget, entry);
+    if (!out)
+        return inflateWithFflate(data, entry, budget);
+    return out.length <= entry.size ? out : pastDeclaredSize(data, entry);
+}
+/** What an entry may inflate to before its size is counted rather than held. */
+const PROBE = 8 * 1024 * 1024;
+/**
+ * The inflated size of a deflate stream, counted in small pieces by fflate's streaming inflater and thrown away; past
+ * `limit` counting stops and the answer is `limit + 1`. Undefined when fflate finds the stream damaged.
+ */
+function inflatedSize(data, limit) {
+    let total = 0;
+    const over = Symbol('over');
+    try {
+        const counter = new Inflate((chunk) => {
+            total += chunk.length;
+            if (total > limit)
+                throw over;
+        });
+        for (let at = 0; at < data.length; at += FFLATE_STEP)
+            counter.push(data.subarray(at, at + FFLATE_STEP), at + FFLATE_STEP >= data.length);
+    }
+    catch (error) {
+        if (error === over)
+            return limit + 1;
+        return undefined;
+    }
+    return total;
+}
+/**
+ * An entry that inflates past its declared size (and within the budget, so that size is less than what is left), as
+ * fflate gives it: inflated into a buffer of that size, which cuts it short or fails on a stored block past its end.
+ */
+function pastDeclaredSize(data, entry) {
+    return inflateSync(data, { out: new Uint8Array(entry.size) });
+}
+const TOO_LARGE = Symbol('too large');
+/** The inflated bytes; TOO_LARGE past maxOutputLength; undefined when zlib finds the stream damaged. */
+function read_zip_inflate(data, maxOutputLength, chunkSize) {
+    try {
+        const out = external_node_zlib_.inflateRawSync(data, { maxOutputLength: Math.min(maxOutputLength, external_node_buffer_namespaceObject.constants.MAX_LENGTH), chunkSize });
+        // A plain Uint8Array (a Buffer's `slice` is a view, and readers expect a copy from it), not holding on to more
+        // memory than it uses: a short entry in a large output chunk would keep the whole chunk.
+        return ownBytes(out);
+    }
+    catch (error) {
+        if (error.code === 'ERR_BUFFER_TOO_LARGE')
+            return TOO_LARGE;
+        return undefined;
+    }
+}
+function refuse(budget, entry) {
+    throw budget.exceeded(entry.name);
+}
+/** fflate's inflater is pushed this many compressed bytes at a time: its output per push stays under a few MB. */
+const FFLATE_STEP = 4096;
+/**
+ * A stream zlib refused, as fflate inflates it (or refuses it, in its words). fflate's inflater counts it first, in
+ * small pieces, so that it stops at what the budget has left; fflate inflates it for real only then, into a buffer of
+ * the declared size as unzipSync does (or one byte past what is left, when that is less: filling it means the limit).
+ */
+function inflateWithFflate(data, entry, budget) {
+    const left = budget.bytesLeft;
+    let total = 0;
+    try {
+        const counter = new Inflate((chunk) => {
+            total += chunk.length;
+            if (total > left)
+                refuse(budget, entry);
+        });
+        for (let at = 0; at < data.length; at += FFLATE_STEP)
+            counter.push(data.subarray(at, at + FFLATE_STEP), at + FFLATE_STEP >= data.length);
+    }
+    catch (error) {
+        if (error instanceof archive_limits/* ArchiveLimitError */.w)
+            throw error;
+        // fflate refuses the stream: inflateSync below says so in unzipSync's words, never having got further than this.
+    }
+    const room = Math.min(entry.size, left + 1);
+    let out;
+    try {
+        out = inflateSync(data, { out: new Uint8Array(room) });
+    }
+    catch (error) {
+        // A stored block past the end of the buffer: past what is left, when the buffer is smaller than declared.
+        if (room < entry.size && error instanceof RangeError)
+            refuse(budget, entry);
+        throw error;
+    }
+    if (out.length > left)
+        refuse(budget, entry);
+    return ownBytes(out);
+}
+/** The bytes in a buffer of their own size, copied when theirs is larger by more than a page. */
+function ownBytes(bytes) {
+    if (bytes.buffer.byteLength > bytes.length + 4096)
+        return new Uint8Array(bytes);
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 
@@ -37300,6 +41206,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream"
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
@@ -41654,20 +45567,20 @@ __webpack_unused_export__ = errors.YAMLError;
 __webpack_unused_export__ = errors.YAMLParseError;
 __webpack_unused_export__ = errors.YAMLWarning;
 __webpack_unused_export__ = Alias.Alias;
-__webpack_unused_export__ = identity.isAlias;
+exports.Vj = identity.isAlias;
 __webpack_unused_export__ = identity.isCollection;
 __webpack_unused_export__ = identity.isDocument;
 exports.jh = identity.isMap;
 __webpack_unused_export__ = identity.isNode;
-__webpack_unused_export__ = identity.isPair;
+exports.tO = identity.isPair;
 exports.jn = identity.isScalar;
-__webpack_unused_export__ = identity.isSeq;
+exports.oP = identity.isSeq;
 __webpack_unused_export__ = Pair.Pair;
 __webpack_unused_export__ = Scalar.Scalar;
 __webpack_unused_export__ = YAMLMap.YAMLMap;
 __webpack_unused_export__ = YAMLSeq.YAMLSeq;
 __webpack_unused_export__ = cst;
-__webpack_unused_export__ = lexer.Lexer;
+exports.JG = lexer.Lexer;
 exports.HN = lineCounter.LineCounter;
 __webpack_unused_export__ = parser.Parser;
 __webpack_unused_export__ = publicApi.parse;
@@ -47620,6 +51533,9 @@ exports.visitAsync = visitAsync;
 /******/ 	return module.exports;
 /******/ }
 /******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/async module */
 /******/ (() => {
@@ -47702,14 +51618,110 @@ exports.visitAsync = visitAsync;
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/compat */
 /******/ 
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = new URL('.', import.meta.url).pathname.slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
 /******/ 
 /************************************************************************/
 /******/ 

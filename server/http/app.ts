@@ -14,6 +14,7 @@ import { webhooksRoutes } from '../routes/v1/webhooks.js';
 import { memoryRoutes } from '../routes/v1/memory.js';
 import { qaRoutes } from '../routes/v1/qa.js';
 import { translationsRoutes } from '../routes/v1/translations.js';
+import { translationsUploadRoutes } from '../routes/v1/translations-upload.js';
 import { projectRoutes } from '../routes/v1/project.js';
 import { pullRoutes } from '../routes/v1/pull.js';
 import { pushRoutes } from '../routes/v1/push.js';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
       { path: '/v1/auth/*', bytes: ANONYMOUS_BODY_BYTES, why: 'before sign-in' },
       { path: '/v1/push', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       { path: '/v1/imports', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
+      { path: '/v1/translations/upload', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       { path: '/v1/memory/import', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       // The push_file tool carries a whole source file in its JSON-RPC body.
       { path: '/mcp', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
@@ -102,6 +104,7 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   app.route('/v1/translate-missing', translateMissingRoutes(deps));
   app.route('/v1/batches', batchesRoutes(deps));
   app.route('/v1/glossary', glossaryRoutes(deps));
+  app.route('/v1/translations', translationsUploadRoutes(deps));
   app.route('/v1/translations', translationsRoutes(deps));
   app.route('/v1/qa', qaRoutes(deps));
   app.route('/v1/memory', memoryRoutes(deps));

@@ -151,7 +151,7 @@ async function carriedFiles(host: GitHost, ctx: ConnectorContext<CodeHostSetting
   const locales = (config.locales ?? ctx.targetLocales).filter((locale) => ctx.targetLocales.includes(locale));
   const sourcePaths = new Set(sources.map((source) => source.path));
   const carried: { path: string; content: Uint8Array; exists: boolean }[] = [];
-  for (const path of new Set(targetPaths(sources, locales).map((target) => target.path))) {
+  for (const path of new Set(targetPaths(config, sources, locales).map((target) => target.path))) {
     if (input.skip.has(path) || sourcePaths.has(path)) continue;
     const ours = await host.readFile(input.branchHead, path);
     if (ours === null) continue;
@@ -290,7 +290,7 @@ export function createCodeHostConnector<Settings extends CodeHostSettings, Secre
         const format = source.rule.format && isFormatId(source.rule.format) ? source.rule.format : detectFormat(source.path, content);
         if (!format) throw new ConnectorError('config', `${source.path} in ${host.label}: the format cannot be told from the name or content; name it with 'format:' in ${ctx.settings.config_path}.`);
         const targets: FileUnit['targets'] = [];
-        for (const target of targetPaths([source], locales)) {
+        for (const target of targetPaths(config, [source], locales)) {
           if (target.path === source.path) continue;
           const now = await host.readFile(branchHead ?? baseHead, target.path);
           let baseEdits: { content: Uint8Array | null; before: Uint8Array | null } | undefined;
@@ -301,7 +301,7 @@ export function createCodeHostConnector<Settings extends CodeHostSettings, Secre
           }
           targets.push({ locale: target.locale, path: target.path, content: now, ...(baseEdits ? { base: baseEdits } : {}) });
         }
-        units.push({ kind: 'file', path: source.path, format, content, targets, ...(source.rule.careful?.length ? { careful: source.rule.careful } : {}) });
+        units.push({ kind: 'file', path: source.path, format, content, targets, ...(source.rule.careful?.length ? { careful: source.rule.careful } : {}), ...(source.rule.plurals ? { plurals: source.rule.plurals } : {}) });
       }
       const read = `read ${units.length} source file(s) at ${base}@${baseHead.slice(0, 12)}`;
       if (branchHead === null) return { units, note: headNow ? `${read}; ${branchFor(base)} is merged into ${base}, whose translations were read` : read };

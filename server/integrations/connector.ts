@@ -64,6 +64,8 @@ export interface FileUnit {
   targets: { locale: string; path: string; content: Uint8Array | null; base?: { content: Uint8Array | null; before: Uint8Array | null } }[];
   /** Key patterns (`onboarding.*`) that go through the careful pass: the `careful` of the file's rule in parlance.yml. */
   careful?: string[];
+  /** How json files read i18next plural suffixes: the `plurals` of the file's rule in parlance.yml. */
+  plurals?: 'i18next' | 'none';
 }
 
 export type SourceUnit = StringUnit | FileUnit;

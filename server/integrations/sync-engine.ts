@@ -82,6 +82,8 @@ interface PlannedUnit {
   refs: Map<string, JsonValue | undefined>;
   /** File units: each locale's translation file, as listed. */
   targets: { locale: string; path: string; content: Uint8Array | null }[];
+  /** File units: how json files read i18next plural suffixes (the rule's `plurals`). */
+  plurals?: 'i18next' | 'none';
 }
 
 /** The connection was removed or disabled while its sync ran: the sync ends as cancelled, nothing more is pushed or written. */
@@ -132,7 +134,7 @@ export function planListing(connectionId: string, listing: Listing, targetLocale
     if (!codec) throw new ConnectorError('config', `${unit.path}: format '${unit.format}' is not supported.`);
     const parse = (bytes: Uint8Array, path: string) => {
       try {
-        return codec.parse(bytes);
+        return codec.parse(bytes, unit.plurals ? { plurals: unit.plurals } : {});
       } catch (error) {
         if (error instanceof FileUnparsableError) throw new ConnectorError('config', `${path}:${error.line}:${error.column}: ${error.message}`);
         throw error;
@@ -172,6 +174,7 @@ export function planListing(connectionId: string, listing: Listing, targetLocale
       remote,
       refs: new Map(),
       targets,
+      ...(unit.plurals ? { plurals: unit.plurals } : {}),
     });
   }
   return units;
@@ -383,7 +386,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const codec = getCodec(unit.format!)!;
       for (const target of unit.targets) {
         const pulled = await deps.pull.pull({ projectId, sourceLocale, path: unit.path, locale: target.locale, missing: 'omit' });
-        for (const e of codec.parse(pulled.body)) settled.push({ path: unit.path, key: e.key, locale: target.locale, hash: valueHash(e.source, e.plurals) });
+        for (const e of codec.parse(pulled.body, unit.plurals ? { plurals: unit.plurals } : {})) settled.push({ path: unit.path, key: e.key, locale: target.locale, hash: valueHash(e.source, e.plurals) });
         if (target.content !== null && Buffer.from(target.content).equals(Buffer.from(pulled.body))) continue;
         files.push({ source: unit.path, locale: target.locale, path: target.path, content: pulled.body });
       }

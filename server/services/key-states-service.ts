@@ -6,6 +6,7 @@ import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database, StoredFailure } from '../db/schema.js';
 import type { PluralForms } from '../../src/core/formats/codec.js';
+import { pluralCategories } from '../../src/core/plurals.js';
 
 type PluralColumn = PluralForms | null;
 import { ApiError } from '../errors.js';
@@ -16,9 +17,13 @@ export type KeyState = (typeof KEY_STATES)[number];
 /**
  * One state per key and locale, most urgent first: a current held candidate needs review even when an older
  * translation is still served; then flagged; then people's work (human, approved); then machine work (accepted).
+ * A plural key's translation without a non-empty form for every CLDR category of the locale is still missing.
  */
-const stateExpression = sql<KeyState>`case
+const stateExpression = (locale: string) => sql<KeyState>`case
   when h.key_id is not null then 'held'
+  when t.state is not null and k.source_plurals is not null and (
+    select count(*) from jsonb_each_text(t.plurals) f where f.key in (${sql.join(pluralCategories(locale))}) and btrim(f.value) <> ''
+  ) < ${pluralCategories(locale).length} then 'missing'
   when t.state = 'flagged' then 'flagged'
   when t.state in ('human', 'approved') then 'human'
   when t.state = 'accepted' then 'machine'
@@ -55,7 +60,7 @@ export function createKeyStatesService(deps: { db: Db }) {
   type Filters = { state?: KeyState | undefined; q?: string | undefined; path?: string | undefined };
   function filtered(projectId: string, locale: string, f: Filters) {
     let query = joined(projectId, locale);
-    if (f.state) query = query.where(sql<SqlBool>`${stateExpression} = ${f.state}`);
+    if (f.state) query = query.where(sql<SqlBool>`${stateExpression(locale)} = ${f.state}`);
     if (f.path !== undefined) query = query.where('k.path', '=', f.path);
     if (f.q) {
       const pattern = likePattern(f.q);
@@ -90,7 +95,7 @@ export function createKeyStatesService(deps: { db: Db }) {
         'h.plurals as held_plurals',
         'h.failures as held_failures',
         'h.created_at as held_created_at',
-        stateExpression.as('key_state'),
+        stateExpression(options.locale).as('key_state'),
       ])
       .orderBy('k.id')
       .limit(options.limit + 1);
@@ -127,7 +132,7 @@ export function createKeyStatesService(deps: { db: Db }) {
     return { items, next_cursor: last ? encodeCursor(last.id) : null, total: Number(count.total) };
   }
 
-  /** Per target locale: keys, and how many are translated (by a machine or a person), held, flagged and missing. */
+  /** Per target locale: keys, and how many are translated (of them, by a machine and by a person), held, flagged and missing. */
   async function progress(projectId: string) {
     const locales = await db.selectFrom('project_languages').select('tag').where('project_id', '=', projectId).orderBy('tag').execute();
     const { keys } = await db
@@ -140,7 +145,7 @@ export function createKeyStatesService(deps: { db: Db }) {
     const out = [];
     for (const { tag } of locales) {
       const counts = await joined(projectId, tag)
-        .select([stateExpression.as('key_state'), (eb) => eb.fn.countAll<string>().as('n')])
+        .select([stateExpression(tag).as('key_state'), (eb) => eb.fn.countAll<string>().as('n')])
         .groupBy(sql`1`)
         .execute();
       const by = Object.fromEntries(counts.map((c) => [c.key_state, Number(c.n)])) as Partial<Record<KeyState, number>>;
@@ -148,6 +153,8 @@ export function createKeyStatesService(deps: { db: Db }) {
         locale: tag,
         keys: Number(keys),
         translated: (by.human ?? 0) + (by.machine ?? 0),
+        machine: by.machine ?? 0,
+        human: by.human ?? 0,
         held: by.held ?? 0,
         flagged: by.flagged ?? 0,
         missing: by.missing ?? 0,

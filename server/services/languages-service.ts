@@ -1,9 +1,11 @@
-/** A project's target languages: BCP-47 validated, limited by plan; a language added is included from the next push. */
+/** A project's target languages: BCP-47 validated, limited by plan; a language added is translated at once (translateNewLanguage). */
 import type { Db } from '../db/database.js';
 import { ApiError, notFound } from '../errors.js';
 import { checkLocale, localeDisplayName } from '../../src/core/locales/locales.js';
 import { PLANS } from './plans.js';
 import { emitEvent } from '../webhooks/outbox.js';
+import type { PublicBatch } from './batches/batch-service.js';
+import type { PushService } from './push-service.js';
 
 export function publicLanguage(tag: string, role: 'source' | 'target', known: boolean, createdAt: Date | null) {
   return { tag, name: localeDisplayName(tag) ?? null, role, known, added_at: createdAt?.toISOString() ?? null };
@@ -62,6 +64,29 @@ export function createLanguagesService(deps: { db: Db }) {
   }
 
   return { list, add, remove };
+}
+
+/** What POST /v1/languages adds to the language: the batch translating the project's existing keys into it. */
+export interface NewLanguageBatch {
+  batch: PublicBatch | null;
+  /** Why no batch was queued although the project has keys (the word allowance, say); the language stays added. */
+  batch_problem: { code: string; detail: string } | null;
+}
+
+/**
+ * Queues the translation of every existing key into a language just added, as POST /v1/translate-missing would for
+ * it: one batch, or none when the project has no keys yet. A batch the service refuses (402: the allowance) leaves
+ * the language added and says why, so that `parlance translate-missing` can be run once words are available.
+ */
+export async function translateNewLanguage(deps: { db: Db; push: Pick<PushService, 'translateMissing'> }, projectId: string, tag: string): Promise<NewLanguageBatch> {
+  const any = await deps.db.selectFrom('keys').select('id').where('project_id', '=', projectId).where('state', '=', 'active').where('translatable', '=', true).limit(1).executeTakeFirst();
+  if (!any) return { batch: null, batch_problem: null };
+  try {
+    return { batch: await deps.push.translateMissing({ projectId, locales: [tag] }), batch_problem: null };
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return { batch: null, batch_problem: { code: error.code, detail: error.message } };
+    throw error;
+  }
 }
 
 function isKnown(tag: string): boolean {

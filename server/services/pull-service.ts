@@ -1,4 +1,5 @@
 /** The pull: render a locale's translations into the shape of the pushed source file, or a zip of every locale. */
+import { createHash } from 'node:crypto';
 import { zipSync } from 'fflate';
 import { sql } from 'kysely';
 import { selectJsonRows } from '../db/bulk.js';
@@ -67,7 +68,7 @@ export function createPullService(deps: { db: Db; archiveLimits: Readonly<Archiv
     }
     if (paths.length === 0) throw notFound('nothing_pushed', 'This project has no source strings yet. Push a file or keys first (POST /v1/push).');
     if (paths.length > 1) {
-      throw new ApiError(422, 'path_required', `This project has ${paths.length} source files; choose one with ?path=. Pushed paths: ${paths.map((p) => `'${p}'`).join(', ')}.`, { paths });
+      throw new ApiError(422, 'path_required', `This project has ${paths.length} source files; choose one with ?path=, or pull them all with ?archive=true. Pushed paths: ${paths.map((p) => `'${p}'`).join(', ')}.`, { paths });
     }
     return paths[0]!;
   }
@@ -208,7 +209,211 @@ export function createPullService(deps: { db: Db; archiveLimits: Readonly<Archiv
     return { path: 'translations.zip', format: codec.id, locale: null, contentType: 'application/zip', body: zipSync(entries, { level: 6 }), refused };
   }
 
-  return { pull };
+  /**
+   * Every target file of every pushed source file for `locales` (default: every target locale), with the manifest the
+   * archive carries: per file its source path, locale, format, and the keys left out, missing or flagged. Per source
+   * file, four queries whatever the number of locales: the stored file, its keys, their translations, their held rows.
+   */
+  async function pullArchive(input: ArchiveInput): Promise<PulledArchive> {
+    const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', input.projectId).orderBy('tag').execute()).map((l) => l.tag);
+    const locales = input.locales ?? targets;
+    for (const locale of locales) {
+      if (locale !== input.sourceLocale && !targets.includes(locale)) {
+        throw notFound('locale_not_in_project', `Locale '${locale}' is not a language of this project. Its languages: ${[input.sourceLocale, ...targets].join(', ')}.`);
+      }
+    }
+    const paths = await pushedPaths(input.projectId);
+    if (paths.length === 0) throw notFound('nothing_pushed', 'This project has no source strings yet. Push a file or keys first (POST /v1/push).');
+    // A path stored before the path rule existed is refused (422 path_invalid), never served for a client to write.
+    for (const path of paths) if (path !== '') repoPath(path);
+
+    const files: ArchiveManifestFile[] = [];
+    const entries: Record<string, Uint8Array> = {};
+    for (const path of paths) {
+      const stored = await db
+        .selectFrom('source_files')
+        .select(['format', sql<string>`encode(content, 'base64')`.as('content')])
+        .where('project_id', '=', input.projectId)
+        .where('path', '=', path)
+        .executeTakeFirst();
+      const file = stored && { format: stored.format, content: new Uint8Array(Buffer.from(stored.content, 'base64')) };
+      const skeleton = file !== undefined && file.content.length > 0 ? file : undefined;
+      const codec = resolveCodec(file?.format ?? 'json');
+      const template = skeleton !== undefined && skeleton.format === codec.id;
+      const keys = await selectJsonRows(
+        db,
+        db
+          .selectFrom('keys as k')
+          .select(['k.key', 'k.source_plurals', 'k.translatable', 'k.position', 'k.source', 'k.notes'])
+          .where('k.project_id', '=', input.projectId)
+          .where('k.path', '=', path)
+          .where('k.state', '=', 'active'),
+        'position',
+      );
+      const wanted = locales.filter((l) => l !== input.sourceLocale);
+      const translations =
+        wanted.length === 0
+          ? []
+          : await selectJsonRows(
+              db,
+              db
+                .selectFrom('translations as t')
+                .innerJoin('keys as k', 'k.id', 't.key_id')
+                .select(['k.key', 't.locale', 't.text', 't.plurals', 't.state'])
+                .where('k.project_id', '=', input.projectId)
+                .where('k.path', '=', path)
+                .where('k.state', '=', 'active')
+                .where('t.locale', 'in', wanted),
+            );
+      const held =
+        wanted.length === 0
+          ? []
+          : await db
+              .selectFrom('held_translations as h')
+              .innerJoin('keys as k', 'k.id', 'h.key_id')
+              .select(['k.key', 'h.locale'])
+              .where('k.project_id', '=', input.projectId)
+              .where('k.path', '=', path)
+              .where('k.state', '=', 'active')
+              .where('h.locale', 'in', wanted)
+              .where('h.state', '=', 'held')
+              .whereRef('h.source_hash', '=', 'k.source_hash')
+              .execute();
+      const extension = codec.extensions[0] ?? '';
+      for (const locale of locales) {
+        const values = new Map<string, Value>();
+        const flagged: string[] = [];
+        const refused: ArchiveManifestFile['refused'] = [];
+        if (locale === input.sourceLocale) {
+          for (const k of keys) values.set(k.key, k.source_plurals ? { plurals: k.source_plurals } : k.source);
+        } else {
+          for (const t of translations) {
+            if (t.locale !== locale) continue;
+            values.set(t.key, t.plurals ? { plurals: t.plurals } : t.text);
+            if (t.state === 'flagged') flagged.push(t.key);
+          }
+          for (const h of held) if (h.locale === locale) refused.push({ key: h.key, reason: 'held_for_review' });
+        }
+        const missing = keys.filter((k) => k.translatable && !values.has(k.key)).map((k) => k.key);
+        const body =
+          locale === input.sourceLocale && template
+            ? skeleton.content
+            : renderLocale({ codec, skeleton: template ? skeleton.content : undefined, keys, values, refused, locale, sourceLocale: input.sourceLocale, missing: input.missing, archive: deps.archiveLimits });
+        const entry = `${locale}/${path === '' ? `(keys)${extension}` : path}`;
+        entries[entry] = body;
+        files.push({ entry, path, locale, format: codec.id, bytes: body.byteLength, keys: keys.length, missing, flagged, refused });
+      }
+    }
+    const manifest: ArchiveManifest = { version: 1, source_locale: input.sourceLocale, locales, missing: input.missing, files };
+    const manifestBytes = new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`);
+    // The tag is over what the archive says, not over its bytes: the same files give the same tag whatever zip writes.
+    const hash = createHash('sha256').update(manifestBytes);
+    for (const file of files) hash.update(file.entry).update('\0').update(entries[file.entry]!);
+    const etag = `"${hash.digest('base64url').slice(0, 43)}"`;
+    return {
+      etag,
+      manifest,
+      zip: () => zipSync({ [ARCHIVE_MANIFEST]: manifestBytes, ...entries }, { level: 6, mtime: ZIP_MTIME }),
+    };
+  }
+
+  /** How many source files the project holds (the paths of its active keys). */
+  async function pushedPathCount(projectId: string): Promise<number> {
+    return (await pushedPaths(projectId)).length;
+  }
+
+  return { pull, pullArchive, pushedPathCount };
+}
+
+/** The archive's own entry: what each other entry is (see ArchiveManifest). */
+export const ARCHIVE_MANIFEST = 'manifest.json';
+/** A fixed entry time, so the same files make the same archive bytes. */
+const ZIP_MTIME = new Date('2000-01-01T00:00:00Z');
+
+export interface ArchiveInput {
+  projectId: string;
+  sourceLocale: string;
+  /** Default: every target locale of the project. */
+  locales?: string[];
+  missing: 'omit' | 'source';
+}
+
+export interface ArchiveManifestFile {
+  /** The entry's name in the archive: `<locale>/<source path>`. */
+  entry: string;
+  /** The source file's path as it was pushed. */
+  path: string;
+  locale: string;
+  format: FormatId;
+  bytes: number;
+  /** Active keys of the source file. */
+  keys: number;
+  /** Translatable keys with no translation in this locale. */
+  missing: string[];
+  /** Keys whose translation the gates flagged (in the file, worth a look). */
+  flagged: string[];
+  /** Keys whose current translation is not in the file, and why (as the single file's x-parlance-refused-* headers). */
+  refused: { key: string; reason: 'format_cannot_express_plural' | 'held_for_review' }[];
+}
+
+export interface ArchiveManifest {
+  version: 1;
+  source_locale: string;
+  locales: string[];
+  missing: 'omit' | 'source';
+  files: ArchiveManifestFile[];
+}
+
+export interface PulledArchive {
+  /** A strong validator over the manifest and every entry's bytes. */
+  etag: string;
+  manifest: ArchiveManifest;
+  /** The zip, made only when it is sent (not for a 304). */
+  zip(): Uint8Array;
+}
+
+interface RenderKey {
+  key: string;
+  source: string;
+  source_plurals: PluralForms | null;
+  translatable: boolean;
+  notes: string | null;
+}
+
+/** One target locale's file from its values: spliced into the pushed file when there is one, else rendered fresh. */
+function renderLocale(input: {
+  codec: Codec;
+  skeleton: Uint8Array | undefined;
+  keys: readonly RenderKey[];
+  values: Map<string, Value>;
+  refused: { key: string; reason: string }[];
+  locale: string;
+  sourceLocale: string;
+  missing: 'omit' | 'source';
+  archive: Readonly<ArchiveLimits>;
+}): Uint8Array {
+  const { codec, keys, values, locale } = input;
+  if (locale !== input.sourceLocale) {
+    for (const k of keys) if (!k.translatable && !values.has(k.key)) values.set(k.key, sourceValue(k.source, k.source_plurals, locale));
+    if (input.missing === 'source') {
+      for (const k of keys) if (!values.has(k.key) && k.source_plurals) values.set(k.key, { plurals: sourceFormsFor(locale, k.source_plurals) });
+    }
+  }
+  if (!codec.plurals) {
+    for (const k of keys) {
+      if (!k.source_plurals) continue;
+      values.delete(k.key);
+      input.refused.push({ key: k.key, reason: 'format_cannot_express_plural' });
+    }
+  }
+  if (input.skeleton) return codec.render({ source: input.skeleton, values, missing: input.missing, locale, sourceLocale: input.sourceLocale, archive: input.archive });
+  const fresh: FreshEntry[] = [];
+  for (const k of keys) {
+    if (!codec.plurals && k.source_plurals) continue;
+    const value = values.get(k.key) ?? (input.missing === 'source' ? sourceValue(k.source, k.source_plurals, locale) : undefined);
+    if (value !== undefined) fresh.push({ key: k.key, value, ...(k.notes ? { notes: k.notes } : {}) });
+  }
+  return codec.renderFresh(fresh, { locale });
 }
 
 function sourceValue(source: string, plurals: PluralForms | null, locale: string): Value {

@@ -2,6 +2,7 @@
 import { posix } from 'node:path';
 import { stringify } from 'yaml';
 import { checkLocale } from '../core/locales/locales.js';
+import { compileGlob } from '../project-config/compile-glob.js';
 import type { FileRule } from '../project-config/parse-config.js';
 import { TEMPLATE_VARIABLES, localeFromAndroid, variableValues } from '../core/path-templates.js';
 
@@ -11,7 +12,31 @@ export interface DetectedLayout {
   rules: FileRule[];
 }
 
+/** Why `init` wrote a rule: the files behind it, and the translations or the convention its template comes from. */
+export interface RuleEvidence {
+  /** The repository's files the rule's source glob names. */
+  sources: string[];
+  /** Locales whose translation files already sit where the template puts them; empty for a layout known from its source alone. */
+  translations: string[];
+  /** For a layout known from its source alone: the convention whose paths the template follows. */
+  convention?: string;
+}
+
+/** A detected layout and, rule by rule (same order), its evidence. */
+export interface DetectedProject extends DetectedLayout {
+  evidence: RuleEvidence[];
+}
+
+export interface DetectOptions {
+  /** The source locale when the caller knows it (a flag, the project); otherwise guessed. */
+  sourceLocale?: string | undefined;
+}
+
 /*
+ * A repository that holds only its source files (nothing translated yet) has no group; its files are then read against the
+ * conventions of the common tools (a folder named locales/, i18n/, l10n/ …, an `.lproj`, Android's values/, Flutter's ARB,
+ * gettext's .pot), and the template is the one that tool uses for the other locales.
+ *
  * How it works: in every file name the locale can sit in one slot: a whole folder (`locales/de/app.json`), an `.lproj` folder,
  * an Android `values-` folder, the file's stem (`de.json`) or the end of its stem (`app_de.arb`, `devise.de.yml`). Files that
  * differ only in that slot form a group; a group with two locales, or one locale and a base file (Android `values/`,
@@ -50,16 +75,33 @@ interface Group {
  * locales/<locale>/*.json, locales/<locale>.json, i18n/*.json, res/values[-xx[-rYY]]/strings.xml, *.lproj/Localizable.strings, lib/l10n/app_<locale>.arb, config/locales/<locale>.yml,
  * resources/lang/<locale>/*.php, po files, and so on.
  */
-export function detectLayout(files: readonly string[]): DetectedLayout | undefined {
+export function detectLayout(files: readonly string[], options: DetectOptions = {}): DetectedLayout | undefined {
+  const project = detectProject(files, options);
+  if (!project) return undefined;
+  const { sourceLocale, locales, rules } = project;
+  return { sourceLocale, locales, rules };
+}
+
+/** detectLayout with the evidence for each rule, which `init` writes into parlance.yml as comments. */
+export function detectProject(files: readonly string[], options: DetectOptions = {}): DetectedProject | undefined {
   const candidates = files.map((f) => f.replace(/^\.\//, '')).filter((f) => !f.split('/').some((segment) => SKIPPED_SEGMENTS.has(segment)));
   const groups = layoutGroups(candidates);
-  if (groups.length === 0) return undefined;
-  const sourceLocale = chooseSourceLocale(groups, filesPerLocale(candidates));
-  const ruled = groups.flatMap((group) => groupRule(group, sourceLocale) ?? []);
-  if (ruled.length === 0) return undefined;
-  const merged = mergeFolderRules(ruled);
+  const sourceLocale = options.sourceLocale ?? (groups.length > 0 ? chooseSourceLocale(groups, filesPerLocale(candidates)) : sourceOnlyLocale(candidates));
+  if (sourceLocale === undefined) return undefined;
+  const fromTranslations = mergeFolderRules(groups.flatMap((group) => groupRule(group, sourceLocale) ?? []));
+  // What the layouts with translations leave: source files nothing translates yet.
+  const covered = fromTranslations.map((r) => compileGlob(r.rule.source));
+  const taken = new Set(groups.flatMap((g) => [...[...g.members.values()].map((m) => m.path), ...(g.base !== undefined ? [g.base] : [])]));
+  const rest = candidates.filter((path) => !taken.has(path) && !covered.some((glob) => glob.test(path)));
+  const merged = [...fromTranslations, ...mergeFolderRules(sourceOnlyRules(rest, sourceLocale))];
+  if (merged.length === 0) return undefined;
+  merged.sort((a, b) => (a.rule.source < b.rule.source ? -1 : a.rule.source > b.rule.source ? 1 : 0));
   const locales = [...new Set(merged.flatMap((r) => r.locales))].filter((l) => l !== sourceLocale).sort();
-  return { sourceLocale, locales, rules: merged.map((r) => r.rule).sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)) };
+  const evidence = merged.map((r): RuleEvidence => {
+    const glob = compileGlob(r.rule.source);
+    return { sources: candidates.filter((path) => glob.test(path)), translations: [...r.locales].sort(), ...(r.convention ? { convention: r.convention } : {}) };
+  });
+  return { sourceLocale, locales, rules: merged.map((r) => r.rule), evidence };
 }
 
 // ---- Grouping ----------------------------------------------------------------------------------------------------
@@ -214,6 +256,8 @@ function filesPerLocale(files: readonly string[]): Map<string, number> {
 
 interface RuledGroup {
   group: Group;
+  /** For a layout known from its source alone: the convention the template follows. */
+  convention?: string;
   style: Style;
   source: string;
   /** The source is a base file (values/, Base.lproj, a .pot) rather than the source locale's own file. */
@@ -313,38 +357,226 @@ function extensionOf(path: string): string {
   return dot > 0 ? name.slice(dot + 1) : '';
 }
 
+// ---- Source files alone ------------------------------------------------------------------------------------------
+
+/** Folder names that say "localisation files live here", so a locale-named file or folder under one is the source, not a coincidence. */
+const L10N_FOLDER = /^(?:locales?|i18n|l10n|lang|langs|languages?|translations?|messages|intl|locali[sz]ations?)$/i;
+/** Android's values/ also holds colors, dimensions and styles; these are the files that hold text. */
+const ANDROID_TEXT_FILES: ReadonlySet<string> = new Set(['strings.xml', 'plurals.xml', 'arrays.xml']);
+/** How many source-only files are looked at: beyond this a repository is better described by hand. */
+const MAX_SOURCE_ONLY = 2_000;
+
+/** The source locale of a repository without translations: English when a recognised file names it, else the one locale named. */
+function sourceOnlyLocale(files: readonly string[]): string | undefined {
+  const locales = new Set<string>();
+  let bases = 0;
+  for (const path of files.slice(0, MAX_SOURCE_ONLY * 10)) {
+    if (path.endsWith('.pot')) bases++;
+    for (const occurrence of occurrencesIn(path)) {
+      if (sourceOnlyConvention(occurrence) === undefined) continue;
+      if (occurrence.locale === undefined) bases++;
+      else locales.add(occurrence.locale);
+    }
+  }
+  const english = ['en', 'en-US', 'en-GB', ...[...locales].filter((l) => l.startsWith('en-')).sort()].find((l) => locales.has(l));
+  if (english) return english;
+  if (locales.size === 1) return [...locales][0];
+  // Base files (values/, Base.lproj, a .pot) hold the default language, by convention English.
+  return locales.size === 0 && bases > 0 ? 'en' : undefined;
+}
+
+/** The rules for source files that have no translations yet, each from the convention of the tool its path belongs to. */
+function sourceOnlyRules(files: readonly string[], sourceLocale: string): RuledGroup[] {
+  const ruled: RuledGroup[] = [];
+  const seen = new Set<string>();
+  for (const path of files) {
+    if (ruled.length >= MAX_SOURCE_ONLY) break;
+    if (path.endsWith('.pot')) {
+      const pot = gettextTemplateRule(path);
+      if (pot) ruled.push(pot);
+      continue;
+    }
+    const found = occurrencesIn(path)
+      .filter((o) => o.locale === sourceLocale || o.locale === undefined)
+      .flatMap((o) => {
+        const convention = sourceOnlyConvention(o);
+        return convention ? [{ occurrence: o, ...convention }] : [];
+      })
+      .sort((a, b) => KIND_ORDER.indexOf(a.occurrence.kind) - KIND_ORDER.indexOf(b.occurrence.kind))[0];
+    if (!found || seen.has(path)) continue;
+    seen.add(path);
+    const { occurrence, style, convention } = found;
+    const base = occurrence.locale === undefined;
+    const group: Group = {
+      shape: occurrence.shape,
+      kind: occurrence.kind,
+      members: base ? new Map() : new Map([[sourceLocale, { path, token: occurrence.token ?? '' }]]),
+      ...(base ? { base: path } : {}),
+    };
+    const rule: FileRule = { source: path, translation: occurrence.shape.replace(SLOT, `{${style}}`), ...formatOf(path) };
+    ruled.push({ group, style, source: path, fromBase: base, locales: [], rule, convention });
+  }
+  return ruled;
+}
+
+/** Which reading of a path wins when it has several: a folder the tool names (`.lproj`, `values`) before a plain folder, before the file name. */
+const KIND_ORDER: readonly SlotKind[] = ['lproj', 'android', 'dir', 'stem', 'suffix'];
+
+/** The convention a source-only file follows and the locale variable its tool writes, or undefined when its path is no known layout. */
+function sourceOnlyConvention(occurrence: Occurrence): { style: Style; convention: string } | undefined {
+  const segments = occurrence.path.split('/');
+  const file = segments[segments.length - 1]!;
+  const ext = extensionOf(file);
+  const inL10nFolder = segments.slice(0, -1).some((segment) => L10N_FOLDER.test(segment));
+  switch (occurrence.kind) {
+    case 'lproj':
+      return ext === 'strings' || ext === 'stringsdict' ? { style: 'apple_locale', convention: 'Xcode: one <locale>.lproj folder per language' } : undefined;
+    case 'android':
+      return ANDROID_TEXT_FILES.has(file) ? { style: 'android_locale', convention: 'Android: res/values-<qualifier>/ per language' } : undefined;
+    case 'dir':
+      if (ext === 'po') return segments.includes('LC_MESSAGES') || inL10nFolder ? { style: 'locale_underscore', convention: 'gettext: <locale>/LC_MESSAGES/<domain>.po' } : undefined;
+      return inL10nFolder && ext !== 'md' ? { style: 'locale', convention: 'one folder per language (i18next, react-i18next, vue-i18n)' } : undefined;
+    case 'stem':
+      if (ext === 'po') return { style: 'locale_underscore', convention: 'gettext: one <locale>.po per language' };
+      if (!inL10nFolder) return undefined;
+      if (ext === 'yml' && occurrence.path.startsWith('config/locales/')) return { style: 'locale', convention: 'Rails I18n: config/locales/<locale>.yml' };
+      return ['json', 'yml', 'yaml', 'properties', 'xlf', 'xliff'].includes(ext) ? { style: 'locale', convention: 'one file per language named by its locale' } : undefined;
+    case 'suffix': {
+      if (occurrence.locale === undefined) return undefined;
+      const underscore = occurrence.shape.includes(`_${SLOT}`);
+      if (ext === 'arb') return { style: 'locale_underscore', convention: 'Flutter gen-l10n: lib/l10n/app_<locale>.arb' };
+      if (!inL10nFolder || !['json', 'yml', 'yaml', 'properties'].includes(ext)) return undefined;
+      return { style: underscore ? 'locale_underscore' : 'locale', convention: `one file per language, the locale after the name (${underscore ? 'name_<locale>' : 'name.<locale>'})` };
+    }
+  }
+}
+
+/**
+ * A gettext template with no catalogue yet: under a `locale(s)` folder the catalogues go to <locale>/LC_MESSAGES/ (Django,
+ * Babel), elsewhere beside it as <locale>.po (GNU's po/ folder).
+ */
+function gettextTemplateRule(path: string): RuledGroup | undefined {
+  const dir = posix.dirname(path);
+  const name = posix.basename(path, '.pot');
+  if (name === '' || /[*?{},]/.test(name)) return undefined;
+  const lcMessages = /^locales?$/i.test(posix.basename(dir));
+  const prefix = dir === '.' ? '' : `${dir}/`;
+  const shape = lcMessages ? `${prefix}${SLOT}/LC_MESSAGES/${name}.po` : `${prefix}${SLOT}.po`;
+  const convention = lcMessages ? 'gettext: <locale>/LC_MESSAGES/<domain>.po beside the template' : 'gettext: one <locale>.po per language beside the template';
+  const group: Group = { shape, kind: lcMessages ? 'dir' : 'stem', members: new Map(), base: path };
+  const rule: FileRule = { source: path, translation: shape.replace(SLOT, '{locale_underscore}'), ...formatOf(path) };
+  return { group, style: 'locale_underscore', source: path, fromBase: true, locales: [], rule, convention };
+}
+
 // ---- Rendering ---------------------------------------------------------------------------------------------------
 
+/** What `init` knows beyond the layout, written as comments so that the file says what was guessed and from what. */
+export interface RenderNotes {
+  /** Rule by rule (the layout's order): the files and translations or convention behind it. */
+  evidence?: readonly RuleEvidence[];
+  /** Rule by rule: the format(s) the service detects from the source files' names and content, for a rule that names none. */
+  detectedFormats?: readonly (string | undefined)[];
+  /** Where the listed locales come from. */
+  localesFrom?: 'flag' | 'files';
+  /** The project's target locales, read from the service; `locales` is then left out so that the project decides. */
+  projectLocales?: readonly string[];
+  /** Where the source locale comes from, when not guessed from the file names. */
+  sourceLocaleFrom?: 'flag' | 'project';
+}
+
+/** How many file names a comment lists before it says how many more there are. */
+const LISTED_FILES = 4;
+
 /** The commented parlance.yml that `init` writes. */
-export function renderConfig(layout: { sourceLocale: string; locales: string[]; rules: FileRule[] }, service?: string): string {
+export function renderConfig(layout: { sourceLocale: string; locales: string[]; rules: FileRule[] }, service?: string, notes: RenderNotes = {}): string {
   const width = Math.max(...TEMPLATE_VARIABLES.map((v) => v.name.length)) + 2;
   const variables = TEMPLATE_VARIABLES.map((v) => `#   ${`{${v.name}}`.padEnd(width)}  ${v.example.padEnd(10)}  ${v.meaning}`);
+  const sourceNote = notes.sourceLocaleFrom === 'flag' ? '   # from --source-locale' : notes.sourceLocaleFrom === 'project' ? "   # the project's source locale" : '   # guessed from the file names';
   const lines = [
     '# parlance.yml: which files Parlance translates, and where the translations go.',
-    '# Written by `parlance init` from the file names in this repository; check it and edit freely.',
+    '# Written by `parlance init` from the files in this repository; the comments say what it guessed. Check it and edit freely.',
     "# Paths are relative to this file's directory (the repository, for .github/parlance.yml).",
     '',
     service !== undefined ? `service: ${scalar(service)}` : '# service: https://parlance.example.com   # default: $PARLANCE_URL, else http://127.0.0.1:8787',
-    `source_locale: ${scalar(layout.sourceLocale)}`,
-    layout.locales.length > 0
-      ? `locales: [${layout.locales.map(scalar).join(', ')}]   # leave out to use every target locale of the project`
-      : "# locales: [de, fr]   # default: every target locale of the project",
+    `source_locale: ${scalar(layout.sourceLocale)}${sourceNote}`,
+    ...localesLines(layout.locales, notes),
+    '',
+    "# languages_mapping: where your paths spell a locale differently from Parlance's tag, the name they use",
+    '# (every locale variable of a template gives it; a file rule can have its own, over this one). For example:',
+    '# languages_mapping:',
+    '#   de: de-DE',
+    '#   zh-Hans: zh_CN',
     '',
     '# source: a glob: * (within a folder), ** (any depth), ? (one character), {a,b} (either).',
     '# translation: where each locale goes; variables (pt-BR shown):',
     ...variables,
     '# format: optional; the service detects it from the file name and content.',
+    '# ignore: optional; globs (as in source) of files that source matches but that are not to be translated, e.g. ["locales/en/legacy/**"].',
     '# careful: optional; key patterns such as ["onboarding.*"] get the careful pass (context, glossary, self-check).',
+    '# plurals: optional; i18next (items_one, items_other … are one plural key; the default for a family with _other) or none.',
     'files:',
-    ...layout.rules.flatMap((rule) => [
+    ...layout.rules.flatMap((rule, index) => [
+      ...ruleComments(rule, notes.evidence?.[index], notes.detectedFormats?.[index]),
       `  - source: ${scalar(rule.source)}`,
       `    translation: ${scalar(rule.translation)}`,
       ...(rule.format ? [`    format: ${scalar(rule.format)}`] : []),
       // JSON strings are YAML double-quoted scalars, safe inside a flow list whatever the pattern holds.
       ...(rule.careful?.length ? [`    careful: [${rule.careful.map((p) => JSON.stringify(p)).join(', ')}]`] : []),
+      // Only a glob can match files that are not sources.
+      ...(/[*?{]/.test(rule.source) ? [`    # ignore: [${JSON.stringify(ignoreExample(rule.source))}]`] : []),
+      `    # languages_mapping: {${layout.locales[0] ?? 'pt-BR'}: ${mappingExample(layout.locales[0] ?? 'pt-BR')}}`,
     ]),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+function localesLines(locales: readonly string[], notes: RenderNotes): string[] {
+  if (locales.length > 0) {
+    const from = notes.localesFrom === 'flag' ? 'from --locales' : 'the locales of the translations found';
+    return [`locales: [${locales.map(scalar).join(', ')}]   # ${from}; leave out to use every target locale of the project`];
+  }
+  if (notes.projectLocales && notes.projectLocales.length > 0) {
+    return [
+      `# locales: [${notes.projectLocales.map(scalar).join(', ')}]   # the project's target locales today; left out, so that`,
+      '#   languages added to the project later (parlance languages add) are pulled too',
+    ];
+  }
+  return ['# locales: [de, fr]   # default: every target locale of the project'];
+}
+
+/** The comment lines above a rule: which files, from what its template comes, which format. */
+function ruleComments(rule: FileRule, evidence: RuleEvidence | undefined, detected: string | undefined): string[] {
+  const lines: string[] = [];
+  if (evidence) {
+    const shown = evidence.sources.slice(0, LISTED_FILES).map(commentText).join(', ');
+    const more = evidence.sources.length > LISTED_FILES ? ` and ${evidence.sources.length - LISTED_FILES} more` : '';
+    lines.push(`  # Source files found: ${shown}${more}.`);
+    if (evidence.translations.length > 0) lines.push(`  # Template: where the translations found already are (${evidence.translations.join(', ')}).`);
+    else if (evidence.convention) lines.push(`  # Template: no translations yet, so it follows the usual layout: ${evidence.convention}.`);
+  }
+  if (rule.format) lines.push(`  # Format: ${rule.format}, from the file name.`);
+  else if (detected) lines.push(`  # Format: ${commentText(detected)}, as the service detects it from the files' names and content; add format: to fix it.`);
+  else lines.push('  # Format: detected by the service from each file\'s name and content; add format: to fix it.');
+  return lines;
+}
+
+/** An ignore glob beside a rule's source, to show the form. */
+function ignoreExample(source: string): string {
+  const dir = posix.dirname(source);
+  return `${dir === '.' ? '' : `${dir}/`}legacy/**`;
+}
+
+/** `pt-BR` → `pt_BR`, `de` → `de-DE` (its likely region): a name a repository might use instead of the tag. */
+function mappingExample(locale: string): string {
+  if (locale.includes('-')) return locale.replaceAll('-', '_');
+  const region = new Intl.Locale(locale).maximize().region;
+  return region ? `${locale}-${region}` : `${locale}_x`;
+}
+
+/** A file name in a comment: a newline or other control character in it would end the comment. */
+function commentText(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f]/g, '?');
 }
 
 /** A YAML scalar as the yaml package writes it: quoted when plain text would read back differently (`{locale}.json`, `*.po`). */

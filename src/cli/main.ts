@@ -14,22 +14,29 @@ import { importCommand } from './commands/import.js';
 import { initCommand } from './commands/init.js';
 import { integrationsCommand } from './commands/integrations.js';
 import { languagesCommand } from './commands/languages.js';
+import { loginCommand } from './commands/login.js';
+import { logoutCommand } from './commands/logout.js';
 import { mcpCommand } from './commands/mcp.js';
+import { diffCommand } from './commands/diff.js';
 import { pullCommand } from './commands/pull.js';
 import { pushCommand } from './commands/push.js';
 import { qaCommand } from './commands/qa.js';
 import { releaseCommand } from './commands/release.js';
+import { retryCommand } from './commands/retry.js';
 import { reviewCommand } from './commands/review.js';
 import { statusCommand } from './commands/status.js';
 import { storageCommand } from './commands/storage.js';
 import { syncCommand } from './commands/sync.js';
 import { tokensCommand } from './commands/tokens.js';
+import { translateMissingCommand } from './commands/translate-missing.js';
+import { storedToken } from './credentials-file.js';
 import { createOutput } from './output.js';
 
-const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, statusCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand];
+const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, diffCommand, statusCommand, retryCommand, translateMissingCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand, loginCommand, logoutCommand];
 
 const GLOBAL_HELP = `Options for every command:
-  --token <token>     project token (default: $PARLANCE_TOKEN); never printed
+  --token <token>     project token (default: $PARLANCE_TOKEN, else the one 'parlance login' stored for the
+                      service); never printed
   --service <url>     the Parlance service (default: parlance.yml's service, else $PARLANCE_URL,
                       else http://127.0.0.1:8787)
   --config <file>     the config file (default: parlance.yml, else .github/parlance.yml)
@@ -40,9 +47,10 @@ const GLOBAL_HELP = `Options for every command:
 const EXIT_HELP = `Exit codes:
   0  ok
   1  usage or config error (parlance.yml:LINE:COL, a bad flag, a request the service rejected as invalid)
-  2  authentication or ability (no token, a revoked token, a token without the ability)
+  2  authentication or ability (no token, a revoked token, a token without the ability, a stored credentials
+     file others can read)
   3  service or network (5xx, unreachable, still rate limited after retries, a failed batch or storage sync)
-  4  a refused row: a translation held by the quality gates (push --wait, sync, pull, status --wait, qa)
+  4  a refused row: a translation held by the quality gates (push --wait, sync, pull, status --wait, retry --wait, qa)
   5  the word allowance is exhausted`;
 
 /** The help of the whole `parlance` binary: the user commands here, the service commands of server/cli. */
@@ -51,7 +59,7 @@ export const HELP = `Usage: parlance <command> [options]
 Project commands (talk to a Parlance service with a project token):
 ${COMMANDS.map((command) => `  ${command.name.padEnd(11)} ${command.summary}`).join('\n')}
 
-Service commands (run where the service runs):
+Service commands (run where the service runs: the parlance-server package or the Docker image):
   start       API and workers in one process (the embedded default; creates a demo project on first start)
   serve       API only (needs DATABASE_URL and REDIS_URL; run workers with 'parlance worker')
   worker      job workers only (needs DATABASE_URL and REDIS_URL)
@@ -104,7 +112,7 @@ export async function runCli(argv: string[], io: CommandIo = processIo()): Promi
   const secret = flags.token ?? io.env.PARLANCE_TOKEN;
   const out = createOutput(io, { json: values.json === true, quiet: values.quiet === true, secret });
   try {
-    return await command.run(createContext(io, out, flags), { values, positionals });
+    return await command.run(createContext(io, out, flags, { storedToken: (url) => storedToken(io.env, url) }), { values, positionals });
   } catch (error) {
     return fail(io, `parlance ${command.name}`, { json: values.json === true, secret }, error);
   }
@@ -174,7 +182,7 @@ export function describeFailure(error: unknown): Failure {
 const API_HINTS: Record<string, string> = {
   token_missing: '(check --token or PARLANCE_TOKEN)',
   token_malformed: '(check --token or PARLANCE_TOKEN)',
-  token_invalid: '(check --token or PARLANCE_TOKEN, and --service)',
+  token_invalid: "(check --token or PARLANCE_TOKEN, and --service; a token stored by 'parlance login' is replaced by logging in again)",
   token_expired: '(mint a new token: parlance tokens create)',
   token_revoked: '(mint a new token: parlance tokens create)',
   path_not_found: "(push the file first: 'parlance push')",

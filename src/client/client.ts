@@ -8,6 +8,7 @@ import type {
   Invitation,
   KeyPage,
   KeyState,
+  AddedLanguage,
   Language,
   Member,
   Page,
@@ -19,11 +20,14 @@ import type {
   Project,
   ProjectSettings,
   PulledFile,
+  PulledArchive,
+  ArchiveFile,
   QaRun,
   ReviewState,
   SourceFile,
   Token,
   TranslationRow,
+  TranslationsUpload,
   ImportJob,
   ImportOptionsInput,
   ImportPlatform,
@@ -76,6 +80,11 @@ export interface ClientOptions {
   userAgent?: string;
   /** Default 120_000: one request taking longer counts as a network error. */
   requestTimeoutMs?: number;
+  /**
+   * Reads a zip's entries for pullArchive, within limits (the CLI passes src/core/read-zip.ts's readZip with the archive
+   * limits; Node's zlib keeps it out of the browser's client). Without it, pullArchive throws ArchiveUnsupportedError.
+   */
+  readZip?: (bytes: Uint8Array) => Record<string, Uint8Array>;
 }
 
 /** An answer of the service other than 2xx; `code` and `detail` come from its problem+json body. */
@@ -128,11 +137,13 @@ export function exitCodeFor(error: unknown): 1 | 2 | 3 | 5 {
 export interface ParlanceClient {
   project(): Promise<Project>;
   languages(): Promise<Language[]>;
-  addLanguage(tag: string): Promise<Language>;
+  /** POST /v1/languages: also queues the translation of every existing key into it (`batch`). */
+  addLanguage(tag: string): Promise<AddedLanguage>;
   removeLanguage(tag: string): Promise<Language>;
   /** GET /v1/files */
   files(): Promise<SourceFile[]>;
-  pushFile(input: { path: string; content: Uint8Array; format?: string; locales?: string[]; careful?: string[]; idempotencyKey?: string }): Promise<Batch>;
+  /** `plurals`: how json files read i18next plural suffixes (default: a family with `_other` is one plural key). */
+  pushFile(input: { path: string; content: Uint8Array; format?: string; locales?: string[]; careful?: string[]; plurals?: 'i18next' | 'none'; idempotencyKey?: string }): Promise<Batch>;
   /** The batch with the first page of rows (limit 500). */
   batch(id: string): Promise<BatchWithRows>;
   /** Every page of the batch's rows. */
@@ -140,6 +151,12 @@ export interface ParlanceClient {
   batches(options?: { limit?: number; status?: string }): Promise<Batch[]>;
   waitForBatch(id: string, options?: { intervalMs?: number; timeoutMs?: number; onProgress?: (batch: Batch) => void }): Promise<Batch>;
   pull(input: { path: string; locale: string; format?: string; missing?: 'omit' | 'source' }): Promise<PulledFile>;
+  /**
+   * GET /v1/pull?archive=true: every target file of every pushed source file in one request, read within the archive
+   * limits. `not_modified` when `ifNoneMatch` (an earlier answer's etag) still names it. ArchiveUnsupportedError when
+   * the service answers something else than the archive (an older service).
+   */
+  pullArchive(input?: { locales?: string[]; missing?: 'omit' | 'source'; ifNoneMatch?: string }): Promise<PulledArchive>;
   /** `rows[].text`/`plurals`: check a proposed translation instead of the stored one. */
   qaRun(body: { locales?: string[]; keys?: string[]; path?: string; rows?: { key: string; locale: string; path?: string; text?: string; plurals?: Record<string, string> }[]; include_passed?: boolean }): Promise<QaRun>;
   /** Every page. */
@@ -152,6 +169,8 @@ export interface ParlanceClient {
   /** PUT /v1/translations/:key/:locale: a human translation, which later machine passes do not overwrite. */
   /** `drift: true` marks an imported hand edit of a managed translation file (the service then sends source_drift.repaired). */
   putTranslation(input: { key: string; locale: string; path?: string; text?: string; plurals?: Record<string, string>; drift?: boolean }): Promise<TranslationPut>;
+  /** POST /v1/translations/upload: an existing target file of the source file at `path`, its new or different values written as human translations. */
+  uploadTranslations(input: { path: string; locale: string; content: Uint8Array; format?: string; dryRun?: boolean; plurals?: 'i18next' | 'none' }): Promise<TranslationsUpload>;
   tokens(): Promise<Token[]>;
   createToken(input: { name: string; abilities?: string[]; expires_in_days?: number }): Promise<Token & { secret: string }>;
   revokeToken(id: string): Promise<Token>;
@@ -271,7 +290,7 @@ export function createClient(options: ClientOptions): ParlanceClient {
   const client: ParlanceClient = {
     project: () => json<Project>({ method: 'GET', path: '/v1/project' }),
     languages: async () => (await json<{ items: Language[] }>({ method: 'GET', path: '/v1/languages' })).items,
-    addLanguage: (tag) => json<Language>({ method: 'POST', path: '/v1/languages', json: { tag } }),
+    addLanguage: (tag) => json<AddedLanguage>({ method: 'POST', path: '/v1/languages', json: { tag } }),
     removeLanguage: (tag) => json<Language>({ method: 'DELETE', path: `/v1/languages/${encodeURIComponent(tag)}` }),
     files: async () => (await json<{ items: SourceFile[] }>({ method: 'GET', path: '/v1/files' })).items,
 
@@ -283,6 +302,7 @@ export function createClient(options: ClientOptions): ParlanceClient {
       if (input.format) form.set('format', input.format);
       if (input.locales?.length) form.set('locales', input.locales.join(','));
       if (input.careful?.length) form.set('careful', input.careful.join(','));
+      if (input.plurals) form.set('plurals', input.plurals);
       // A key makes the push safe to send again after a lost answer: the service replays the first batch instead of queuing twice.
       const idempotencyKey = input.idempotencyKey ?? randomKey();
       return json<Batch>({ method: 'POST', path: '/v1/push', form, headers: { 'idempotency-key': idempotencyKey } });
@@ -327,6 +347,20 @@ export function createClient(options: ClientOptions): ParlanceClient {
       return { body, format: res.headers.get('x-parlance-format') ?? input.format ?? '', refused: refusedFrom(res.headers) };
     },
 
+    async pullArchive(input = {}) {
+      const headers: Record<string, string> = { accept: 'application/zip' };
+      if (input.ifNoneMatch) headers['if-none-match'] = input.ifNoneMatch;
+      const spec: RequestSpec = { method: 'GET', path: '/v1/pull', query: { archive: 'true', locale: input.locales?.join(','), missing: input.missing }, headers };
+      let res: Response;
+      try {
+        res = await send(spec);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 304) return { status: 'not_modified', etag: input.ifNoneMatch ?? '' };
+        throw error;
+      }
+      return readArchive(res, describe(spec), options.readZip);
+    },
+
     qaRun: (body) => json<QaRun>({ method: 'POST', path: '/v1/qa/run', json: body }),
     glossary: () => allPages<GlossaryTerm>('/v1/glossary', {}),
     addGlossaryTerm: (input) => json<GlossaryTerm>({ method: 'POST', path: '/v1/glossary', json: input }),
@@ -347,6 +381,16 @@ export function createClient(options: ClientOptions): ParlanceClient {
         query: { path: input.path },
         json: { ...(input.plurals ? { plurals: input.plurals } : { text: input.text }), ...(input.drift ? { drift: true } : {}) },
       }),
+    uploadTranslations(input) {
+      const form = new FormData();
+      form.set('file', new Blob([input.content as Uint8Array<ArrayBuffer>]), `${input.locale}-${input.path.split('/').pop() || input.path}`);
+      form.set('path', input.path);
+      form.set('locale', input.locale);
+      if (input.format) form.set('format', input.format);
+      if (input.dryRun) form.set('dry_run', 'true');
+      if (input.plurals) form.set('plurals', input.plurals);
+      return json<TranslationsUpload>({ method: 'POST', path: '/v1/translations/upload', form });
+    },
     tokens: async () => (await json<{ items: Token[] }>({ method: 'GET', path: '/v1/tokens' })).items,
     createToken: (input) => json<Token & { secret: string }>({ method: 'POST', path: '/v1/tokens', json: input }),
     revokeToken: (id) => json<Token>({ method: 'DELETE', path: `/v1/tokens/${encodeURIComponent(id)}` }),
@@ -518,6 +562,39 @@ export function retryAfterSeconds(value: string | null, now = Date.now()): numbe
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The answer was not GET /v1/pull's archive (an older service answers one file): the caller pulls file by file. */
+export class ArchiveUnsupportedError extends Error {
+  override readonly name = 'ArchiveUnsupportedError';
+}
+
+const MANIFEST = 'manifest.json';
+
+async function readArchive(res: Response, request: string, readZip: ClientOptions['readZip']): Promise<PulledArchive> {
+  const type = res.headers.get('content-type') ?? '';
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (!type.startsWith('application/zip')) throw new ArchiveUnsupportedError(`${request}: the service answered ${type || 'no content type'}, not the archive`);
+  if (!readZip) throw new ArchiveUnsupportedError(`${request}: this client was made without a zip reader`);
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = readZip(bytes);
+  } catch (error) {
+    throw new ApiError(res.status, 'unreadable_response', `the archive cannot be read: ${(error as Error).message}`, null, request);
+  }
+  const manifestBytes = entries[MANIFEST];
+  if (!manifestBytes) throw new ArchiveUnsupportedError(`${request}: the archive has no ${MANIFEST}`);
+  const manifest = JSON.parse(new TextDecoder().decode(manifestBytes)) as {
+    source_locale?: string;
+    files?: { entry: string; path: string; locale: string; format: string; keys?: number; missing?: string[]; flagged?: string[]; refused?: { key: string; reason: string }[] }[];
+  };
+  const files: ArchiveFile[] = [];
+  for (const file of manifest.files ?? []) {
+    const body = entries[file.entry];
+    if (!body) throw new ApiError(res.status, 'unreadable_response', `the archive's manifest names '${file.entry}', which it does not hold`, null, request);
+    files.push({ path: file.path, locale: file.locale, format: file.format, body, keys: file.keys ?? 0, missing: file.missing ?? [], flagged: file.flagged ?? [], refused: file.refused ?? [] });
+  }
+  return { status: 'ok', etag: res.headers.get('etag'), source_locale: manifest.source_locale ?? '', files };
 }
 
 function refusedFrom(headers: Headers): PulledFile['refused'] {

@@ -74,6 +74,30 @@ export interface Language {
   added_at: string | null;
 }
 
+/**
+ * What POST /v1/languages answers: the language, and the batch translating every existing key into it (null when the
+ * project has no keys yet, or when the batch could not be queued: `batch_problem` says why, e.g. the allowance).
+ */
+export interface AddedLanguage extends Language {
+  batch: Batch | null;
+  batch_problem: { code: string; detail: string } | null;
+}
+
+/** What POST /v1/translations/upload answers: per key of the source file, what became of the file's value. */
+export interface TranslationsUpload {
+  path: string;
+  locale: string;
+  dry_run: boolean;
+  /** Keys written as human translations (new or different values). */
+  uploaded: string[];
+  /** Values equal to what the service holds. */
+  unchanged: number;
+  /** Values a gate refused (written as human translations carrying their failures), or of the wrong plural shape (not written). */
+  refused: { key: string; reason: string }[];
+  /** Keys of the file the source file does not have: not written. */
+  unknown_keys: string[];
+}
+
 /** A source file the service holds, with the SHA-256 of the bytes last pushed. */
 export interface SourceFile {
   path: string;
@@ -91,6 +115,26 @@ export interface PulledFile {
   /** Keys left out of the file: a plural the format cannot express, or a translation held for review. */
   refused: { count: number; keys: string[]; reasons: string[] };
 }
+
+/** One target file of GET /v1/pull's archive, as its manifest describes it. */
+export interface ArchiveFile {
+  /** The source file's path as it was pushed. */
+  path: string;
+  locale: string;
+  format: string;
+  body: Uint8Array;
+  /** Active keys of the source file. */
+  keys: number;
+  /** Translatable keys with no translation in this locale yet. */
+  missing: string[];
+  /** Keys whose translation the gates flagged. */
+  flagged: string[];
+  /** Keys left out of the file, and why (held for review, a plural the format cannot express). */
+  refused: { key: string; reason: string }[];
+}
+
+/** GET /v1/pull's archive of every pushed file, or `not_modified` when the ETag sent still names it. */
+export type PulledArchive = { status: 'not_modified'; etag: string } | { status: 'ok'; etag: string | null; source_locale: string; files: ArchiveFile[] };
 
 export interface GlossaryTerm {
   id: string;
@@ -231,6 +275,10 @@ export interface LocaleProgress {
   locale: string;
   keys: number;
   translated: number;
+  /** Of `translated`: by a provider or the translation memory. */
+  machine: number;
+  /** Of `translated`: by a person (human or approved). */
+  human: number;
   held: number;
   flagged: number;
   missing: number;

@@ -34,15 +34,17 @@ export function unknownVariables(template: string): string[] {
  * Fills a translation path template for one source file and one locale. Variables: {locale} (pt-BR), {locale_underscore} (pt_BR),
  * {android_locale} (pt-rBR; b+sr+Latn for a script), {apple_locale} (pt-BR; zh-Hans), {two_letters} (pt), {name} (source file name without extension),
  * {ext} (without dot), {dir} (the source file's directory, posix, relative). Unknown variables: throws naming them.
+ * `pathName`, from parlance.yml's languages_mapping (`de: de-DE`), is what every locale variable gives instead: the project chose
+ * how that locale is spelled in its paths, whichever variable the template uses.
  */
-export function translationPath(template: string, sourcePath: string, locale: string): string {
+export function translationPath(template: string, sourcePath: string, locale: string, pathName?: string): string {
   const unknown = unknownVariables(template);
   if (unknown.length > 0) {
     throw new Error(`Unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} in translation template '${template}'. Known: ${[...KNOWN_VARIABLES].map((n) => `{${n}}`).join(', ')}.`);
   }
   const problem = templatePathProblem(template);
   if (problem) throw new RepoPathError(template, problem.problem, problem.reason);
-  const values = variableValues(repoPath(sourcePath), locale);
+  const values = variableValues(repoPath(sourcePath), locale, pathName);
   // Filled but for {dir}, the path meets the same rule: a file named `...json` must not make {name} a '..' that climbs.
   const beforeDir = template.replace(VARIABLE, (whole, name: string) => (name === 'dir' ? whole : (values[name] ?? '')));
   const filledProblem = templatePathProblem(beforeDir);
@@ -71,17 +73,17 @@ export function templatePathProblem(template: string): ReturnType<typeof repoPat
   return problem;
 }
 
-/** The value of every variable for one source file and locale. */
-export function variableValues(sourcePath: string, locale: string): Record<string, string> {
+/** The value of every variable for one source file and locale; `pathName` (a languages_mapping value) replaces every locale variable's. */
+export function variableValues(sourcePath: string, locale: string, pathName?: string): Record<string, string> {
   const parts = localeParts(locale);
   const base = posix.basename(sourcePath);
   const dot = base.lastIndexOf('.');
   return {
-    locale: parts.tag,
-    locale_underscore: parts.tag.replaceAll('-', '_'),
-    android_locale: androidLocale(parts),
-    apple_locale: appleLocale(parts),
-    two_letters: parts.language,
+    locale: pathName ?? parts.tag,
+    locale_underscore: pathName ?? parts.tag.replaceAll('-', '_'),
+    android_locale: pathName ?? androidLocale(parts),
+    apple_locale: pathName ?? appleLocale(parts),
+    two_letters: pathName ?? parts.language,
     // A leading dot (`.env`) starts a name, not an extension.
     name: dot > 0 ? base.slice(0, dot) : base,
     ext: dot > 0 ? base.slice(dot + 1) : '',

@@ -14,6 +14,19 @@ export function pluralCategories(locale: string): PluralCategory[] {
   return categories;
 }
 
+const ordinalCache = new Map<string, PluralCategory[]>();
+
+/** The ordinal plural categories `locale` uses (1st, 2nd, 3rd…), in CLDR order: `en` has one, two, few, other. */
+export function ordinalCategories(locale: string): PluralCategory[] {
+  let categories = ordinalCache.get(locale);
+  if (!categories) {
+    const used = new Set(new Intl.PluralRules(locale, { type: 'ordinal' }).resolvedOptions().pluralCategories);
+    categories = PLURAL_CATEGORIES.filter((c) => used.has(c));
+    ordinalCache.set(locale, categories);
+  }
+  return categories;
+}
+
 /**
  * The source forms to start each target category from: the same category where the source has it,
  * else `other` (so `ar`'s `few` starts from English `other`, and `ja`'s only form from English `other`).

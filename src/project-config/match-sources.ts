@@ -1,8 +1,8 @@
 /** The source files of parlance.yml's rules on disk, found by walking only as deep as each glob can reach. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileGlob } from './compile-glob.js';
-import type { FileRule, ParlanceConfig } from './parse-config.js';
+import { sourceTest } from './match-source-paths.js';
+import type { FileRule, ParlanceConfig } from './config-types.js';
 
 const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
@@ -14,13 +14,13 @@ export interface SourceFileMatch {
 }
 
 /**
- * Every file matching each rule's `source` glob under `root` (skips node_modules, .git); sorted; a rule matching nothing is reported by the caller.
+ * Every file matching each rule's `source` glob and none of its `ignore` globs under `root` (skips node_modules, .git); sorted; a rule matching nothing is reported by the caller.
  * Rules are matched independently, in their order, each rule's files sorted by path, so a caller can tell which rule matched nothing.
  */
 export function matchSources(config: ParlanceConfig, root: string): SourceFileMatch[] {
   return config.files.flatMap((rule) => {
-    const pattern = compileGlob(rule.source);
-    const paths = candidatePaths(root, rule.source).filter((path) => pattern.test(path));
+    const isSource = sourceTest(rule);
+    const paths = candidatePaths(root, rule.source).filter(isSource);
     return paths.sort(byCodeUnits).map((path) => ({ rule, path, absolute: join(root, ...path.split('/')) }));
   });
 }

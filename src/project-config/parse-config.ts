@@ -5,23 +5,13 @@ import { z } from 'zod';
 import { FORMAT_IDS } from '../core/formats/codec.js';
 import { checkLocale } from '../core/locales/locales.js';
 import { RepoPathError, repoPathProblem } from '../core/repo-path.js';
-import { LOCALE_VARIABLES, TEMPLATE_VARIABLES, templatePathProblem, translationPath, unknownVariables, variablesIn } from '../core/path-templates.js';
+import { LOCALE_VARIABLES, TEMPLATE_VARIABLES, templatePathProblem, unknownVariables, variablesIn } from '../core/path-templates.js';
 import { compileGlob, sampleOfGlob } from './compile-glob.js';
 import { ConfigFileError, type ConfigIssue } from './config-file-error.js';
+import { targetPathFor } from './target-paths.js';
 
-export interface FileRule {
-  source: string;
-  translation: string;
-  format?: string;
-  careful?: string[];
-}
-
-export interface ParlanceConfig {
-  service?: string;
-  source_locale?: string;
-  locales?: string[];
-  files: FileRule[];
-}
+export { PLURALS_MODES, type FileRule, type LanguagesMapping, type ParlanceConfig, type PluralsMode } from './config-types.js';
+import { PLURALS_MODES, type LanguagesMapping, type ParlanceConfig, type PluralsMode } from './config-types.js';
 
 const FORMAT_SET: ReadonlySet<string> = new Set(FORMAT_IDS);
 
@@ -32,6 +22,7 @@ const EXPECTED: Readonly<Record<string, string>> = {
   source_locale: "a BCP-47 tag such as 'en'",
   locales: 'a list of BCP-47 tags such as [de, fr, pt-BR]',
   'locales[]': "a BCP-47 tag such as 'pt-BR'",
+  languages_mapping: 'a mapping from Parlance locales to the names your paths use, such as {de: de-DE, zh-Hans: zh_CN}',
   files: "a list of file rules, each with 'source' and 'translation'",
   'files[]': "a mapping with 'source' and 'translation'",
   'files[].source': "a glob such as 'locales/en/*.json'",
@@ -39,6 +30,10 @@ const EXPECTED: Readonly<Record<string, string>> = {
   'files[].format': "a format identifier such as 'json'",
   'files[].careful': 'a list of key patterns such as ["onboarding.*"]',
   'files[].careful[]': "a key pattern such as 'onboarding.*'",
+  'files[].ignore': "a list of globs such as ['locales/en/legacy/*.json']",
+  'files[].ignore[]': "a glob such as 'locales/en/legacy/*.json'",
+  'files[].languages_mapping': 'a mapping from Parlance locales to the names your paths use, such as {de: de-DE, zh-Hans: zh_CN}',
+  'files[].plurals': `one of ${PLURALS_MODES.join(', ')}`,
 };
 
 /** Keys people reach for from other tools, mapped to ours for the did-you-mean hint. */
@@ -55,6 +50,15 @@ const KEY_ALIASES: Readonly<Record<string, string>> = {
   destination: 'translation',
   pattern: 'source',
   src: 'source',
+  language_mapping: 'languages_mapping',
+  languages_map: 'languages_mapping',
+  locale_mapping: 'languages_mapping',
+  locales_mapping: 'languages_mapping',
+  mapping: 'languages_mapping',
+  exclude: 'ignore',
+  excludes: 'ignore',
+  ignored: 'ignore',
+  plural: 'plurals',
 };
 
 const Locale = z.string().transform((value, ctx) => {
@@ -100,6 +104,62 @@ const SourceGlob = z.string().transform((value, ctx) => {
   return normalised;
 });
 
+/** A glob of files to leave out: what `source` accepts, normalised the same way. */
+const IgnoreGlob = SourceGlob;
+
+/**
+ * languages_mapping: each key a locale (canonicalised, as in `locales`), each value one path segment that stands for it in
+ * every locale variable of a template. Two locales under one name would write to the same files.
+ */
+const LanguagesMappingSchema = z.record(z.string(), z.unknown()).transform((value, ctx) => {
+  const mapping: LanguagesMapping = {};
+  const keyOf = new Map<string, string>();
+  const locales = new Map<string, string>();
+  for (const [key, name] of Object.entries(value)) {
+    const check = checkLocale(key);
+    if (!check.ok) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `${check.message} The keys are Parlance locales; the names your paths use go on the right (de: de-DE).` });
+      continue;
+    }
+    const sameLocale = locales.get(check.tag);
+    if (sameLocale !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `'${key}' is the locale '${check.tag}', which '${sameLocale}' maps already` });
+      continue;
+    }
+    locales.set(check.tag, key);
+    if (typeof name !== 'string') {
+      ctx.addIssue({ code: 'custom', path: [key], message: `expected the name '${check.tag}' has in your paths, such as '${check.tag.replaceAll('-', '_')}', got ${describeValue(name)}` });
+      continue;
+    }
+    const problem = pathNameProblem(name);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `'${name}' ${problem}` });
+      continue;
+    }
+    const other = keyOf.get(name);
+    if (other !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `'${other}' and '${check.tag}' both map to '${name}', so their translations would be written to the same files` });
+      continue;
+    }
+    keyOf.set(name, check.tag);
+    mapping[check.tag] = name;
+  }
+  return mapping;
+});
+
+/** Why a languages_mapping value cannot stand for a locale in a path, or undefined. */
+function pathNameProblem(name: string): string | undefined {
+  if (name === '') return 'is empty; expected the name the locale has in your paths';
+  if (name.trim() !== name) return 'starts or ends with a space';
+  if (name.includes('/') || name.includes('\\')) return "holds a path separator; a locale's name is one part of a path (the template says where it goes)";
+  if (name === '.' || name === '..') return "is not a name ('.' and '..' are the folder itself and its parent)";
+  if (/[{}]/.test(name)) return "holds '{' or '}', which read as a template variable";
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'holds a control character';
+  if (name.length > 64) return 'is longer than 64 characters';
+  return undefined;
+}
+
 function isUsableTemplate(template: string): boolean {
   return templatePathProblem(template) === undefined && unknownVariables(template).length === 0 && variablesIn(template).some((name) => LOCALE_VARIABLES.has(name));
 }
@@ -129,6 +189,15 @@ const Rule = z.strictObject({
     .refine((value) => FORMAT_SET.has(value), { error: (issue) => `unknown format '${String(issue.input)}'; expected one of: ${FORMAT_IDS.join(', ')}` })
     .optional(),
   careful: z.array(z.string().min(1, { error: `must not be empty; expected ${EXPECTED['files[].careful[]']}` })).optional(),
+  ignore: z.array(IgnoreGlob).optional(),
+  languages_mapping: LanguagesMappingSchema.optional(),
+  plurals: z
+    .string()
+    .refine((value): value is PluralsMode => (PLURALS_MODES as readonly string[]).includes(value), {
+      error: (issue) => `unknown plurals mode '${String(issue.input)}'; expected i18next (a key family such as items_one, items_other is one plural key) or none (every key on its own)`,
+    })
+    .transform((value) => value as PluralsMode)
+    .optional(),
 });
 
 const Config = z
@@ -136,6 +205,7 @@ const Config = z
     service: Service.optional(),
     source_locale: Locale.optional(),
     locales: z.array(Locale).optional(),
+    languages_mapping: LanguagesMappingSchema.optional(),
     files: z.array(Rule).min(1, { error: `must list at least one rule; expected ${EXPECTED.files}` }),
   })
   .superRefine((config, ctx) => {
@@ -153,16 +223,21 @@ function crossFieldIssues(config: ParlanceConfig): { path: (string | number)[]; 
     if (locale === config.source_locale) issues.push({ path: ['locales', index], message: `'${locale}' is the source locale; list only target locales` });
   });
   // Without `locales` the targets come from the project; a stand-in target still shows a template that writes over sources.
-  const targets = (config.locales ?? [config.source_locale === 'de' ? 'fr' : 'de']).filter((l) => l !== config.source_locale);
+  const standIn = config.locales ? [] : [config.source_locale === 'de' ? 'fr' : 'de'];
   config.files.forEach((rule, index) => {
     // A template refused on its own (zod's refinements do not stop the checks after them) has been reported already.
     if (!isUsableTemplate(rule.translation)) return;
     const glob = compileGlob(rule.source);
     const sample = sampleOfGlob(rule.source);
+    // The locales this rule certainly writes: those listed, and those languages_mapping names (mapped, so meant to be written).
+    const mapped = Object.keys({ ...config.languages_mapping, ...rule.languages_mapping });
+    const known = [...new Set([...(config.locales ?? []), ...mapped])].filter((l) => l !== config.source_locale);
+    const targets = [...known, ...standIn.filter((l) => !known.includes(l))];
+    const writer = new Map<string, string>();
     for (const locale of targets) {
       let target: string;
       try {
-        target = translationPath(rule.translation, sample, locale);
+        target = targetPathFor(config, rule, sample, locale);
       } catch (error) {
         if (!(error instanceof RepoPathError)) throw error;
         // `{dir}/../..` climbing above the repository for a source such as the glob's sample.
@@ -177,6 +252,15 @@ function crossFieldIssues(config: ParlanceConfig): { path: (string | number)[]; 
         });
         break;
       }
+      const other = writer.get(target);
+      if (other !== undefined && known.includes(locale)) {
+        issues.push({
+          path: ['files', index, 'translation'],
+          message: `for the locales '${other}' and '${locale}' it gives the same file '${target}' (see languages_mapping); each locale needs its own file`,
+        });
+        break;
+      }
+      writer.set(target, locale);
     }
   });
   return issues;

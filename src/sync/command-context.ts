@@ -1,5 +1,7 @@
 /** The context a command runs in: where it writes, the repository's parlance.yml and the /v1 client, each made on first use. */
 import { createClient, type ParlanceClient } from '../client/client.js';
+import { DEFAULT_ARCHIVE_LIMITS } from '../core/archive-limits.js';
+import { readZip } from '../core/read-zip.js';
 import { ConfigNotFoundError } from '../project-config/config-file-error.js';
 import { loadConfig } from '../project-config/load-config.js';
 import type { ParlanceConfig } from '../project-config/parse-config.js';
@@ -24,6 +26,8 @@ export interface CommandContext {
   config(): LoadedConfig;
   /** The /v1 client for the project the token belongs to. */
   client(): ParlanceClient;
+  /** The service URL the client talks to (see serviceUrl), without a trailing `/v1`. */
+  service(): string;
 }
 
 export interface GlobalFlags {
@@ -32,10 +36,19 @@ export interface GlobalFlags {
   config?: string | undefined;
 }
 
+/**
+ * What the host adds to the token lookup: the CLI, a token `parlance login` stored for the service (read only when
+ * neither --token nor PARLANCE_TOKEN gives one); the Action, nothing.
+ */
+export interface ContextOptions {
+  storedToken?: (serviceUrl: string) => string | undefined;
+}
+
 /** The run context: parlance.yml and the client are made on first use, so `init` and `languages list` need only what they use. */
-export function createContext(io: CommandIo, out: Output, flags: GlobalFlags): CommandContext {
+export function createContext(io: CommandIo, out: Output, flags: GlobalFlags, options: ContextOptions = {}): CommandContext {
   let loaded: LoadedConfig | undefined;
   let client: ParlanceClient | undefined;
+  let baseUrl: string | undefined;
 
   const findConfig = (required: boolean): LoadedConfig | undefined => {
     if (loaded) return loaded;
@@ -49,20 +62,27 @@ export function createContext(io: CommandIo, out: Output, flags: GlobalFlags): C
     return loaded;
   };
 
+  const service = (): string => (baseUrl ??= serviceUrl(flags.service, () => findConfig(false)?.config.service, io.env.PARLANCE_URL));
+
   return {
     io,
     out,
     config: () => findConfig(true)!,
+    service,
     client() {
       if (client) return client;
-      const token = flags.token ?? io.env.PARLANCE_TOKEN;
-      if (!token) throw new CommandError('No token: pass --token <token> or set PARLANCE_TOKEN (a project token, prl_…).', 2);
-      const baseUrl = serviceUrl(flags.service, () => findConfig(false)?.config.service, io.env.PARLANCE_URL);
+      const url = service();
+      const token = flags.token || io.env.PARLANCE_TOKEN || options.storedToken?.(url);
+      if (!token) {
+        const login = options.storedToken ? `, or store one for ${url} with 'parlance login'` : '';
+        throw new CommandError(`No token: pass --token <token> or set PARLANCE_TOKEN (a project token, prl_…)${login}.`, 2);
+      }
       client = createClient({
-        baseUrl,
+        baseUrl: url,
         token,
         maxRetries: MAX_RETRIES,
-        onRetry: (info) => out.note(retryNote(info, baseUrl)),
+        onRetry: (info) => out.note(retryNote(info, url)),
+        readZip: (bytes) => readZip(bytes, { budget: DEFAULT_ARCHIVE_LIMITS }),
       });
       return client;
     },

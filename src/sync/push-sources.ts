@@ -6,7 +6,7 @@ import { matchSources, type SourceFileMatch } from '../project-config/match-sour
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { count } from './output.js';
-import { refusedRowLine, settleBatch } from './settle-batch.js';
+import { failureLines, refusedRowLine, settleBatch } from './settle-batch.js';
 import { about } from './subject-error.js';
 
 export interface PushOptions {
@@ -61,6 +61,7 @@ export async function pushSources(context: CommandContext, options: PushOptions)
         ...(match.rule.format ? { format: match.rule.format } : {}),
         ...(config.locales ? { locales: config.locales } : {}),
         ...(match.rule.careful ? { careful: match.rule.careful } : {}),
+        ...(match.rule.plurals ? { plurals: match.rule.plurals } : {}),
         // One key per file and run: the client's own retries of this push are then never queued twice.
         idempotencyKey: randomUUID(),
       }),
@@ -76,7 +77,7 @@ export async function pushSources(context: CommandContext, options: PushOptions)
       file.batch = settled.batch;
       file.refused = settled.refused;
     }
-    reportSettled(context, files);
+    await reportSettled(context, files);
   }
   if (files.every((file) => file.action === 'skipped')) out.line('Nothing to push: every source file is unchanged.');
   return { dry_run: options.dryRun, files };
@@ -112,12 +113,13 @@ export function pushReason(heldSha: string | undefined, localSha: string, force:
   return force ? 'forced' : 'unchanged';
 }
 
-function reportSettled(context: CommandContext, files: PushedFile[]): void {
+async function reportSettled(context: CommandContext, files: PushedFile[]): Promise<void> {
   for (const file of files) {
     if (!file.batch) continue;
     const outcomes = Object.entries(file.batch.rows.outcomes).map(([outcome, n]) => `${n} ${outcome}`);
     context.out.line(`${file.batch.status.padEnd(10)} ${file.path} (batch ${file.batch.id}${outcomes.length > 0 ? `: ${outcomes.join(', ')}` : ''})`);
-    if (file.batch.status === 'failed') context.out.problem(`${file.path}: batch ${file.batch.id} failed: ${file.batch.error ?? `${file.batch.rows.failed} rows failed`}`);
+    // Why the rows failed, grouped by reason, each line ending with the `parlance retry` that queues them again.
+    for (const line of await failureLines(context, file.batch)) context.out.problem(line);
     for (const row of file.refused ?? []) context.out.problem(refusedRowLine(row));
   }
 }

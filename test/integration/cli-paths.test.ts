@@ -105,7 +105,7 @@ describe('parlance pull against a hostile server', () => {
     const result = await parlance(box, 'pull');
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(join(box.repo, 'locales', 'de.json'), 'utf8')).toBe(TRANSLATION);
-    expect(filesUnder(box.repo)).toEqual(['locales', 'locales/de.json', 'locales/en.json', 'parlance.yml']);
+    expect(filesUnder(box.repo)).toEqual(['.parlance', '.parlance/state.json', 'locales', 'locales/de.json', 'locales/en.json', 'parlance.yml']);
     expectNothingOutside(box);
   });
 

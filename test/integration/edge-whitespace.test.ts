@@ -18,8 +18,8 @@ import { mockTranslate, startMockOpenAI, type MockOpenAI } from '../helpers/mock
 import { filePush, startService, waitForBatch, type BatchBody, type TestService } from '../helpers/service.js';
 
 const LOCALES = ['de', 'pl'];
-// Every format that carries plurals, the po family, and JSON, where a plural is one ICU string.
-const FORMATS: FormatId[] = [...IMPLEMENTED_FORMATS.filter((id) => getCodec(id)!.plurals), 'unreal_po', 'json'];
+// Every format that carries plurals (JSON among them, as i18next's key_<category> families), and the po family.
+const FORMATS: FormatId[] = [...new Set<FormatId>([...IMPLEMENTED_FORMATS.filter((id) => getCodec(id)!.plurals), 'unreal_po', 'json'])];
 
 /** The strings of one file; each file's name is in its texts, so none is served from another's translation memory. */
 const strings = (file: string): FreshEntry[] => [
@@ -85,6 +85,7 @@ const TOOLS: Record<string, { name: string; available: boolean; command: (file: 
   ios_xcstrings: JSON_LOAD,
   arb: JSON_LOAD,
   json: JSON_LOAD,
+  json_nested: JSON_LOAD,
   csv: { name: 'python3 csv (strict)', available: hasPython, command: python('import csv, sys; list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8-sig"), strict=True))') },
   xlsx: { name: 'python3 openpyxl', available: works(PYTHON, ['-c', 'import openpyxl']), command: python('import openpyxl, sys; openpyxl.load_workbook(sys.argv[1])') },
 };

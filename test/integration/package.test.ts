@@ -1,47 +1,21 @@
 /**
- * The npm package as people install it: `npm pack` here, `npm install ./parlance-x.y.z.tgz` with production
- * dependencies only into an empty directory, then `npx parlance --help`, `npx parlance start` (on the selected
- * backend, demo token from its output) and `npx parlance push` / `pull` from a repository against it.
+ * The service's npm package (parlance-server) as operators install it: `npm pack` here, `npm install
+ * ./parlance-server-x.y.z.tgz` with production dependencies only into an empty directory, then `npx parlance --help`,
+ * `npx parlance start` (on the selected backend, demo token from its output) and `npx parlance push` / `pull` from a
+ * repository against it. Then the CLI package (parlance-l10n, packages/cli) installed into an app, as its developers
+ * do, runs `init`, `push` and `pull` against that packed service (cli-package.test.ts checks the CLI package itself,
+ * offline, against an in-process service).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess, type Run } from '../helpers/process.js';
+import { CLI_PACKAGE_DIR, NPM_FLAGS, npmPack, registryProblem, ROOT, runAsUser as run, userEnv } from '../helpers/npm-package.js';
 import { backendEnv, dropBackend } from '../helpers/service.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-
-/** Why these tests cannot run here, or undefined: installing the package fetches its production dependencies through npm from the registry. */
-function registryProblem(): string | undefined {
-  const ping = spawnSync('npm', ['ping', '--loglevel=error', '--fetch-retries=0', '--fetch-timeout=15000'], { encoding: 'utf8', timeout: 30_000 });
-  if (ping.error) return `npm did not run: ${ping.error.message}`;
-  if (ping.status !== 0) {
-    const output = `${ping.stderr}\n${ping.stdout}`;
-    const reason = /FetchError: (.*)/.exec(output)?.[1] ?? /npm error code (.*)/.exec(output)?.[1] ?? `exit code ${ping.status}`;
-    return `npm cannot reach the registry (npm ping: ${reason})`;
-  }
-  return undefined;
-}
 const offline = registryProblem();
 if (offline) console.warn(`The npm package tests are skipped: ${offline}`);
-
-/** Only the environment a user's shell would pass: nothing of the test runner's settings leaks into the package. */
-function userEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'npm_config_cache', 'npm_config_registry']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
-function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; timeout?: number }): Promise<Run> {
-  return runProcess(command, args, { cwd: options.cwd, env: userEnv(options.env), timeout: options.timeout ?? 120_000 });
-}
 
 describe.skipIf(offline !== undefined)(`the npm package${offline ? ` (skipped: ${offline})` : ''}`, { timeout: 300_000 }, () => {
   let scratch = '';
@@ -79,14 +53,15 @@ describe.skipIf(offline !== undefined)(`the npm package${offline ? ` (skipped: $
 
   it('npm pack ships the build, the migrations and the console, and no TypeScript', async () => {
     mkdirSync(packDir, { recursive: true });
-    const pack = await run('npm', ['pack', '--pack-destination', packDir, '--json', ...NPM_FLAGS], { cwd: ROOT });
-    expect(pack.code, pack.stderr).toBe(0);
-    const [report] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
-    tarball = join(packDir, report!.filename);
-    const files = report!.files.map((file) => file.path);
+    const packed = await npmPack(ROOT, packDir);
+    tarball = packed.tarball;
+    expect(tarball).toMatch(/parlance-server-\d+\.\d+\.\d+\.tgz$/);
+    const files = packed.files;
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'bin/parlance.js', 'build/parlance.js', 'server/db/migrations/0001_service_core.sql', 'server/web/public/index.html', 'server/web/public/console.js']));
     expect(files.filter((path) => path.endsWith('.ts') || path.startsWith('src/') || path.startsWith('test/') || path.startsWith('dist/'))).toEqual([]);
     expect(files).not.toContain('bin/run-ts.js');
+    // The CLI package is packed on its own (packages/cli), never inside the service's.
+    expect(files.filter((path) => path.startsWith('packages/'))).toEqual([]);
   });
 
   it('installs into an empty directory with production dependencies only', async () => {
@@ -94,7 +69,7 @@ describe.skipIf(offline !== undefined)(`the npm package${offline ? ` (skipped: $
     const install = await run('npm', ['install', tarball, '--omit=dev', ...NPM_FLAGS], { cwd: installDir, timeout: 300_000 });
     expect(install.code, install.stderr).toBe(0);
     const installed = readdirSync(join(installDir, 'node_modules'));
-    expect(installed).toContain('parlance');
+    expect(installed).toContain('parlance-server');
     for (const dev of ['tsx', 'typescript', 'esbuild', 'vitest', 'preact']) expect(installed).not.toContain(dev);
   });
 
@@ -104,6 +79,9 @@ describe.skipIf(offline !== undefined)(`the npm package${offline ? ` (skipped: $
     expect(help.stdout).toContain('Usage: parlance <command>');
     const version = await run('npx', ['--no-install', 'parlance', '--version'], { cwd: installDir });
     expect(version.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+    // By the package's name too, as `npx parlance-server start` runs it where it is not installed.
+    const byName = await run('npx', ['--no-install', 'parlance-server', '--version'], { cwd: installDir });
+    expect(byName.stdout.trim(), byName.stderr).toBe(version.stdout.trim());
   });
 
   it('npx parlance start migrates, serves the API and the console, and prints a demo token', async () => {
@@ -140,6 +118,36 @@ describe.skipIf(offline !== undefined)(`the npm package${offline ? ` (skipped: $
     expect(pull.code, pull.stderr).toBe(0);
     expect(existsSync(join(repo, 'locales/de.json'))).toBe(true);
     expect(readFileSync(join(repo, 'locales/de.json'), 'utf8')).toContain('{name}');
+  });
+
+  it('the CLI package installed in an app runs init, push and pull against the packed service', async () => {
+    const app = join(scratch, 'app');
+    mkdirSync(join(app, 'locales/en'), { recursive: true });
+    mkdirSync(join(app, 'locales/de'), { recursive: true });
+    writeFileSync(join(app, 'package.json'), '{ "name": "shop", "version": "1.0.0", "private": true }\n');
+    writeFileSync(join(app, 'locales/en/common.json'), '{\n  "cart": {\n    "title": "Your cart, {name}"\n  }\n}\n');
+    writeFileSync(join(app, 'locales/de/common.json'), '{}\n');
+    // No dependencies: the CLI installs without the registry.
+    const cliPackage = await npmPack(CLI_PACKAGE_DIR, packDir);
+    const install = await run('npm', ['install', cliPackage.tarball, '--omit=dev', '--offline', ...NPM_FLAGS], { cwd: app });
+    expect(install.code, install.stderr).toBe(0);
+    expect(readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['parlance-l10n']);
+    const cli = (...args: string[]) => run('npx', ['--no-install', 'parlance', ...args], { cwd: app, env: { PARLANCE_TOKEN: token, XDG_CONFIG_HOME: join(scratch, 'config') } });
+
+    const init = await cli('init', '--service', url);
+    expect(init.code, init.stderr).toBe(0);
+    expect(readFileSync(join(app, 'parlance.yml'), 'utf8')).toContain(`service: ${url}`);
+    const push = await cli('push', '--wait', '--json');
+    expect(push.code, push.stderr).toBe(0);
+    const pull = await cli('pull');
+    expect(pull.code, pull.stderr).toBe(0);
+    const german = JSON.parse(readFileSync(join(app, 'locales/de/common.json'), 'utf8')) as { cart?: { title?: string } };
+    expect(german.cart?.title).toContain('{name}');
+    expect(german.cart?.title).not.toBe('Your cart, {name}');
+    // The service's commands are not in the CLI package: it points at the service's.
+    const start = await cli('start');
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain('npx parlance-server start');
   });
 
   it('stops gracefully on SIGTERM', async () => {

@@ -274,7 +274,7 @@ describe('project and languages', () => {
     expect(langs.items[0]).toMatchObject({ role: 'source', name: 'English' });
   });
 
-  it('adds a canonicalised language that the next push includes; removes it', async () => {
+  it('adds a canonicalised language and translates the existing keys into it at once; removes it', async () => {
     const org = await service.runtime.organisations.createOrganisation({ name: 'Langs', plan: 'starter' });
     const p = await service.runtime.organisations.createProject({ organisationId: org.id, name: 'Langs', sourceLocale: 'en', targetLocales: ['de'] });
     const token = await service.mintToken({ projectId: p.id, abilities: ['push', 'pull', 'read', 'manage'] });
@@ -283,17 +283,20 @@ describe('project and languages', () => {
 
     const added = await service.api('/v1/languages', { token, method: 'POST', json: { tag: 'zh-hant-tw' } });
     expect(added.status).toBe(201);
-    expect(await added.json()).toMatchObject({ tag: 'zh-Hant-TW', role: 'target', known: true });
+    const language = (await added.json()) as { batch: BatchBody };
+    expect(language).toMatchObject({ tag: 'zh-Hant-TW', role: 'target', known: true });
+    expect(language.batch.rows.total).toBe(1);
+    const translated = await waitForBatch(service, language.batch.id, token);
+    expect(translated.row_outcomes.items.map((r) => [r.key, r.locale, r.outcome])).toEqual([['k', 'zh-Hant-TW', 'translated']]);
     const again = await service.api('/v1/languages', { token, method: 'POST', json: { tag: 'zh-Hant-TW' } });
     expect(again.status).toBe(409);
     const invalid = await service.api('/v1/languages', { token, method: 'POST', json: { tag: 'en_us2' } });
     expect(invalid.status).toBe(422);
     expect((await problem(invalid)).detail).toContain("Invalid locale 'en_us2'");
 
+    // The next push of the same keys has nothing left to translate.
     const next = (await (await service.api('/v1/push', { token, method: 'POST', json: { keys: [{ key: 'k', source: 'Hello' }] } })).json()) as BatchBody;
-    expect(next.rows.total).toBe(1);
-    const done = await waitForBatch(service, next.id, token);
-    expect(done.row_outcomes.items[0]!.locale).toBe('zh-Hant-TW');
+    expect(next.rows.total).toBe(0);
 
     const removed = await service.api('/v1/languages/zh-Hant-TW', { token, method: 'DELETE' });
     expect(removed.status).toBe(200);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileGlob } from '../../src/project-config/compile-glob.js';
 import { parseConfig, type FileRule } from '../../src/project-config/parse-config.js';
-import { detectLayout, renderConfig, type DetectedLayout } from '../../src/cli/detect.js';
+import { detectLayout, detectProject, renderConfig, type DetectedLayout } from '../../src/cli/detect.js';
 import { translationPath } from '../../src/core/path-templates.js';
 
 interface Case {
@@ -154,10 +154,11 @@ describe('detectLayout: real layouts', () => {
 });
 
 describe('detectLayout: edge cases', () => {
-  it('finds nothing without locale files, or with the source locale alone', () => {
+  it('finds nothing without locale files, nor in a locale-named file outside a localisation folder', () => {
     expect(detectLayout([])).toBeUndefined();
     expect(detectLayout(['package.json', 'src/index.ts', 'README.md', 'tsconfig.json'])).toBeUndefined();
-    expect(detectLayout(['locales/en.json', 'src/app.ts'])).toBeUndefined();
+    expect(detectLayout(['data/en.json', 'docs/en/index.md', 'fixtures/de/app.json', 'src/app.ts'])).toBeUndefined();
+    expect(detectLayout(['res/values/colors.xml', 'App/en.lproj/Main.storyboard'])).toBeUndefined();
   });
 
   it('does not read folder names that merely look like language codes as locales', () => {
@@ -179,6 +180,96 @@ describe('detectLayout: edge cases', () => {
 
   it('accepts ./-prefixed paths as `git ls-files` or find print them', () => {
     expect(detectLayout(['./locales/en.json', './locales/de.json'])?.rules).toEqual([{ source: 'locales/en.json', translation: 'locales/{locale}.json' }]);
+  });
+});
+
+/** Repositories that hold their source files and nothing translated yet: each tool's convention gives the template. */
+const SOURCE_ONLY: { name: string; files: string[]; rules: FileRule[]; sourceLocale?: string }[] = [
+  { name: 'i18next: locales/en/*.json', files: ['package.json', 'locales/en/common.json', 'locales/en/errors.json'], rules: [{ source: 'locales/en/*.json', translation: 'locales/{locale}/{name}.json' }] },
+  { name: 'react-i18next: public/locales/en/translation.json', files: ['public/index.html', 'public/locales/en/translation.json'], rules: [{ source: 'public/locales/en/*.json', translation: 'public/locales/{locale}/{name}.json' }] },
+  { name: 'src/locales/en.json', files: ['src/main.ts', 'src/locales/en.json'], rules: [{ source: 'src/locales/en.json', translation: 'src/locales/{locale}.json' }] },
+  { name: 'src/i18n/en.json', files: ['src/i18n/en.json', 'src/i18n/index.ts'], rules: [{ source: 'src/i18n/en.json', translation: 'src/i18n/{locale}.json' }] },
+  {
+    name: 'Android: res/values/strings.xml (colors left alone)',
+    files: ['app/src/main/res/values/strings.xml', 'app/src/main/res/values/colors.xml', 'app/src/main/res/values-night/colors.xml'],
+    rules: [{ source: 'app/src/main/res/values/strings.xml', translation: 'app/src/main/res/values-{android_locale}/strings.xml', format: 'android_xml' }],
+  },
+  {
+    name: 'iOS: en.lproj/Localizable.strings',
+    files: ['App/en.lproj/Localizable.strings', 'App/en.lproj/InfoPlist.strings', 'App/AppDelegate.swift'],
+    rules: [{ source: 'App/en.lproj/*.strings', translation: 'App/{apple_locale}.lproj/{name}.strings', format: 'ios_strings' }],
+  },
+  { name: 'gettext: po/messages.pot', files: ['po/messages.pot', 'src/main.c'], rules: [{ source: 'po/messages.pot', translation: 'po/{locale_underscore}.po', format: 'po' }] },
+  { name: 'gettext (Django): locale/django.pot', files: ['locale/django.pot'], rules: [{ source: 'locale/django.pot', translation: 'locale/{locale_underscore}/LC_MESSAGES/django.po', format: 'po' }] },
+  { name: 'gettext: po/en.po', files: ['po/en.po'], rules: [{ source: 'po/en.po', translation: 'po/{locale_underscore}.po', format: 'po' }] },
+  {
+    name: 'gettext (Django): locale/en/LC_MESSAGES/django.po',
+    files: ['locale/en/LC_MESSAGES/django.po', 'manage.py'],
+    rules: [{ source: 'locale/en/LC_MESSAGES/*.po', translation: 'locale/{locale_underscore}/LC_MESSAGES/{name}.po', format: 'po' }],
+  },
+  {
+    name: 'Rails: config/locales/en.yml and devise.en.yml',
+    files: ['config/locales/en.yml', 'config/locales/devise.en.yml', 'config/routes.rb'],
+    rules: [
+      { source: 'config/locales/devise.en.yml', translation: 'config/locales/devise.{locale}.yml', format: 'yaml' },
+      { source: 'config/locales/en.yml', translation: 'config/locales/{locale}.yml', format: 'yaml' },
+    ],
+  },
+  { name: 'Flutter: lib/l10n/app_en.arb', files: ['lib/l10n/app_en.arb', 'lib/main.dart', 'l10n.yaml'], rules: [{ source: 'lib/l10n/app_en.arb', translation: 'lib/l10n/app_{locale_underscore}.arb', format: 'arb' }] },
+  { name: 'a source in another language, named', files: ['locales/fr/app.json'], sourceLocale: 'fr', rules: [{ source: 'locales/fr/*.json', translation: 'locales/{locale}/{name}.json' }] },
+];
+
+describe('detectLayout: source files alone', () => {
+  for (const c of SOURCE_ONLY) {
+    it(c.name, () => {
+      const project = detectProject(c.files);
+      expect(project && { sourceLocale: project.sourceLocale, locales: project.locales, rules: project.rules }).toEqual({ sourceLocale: c.sourceLocale ?? 'en', locales: [], rules: c.rules });
+      // Each rule says what it guessed: its files and the convention of its template.
+      for (const evidence of project!.evidence) {
+        expect(evidence.sources.length).toBeGreaterThan(0);
+        expect(evidence.translations).toEqual([]);
+        expect(evidence.convention).toBeTruthy();
+      }
+      // The template writes each target beside the source, never over a source file.
+      for (const rule of c.rules) expect(compileGlob(rule.source).test(translationPath(rule.translation, c.files.find((f) => compileGlob(rule.source).test(f))!, 'pt-BR'))).toBe(false);
+    });
+  }
+
+  it('takes the source locale it is given, and then only files in that locale', () => {
+    expect(detectLayout(['locales/de/app.json', 'locales/fr/app.json'], { sourceLocale: 'de' })?.rules).toEqual([{ source: 'locales/de/*.json', translation: 'locales/{locale}/{name}.json' }]);
+    expect(detectLayout(['src/i18n/en.json'], { sourceLocale: 'fr' })).toBeUndefined();
+  });
+
+  it('adds source files nothing translates yet to the layouts that have translations, once', () => {
+    const project = detectProject(['locales/en/common.json', 'locales/en/errors.json', 'locales/de/common.json', 'lib/l10n/app_en.arb']);
+    expect(project?.rules).toEqual([
+      { source: 'lib/l10n/app_en.arb', translation: 'lib/l10n/app_{locale_underscore}.arb', format: 'arb' },
+      { source: 'locales/en/*.json', translation: 'locales/{locale}/{name}.json' },
+    ]);
+    expect(project?.locales).toEqual(['de']);
+    expect(project?.evidence).toEqual([
+      { sources: ['lib/l10n/app_en.arb'], translations: [], convention: expect.stringContaining('Flutter') },
+      { sources: ['locales/en/common.json', 'locales/en/errors.json'], translations: ['de'] },
+    ]);
+  });
+
+  it('says which files and which template it guessed in the written file, with languages_mapping and ignore as examples', () => {
+    const project = detectProject(['locales/en/common.json', 'locales/en/errors.json'])!;
+    const text = renderConfig({ ...project, locales: ['de', 'pt-BR'] }, undefined, { evidence: project.evidence, detectedFormats: ['json_nested'], localesFrom: 'flag' });
+    expect(text).toContain('# Source files found: locales/en/common.json, locales/en/errors.json.');
+    expect(text).toContain('no translations yet, so it follows the usual layout: one folder per language');
+    expect(text).toContain('# Format: json_nested, as the service detects it');
+    expect(text).toContain('locales: [de, pt-BR]   # from --locales');
+    expect(text).toMatch(/^# languages_mapping:\n# {3}de: de-DE\n# {3}zh-Hans: zh_CN$/m);
+    expect(text).toContain('    # ignore: ["locales/en/legacy/**"]');
+    // The commented examples read back as the real keys once uncommented.
+    const uncommented = text.replace('# languages_mapping:\n#   de: de-DE\n#   zh-Hans: zh_CN', 'languages_mapping:\n  de: de-DE\n  zh-Hans: zh_CN').replaceAll('    # ignore:', '    ignore:').replaceAll('    # languages_mapping:', '    languages_mapping:');
+    expect(parseConfig(uncommented, 'parlance.yml')).toMatchObject({
+      languages_mapping: { de: 'de-DE', 'zh-Hans': 'zh_CN' },
+      files: [{ source: 'locales/en/*.json', ignore: ['locales/en/legacy/**'], languages_mapping: { de: 'de-DE' } }],
+    });
+    // A file name cannot end a comment early.
+    expect(renderConfig(project, undefined, { evidence: [{ sources: ['locales/en/a\nfiles: []'], translations: [] }] })).toContain('# Source files found: locales/en/a?files: [].');
   });
 });
 

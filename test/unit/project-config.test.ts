@@ -9,8 +9,8 @@ import { loadConfig } from '../../src/project-config/load-config.js';
 import { configPathProblem } from '../../src/project-config/config-path-problem.js';
 import { matchSourcePaths } from '../../src/project-config/match-source-paths.js';
 import { matchSources } from '../../src/project-config/match-sources.js';
-import type { ParlanceConfig } from '../../src/project-config/parse-config.js';
-import { targetPaths } from '../../src/project-config/target-paths.js';
+import type { FileRule, ParlanceConfig } from '../../src/project-config/parse-config.js';
+import { localeFromPathName, targetPathFor, targetPaths } from '../../src/project-config/target-paths.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -117,8 +117,8 @@ describe('loadConfig: errors name the file, line and column', () => {
     const error = configError(lines('servce: https://x.example', 'files:', '  - source: locales/en.json', '    translatoin: locales/{locale}.json', '    translation: locales/{locale}.json'));
     expect(error.message).toBe(
       [
-        "parlance.yml:1:1: servce: unknown key 'servce' (did you mean 'service'?); allowed: service, source_locale, locales, files",
-        "parlance.yml:4:5: files[0].translatoin: unknown key 'translatoin' (did you mean 'translation'?); allowed: source, translation, format, careful",
+        "parlance.yml:1:1: servce: unknown key 'servce' (did you mean 'service'?); allowed: service, source_locale, locales, languages_mapping, files",
+        "parlance.yml:4:5: files[0].translatoin: unknown key 'translatoin' (did you mean 'translation'?); allowed: source, translation, format, careful, ignore, languages_mapping, plurals",
       ].join('\n'),
     );
     expect([error.line, error.column]).toEqual([1, 1]);
@@ -128,7 +128,7 @@ describe('loadConfig: errors name the file, line and column', () => {
   it("suggests our name for another tool's key, and nothing for a key close to none", () => {
     expect(configError(lines('target_locales: [de]', 'files: []')).message).toContain("parlance.yml:1:1: target_locales: unknown key 'target_locales' (did you mean 'locales'?)");
     expect(configError(lines('files:', '  - source: a.json', '    translation: "{locale}.json"', '    banana: 1')).message).toBe(
-      "parlance.yml:4:5: files[0].banana: unknown key 'banana'; allowed: source, translation, format, careful",
+      "parlance.yml:4:5: files[0].banana: unknown key 'banana'; allowed: source, translation, format, careful, ignore, languages_mapping, plurals",
     );
   });
 
@@ -355,7 +355,7 @@ describe('matchSourcePaths and targetPaths: a code host\'s listing instead of a 
 
   it("gives each source's translation file per locale from its rule's template", () => {
     const sources = matchSourcePaths(config, ['locales/en/a.json']);
-    expect(targetPaths(sources, ['de', 'pt-BR']).map((target) => [target.locale, target.path])).toEqual([
+    expect(targetPaths(config, sources, ['de', 'pt-BR']).map((target) => [target.locale, target.path])).toEqual([
       ['de', 'locales/de/a.json'],
       ['pt-BR', 'locales/pt-BR/a.json'],
     ]);
@@ -364,5 +364,125 @@ describe('matchSourcePaths and targetPaths: a code host\'s listing instead of a 
   it('refuses a config path outside the repository, quoting it and the expected form', () => {
     expect(configPathProblem('.github/parlance.yml')).toBeUndefined();
     expect(configPathProblem('../parlance.yml')).toMatch(/^Invalid config_path '\.\.\/parlance\.yml': .+\. Expected a path relative to the repository root/);
+  });
+});
+
+describe('languages_mapping, ignore and plurals', () => {
+  const mapped = lines(
+    'locales: [de, zh-Hans, pt-BR]',
+    'languages_mapping:',
+    '  de: de-DE',
+    '  zh-hans: zh_CN',
+    'files:',
+    '  - source: locales/en-US/*.json',
+    '    translation: locales/{locale}/{name}.json',
+    '    ignore: [./locales/en-US/legacy-*.json, "locales/en-US/*.draft.json"]',
+    '    plurals: i18next',
+    '  - source: res/values/strings.xml',
+    '    translation: res/values-{android_locale}/strings.xml',
+    '    languages_mapping: {pt-BR: pt-rBR-x, de: de}',
+    '    plurals: none',
+  );
+
+  it('reads both levels, canonicalising the locales and normalising the globs', () => {
+    const { config } = loadConfig(repo({ 'parlance.yml': mapped }));
+    expect(config.languages_mapping).toEqual({ de: 'de-DE', 'zh-Hans': 'zh_CN' });
+    expect(config.files[0]).toEqual({
+      source: 'locales/en-US/*.json',
+      translation: 'locales/{locale}/{name}.json',
+      ignore: ['locales/en-US/legacy-*.json', 'locales/en-US/*.draft.json'],
+      plurals: 'i18next',
+    });
+    expect(config.files[1]).toMatchObject({ languages_mapping: { 'pt-BR': 'pt-rBR-x', de: 'de' }, plurals: 'none' });
+  });
+
+  it('gives the mapped name in every locale variable, a rule\'s own mapping over the global one, and others as before', () => {
+    const { config } = loadConfig(repo({ 'parlance.yml': mapped }));
+    const [json, android] = config.files as [FileRule, FileRule];
+    expect(targetPathFor(config, json, 'locales/en-US/app.json', 'de')).toBe('locales/de-DE/app.json');
+    expect(targetPathFor(config, json, 'locales/en-US/app.json', 'zh-hans')).toBe('locales/zh_CN/app.json');
+    expect(targetPathFor(config, json, 'locales/en-US/app.json', 'fr')).toBe('locales/fr/app.json');
+    expect(targetPathFor(config, android, 'res/values/strings.xml', 'de')).toBe('res/values-de/strings.xml');
+    expect(targetPathFor(config, android, 'res/values/strings.xml', 'pt-BR')).toBe('res/values-pt-rBR-x/strings.xml');
+    expect(targetPathFor(config, android, 'res/values/strings.xml', 'zh-Hans')).toBe('res/values-zh_CN/strings.xml');
+    for (const variable of ['locale', 'locale_underscore', 'android_locale', 'apple_locale', 'two_letters']) {
+      expect(targetPathFor(config, { translation: `x/{${variable}}.json` }, 'en.json', 'de'), variable).toBe('x/de-DE.json');
+    }
+    const sources = matchSourcePaths(config, ['locales/en-US/app.json']);
+    expect(targetPaths(config, sources, ['de', 'fr']).map((t) => t.path)).toEqual(['locales/de-DE/app.json', 'locales/fr/app.json']);
+  });
+
+  it('reads a path name back into the Parlance locale', () => {
+    const { config } = loadConfig(repo({ 'parlance.yml': mapped }));
+    const [json, android] = config.files as [FileRule, FileRule];
+    expect(localeFromPathName(config, json, 'de-DE')).toBe('de');
+    expect(localeFromPathName(config, json, 'zh_CN')).toBe('zh-Hans');
+    expect(localeFromPathName(config, json, 'pt_BR')).toBe('pt-BR');
+    expect(localeFromPathName(config, json, 'fr')).toBe('fr');
+    // German is written as de-DE: a `de` folder holds no German of this rule.
+    expect(localeFromPathName(config, json, 'de')).toBeUndefined();
+    expect(localeFromPathName(config, json, 'legacy')).toBeUndefined();
+    expect(localeFromPathName(config, json, 'pt-br')).toBeUndefined();
+    expect(localeFromPathName(config, android, 'de')).toBe('de');
+    expect(localeFromPathName(config, android, 'pt-rBR-x')).toBe('pt-BR');
+    expect(localeFromPathName(config, android, 'es-rMX')).toBe('es-MX');
+    // Among the project's locales: the one the name stands for, whichever variable wrote it.
+    expect(localeFromPathName(config, json, 'pt', ['de', 'pt-BR'])).toBe('pt-BR');
+    expect(localeFromPathName(config, json, 'zh-Hans', ['zh-CN'])).toBe('zh-CN');
+    expect(localeFromPathName(config, json, 'de-DE', ['de', 'fr'])).toBe('de');
+    expect(localeFromPathName(config, json, 'de', ['de', 'fr'])).toBeUndefined();
+    expect(localeFromPathName(config, json, 'it', ['de', 'fr'])).toBeUndefined();
+  });
+
+  it('leaves ignored files out of the sources, on disk and in a listing', () => {
+    const root = repo({
+      'parlance.yml': mapped,
+      'locales/en-US/app.json': '{}',
+      'locales/en-US/legacy-old.json': '{}',
+      'locales/en-US/home.draft.json': '{}',
+      'res/values/strings.xml': '<resources/>',
+    });
+    const { config } = loadConfig(root);
+    expect(matchSources(config, root).map((m) => m.path)).toEqual(['locales/en-US/app.json', 'res/values/strings.xml']);
+    expect(matchSourcePaths(config, ['locales/en-US/legacy-1.json', 'locales/en-US/app.json', 'locales/en-US/x.draft.json']).map((m) => m.path)).toEqual(['locales/en-US/app.json']);
+  });
+
+  it('refuses bad mappings, ignore globs and plurals modes at their line and column', () => {
+    const error = configError(
+      lines(
+        'languages_mapping:',
+        '  de_DE: de',
+        '  fr: ../fr',
+        '  it: de-DE',
+        '  es: es-ES',
+        '  ca: es-ES',
+        '  ja: 3',
+        'files:',
+        '  - source: locales/en/*.json',
+        '    translation: locales/{locale}/{name}.json',
+        '    ignore: [/abs/*.json, "locales/{a"]',
+        '    plurals: icu',
+        '    languages_mapping: [de]',
+      ),
+    );
+    expect(error.message.split('\n')).toEqual([
+      "parlance.yml:2:10: languages_mapping.de_DE: Invalid locale 'de_DE'. Expected a BCP-47 tag such as 'en-US' (did you mean 'de-DE'?). The keys are Parlance locales; the names your paths use go on the right (de: de-DE).",
+      "parlance.yml:3:7: languages_mapping.fr: '../fr' holds a path separator; a locale's name is one part of a path (the template says where it goes)",
+      "parlance.yml:6:7: languages_mapping.ca: 'es' and 'ca' both map to 'es-ES', so their translations would be written to the same files",
+      "parlance.yml:7:7: languages_mapping.ja: expected the name 'ja' has in your paths, such as 'ja', got the number 3",
+      "parlance.yml:11:14: files[0].ignore[0]: '/abs/*.json' is absolute; write it relative to the config file's directory",
+      "parlance.yml:11:27: files[0].ignore[1]: 'locales/{a' has a '{' without its '}'",
+      "parlance.yml:12:14: files[0].plurals: unknown plurals mode 'icu'; expected i18next (a key family such as items_one, items_other is one plural key) or none (every key on its own)",
+      'parlance.yml:13:24: files[0].languages_mapping: expected a mapping from Parlance locales to the names your paths use, such as {de: de-DE, zh-Hans: zh_CN}, got a list',
+    ]);
+  });
+
+  it('refuses a mapping that puts two listed locales in one file', () => {
+    const error = configError(lines('locales: [de, fr]', 'languages_mapping: {fr: de}', 'files:', '  - source: locales/en/*.json', '    translation: locales/{locale}/{name}.json'));
+    expect(error.message).toBe("parlance.yml:5:18: files[0].translation: for the locales 'de' and 'fr' it gives the same file 'locales/de/x.json' (see languages_mapping); each locale needs its own file");
+    // A mapped name the source glob matches would push translations as sources.
+    expect(configError(lines('languages_mapping: {de: en}', 'files:', '  - source: locales/en/*.json', '    translation: locales/{locale}/{name}.json')).message).toMatch(
+      /for a target locale such as 'de' it gives 'locales\/en\/x\.json', which the source glob/,
+    );
   });
 });

@@ -71,7 +71,7 @@ async function pullTargetFiles(input: BatchCompletedInput, owner: string, repo: 
   // A source file the service has never received has nothing to pull; the next push of it starts its translation.
   const sources = matchSourcePaths(config, await listFilePaths(octokit, owner, repo, baseSha)).filter((s) => known.has(s.path));
   const files: TargetFile[] = [];
-  for (const target of targetPaths(sources, wanted)) {
+  for (const target of targetPaths(config, sources, wanted)) {
     if (target.path === target.source.path) continue;
     const pulled = await client.pull({ path: target.source.path, locale: target.locale, ...(target.source.rule.format ? { format: target.source.rule.format } : {}) });
     files.push({ path: target.path, content: pulled.body });

@@ -1,7 +1,7 @@
 /** A push to a linked base branch: changed source files go to the service, hand edits of managed translation files come back as human translations. */
 import type { ParlanceClient } from '../../../src/client/client.js';
 import { ApiError } from '../../../src/client/client.js';
-import { detectFormat, getCodec, isFormatId, type Codec, type Entry } from '../../../src/core/formats/index.js';
+import { detectFormat, getCodec, isFormatId, type Codec, type Entry, type ParseOptions } from '../../../src/core/formats/index.js';
 import { repoPathProblem } from '../../../src/core/repo-path.js';
 import { matchSourcePaths } from '../../../src/project-config/match-source-paths.js';
 import { targetPaths, type TargetMatch } from '../../../src/project-config/target-paths.js';
@@ -48,9 +48,9 @@ function sameValue(a: Entry, b: Entry | undefined): boolean {
 }
 
 /** Entries of a translation file whose value differs from what the service renders for it: the hand edits. */
-export function handEdits(codec: Codec, edited: Uint8Array, rendered: Uint8Array): Entry[] {
-  const known = new Map(codec.parse(rendered).map((e) => [e.key, e]));
-  return codec.parse(edited).filter((e) => e.translatable !== false && !sameValue(e, known.get(e.key)));
+export function handEdits(codec: Codec, edited: Uint8Array, rendered: Uint8Array, options: ParseOptions = {}): Entry[] {
+  const known = new Map(codec.parse(rendered, options).map((e) => [e.key, e]));
+  return codec.parse(edited, options).filter((e) => e.translatable !== false && !sameValue(e, known.get(e.key)));
 }
 
 function codecFor(target: TargetMatch, content: Uint8Array): Codec {
@@ -78,7 +78,8 @@ async function importDrift(input: PushInput, owner: string, repo: string, target
   const codec = codecFor(target, content);
   const rendered = await client.pull({ path: target.source.path, locale: target.locale, format: codec.id, missing: 'omit' });
   const imported: DriftImport[] = [];
-  for (const entry of handEdits(codec, content, rendered.body)) {
+  const plurals = target.source.rule.plurals;
+  for (const entry of handEdits(codec, content, rendered.body, plurals ? { plurals } : {})) {
     try {
       await client.putTranslation({ key: entry.key, locale: target.locale, path: target.source.path, ...valueOf(entry), drift: true });
       imported.push({ key: entry.key, locale: target.locale, path: target.path });
@@ -106,7 +107,7 @@ export async function handlePush(input: PushInput): Promise<{ pushed: string[]; 
   const locales = config.locales ?? (await client.project()).target_locales;
 
   const drift: DriftImport[] = [];
-  const editedTargets = targetPaths(sources, locales).filter((t) => t.path !== t.source.path && changed.has(t.path));
+  const editedTargets = targetPaths(config, sources, locales).filter((t) => t.path !== t.source.path && changed.has(t.path));
   if (editedTargets.length > 0) {
     const known = new Set((await client.files()).map((f) => f.path));
     for (const target of editedTargets) {
@@ -126,6 +127,7 @@ export async function handlePush(input: PushInput): Promise<{ pushed: string[]; 
       ...(source.rule.format ? { format: source.rule.format } : {}),
       ...(config.locales ? { locales: config.locales } : {}),
       ...(source.rule.careful ? { careful: source.rule.careful } : {}),
+      ...(source.rule.plurals ? { plurals: source.rule.plurals } : {}),
       // A redelivered push event replays the same batch instead of queuing another.
       idempotencyKey: `github:${link.id}:${push.after}:${source.path}`,
     });

@@ -4,7 +4,9 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { readAllowance } from '../../services/allowance.js';
 import { PLANS } from '../../services/plans.js';
-import { Language, Problem, notFoundResponse, problemResponses } from './schemas.js';
+import { translateNewLanguage } from '../../services/languages-service.js';
+import { Batch, Language, notFoundResponse, problemResponses } from './schemas.js';
+import { conflict, itemsOf, json, projectId } from './route-shapes.js';
 
 const ProjectSchema = z
   .object({
@@ -49,7 +51,13 @@ const ProjectSettings = z
   .object({ length_budget_percent: z.number().int().nullable(), release_on_batch: z.boolean(), bundle_shape: z.enum(['flat', 'nested']), bundle_files: z.boolean() })
   .openapi('ProjectSettings');
 
-const conflict = { 409: { description: 'Already a language of the project', content: { 'application/problem+json': { schema: Problem } } } } as const;
+const AddedLanguage = Language.extend({
+  batch: Batch.nullable().openapi({ description: 'The batch translating every existing key into the language; null when there are no keys yet or it could not be queued.' }),
+  batch_problem: z
+    .object({ code: z.string(), detail: z.string() })
+    .nullable()
+    .openapi({ description: 'Why no batch was queued although the project has keys (e.g. `allowance_exhausted`); the language is added all the same.' }),
+}).openapi('AddedLanguage');
 
 export function projectRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
@@ -61,7 +69,7 @@ export function projectRoutes(deps: AppDeps) {
       summary: "The token's project",
       description: 'Ability: `read`.',
       middleware: [requireAbility('read')] as const,
-      responses: { 200: { description: 'The project', content: { 'application/json': { schema: ProjectSchema } } }, ...problemResponses },
+      responses: { 200: json('The project', ProjectSchema), ...problemResponses },
     }),
     async (c) => {
       const auth = c.get('auth');
@@ -99,7 +107,7 @@ export function projectRoutes(deps: AppDeps) {
         "Ability: `manage`. `length_budget_percent` sets the length gate's budget for keys without a max length of their own (null removes it); it applies to translations made from now on and to QA runs. `release_on_batch`, `bundle_shape` and `bundle_files` shape releases from the next one on (see /v1/releases).",
       middleware: [requireAbility('manage')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: ProjectPatch } } } },
-      responses: { 200: { description: 'The changed settings', content: { 'application/json': { schema: ProjectSettings } } }, ...problemResponses },
+      responses: { 200: json('The changed settings', ProjectSettings), ...problemResponses },
     }),
     async (c) => {
       const body = c.req.valid('json');
@@ -123,9 +131,9 @@ export function projectRoutes(deps: AppDeps) {
       summary: "The project's languages: the source first, then targets",
       description: 'Ability: `read`.',
       middleware: [requireAbility('read')] as const,
-      responses: { 200: { description: 'Languages', content: { 'application/json': { schema: z.object({ items: z.array(Language) }) } } }, ...problemResponses },
+      responses: { 200: json('Languages', itemsOf(Language)), ...problemResponses },
     }),
-    async (c) => c.json({ items: await deps.languages.list(c.get('auth').project.id) }, 200),
+    async (c) => c.json({ items: await deps.languages.list(projectId(c)) }, 200),
   );
 
   app.openapi(
@@ -134,12 +142,15 @@ export function projectRoutes(deps: AppDeps) {
       path: '/languages',
       summary: 'Add a target language',
       description:
-        'Ability: `manage`. The tag is validated as BCP-47 and canonicalised (`zh-hant-tw` → `zh-Hant-TW`). The language is included from the next push. The free plan allows 15 locale rows including the source.',
+        'Ability: `manage`. The tag is validated as BCP-47 and canonicalised (`zh-hant-tw` → `zh-Hant-TW`). Every existing key is queued for translation into it at once, in one batch (`batch`; as `POST /v1/translate-missing` with this locale would), and the language is included in every later push. `batch` is null when the project has no keys yet, or when the batch could not be queued (`batch_problem`, e.g. `allowance_exhausted`: the language is added all the same; run `POST /v1/translate-missing` later). The free plan allows 15 locale rows including the source.',
       middleware: [requireAbility('manage')] as const,
       request: { body: { content: { 'application/json': { schema: z.object({ tag: z.string().openapi({ example: 'pt-BR' }) }) } }, required: true } },
-      responses: { 201: { description: 'Added', content: { 'application/json': { schema: Language } } }, ...problemResponses, ...conflict },
+      responses: { 201: json('Added, with the batch translating the existing keys into it', AddedLanguage), ...problemResponses, ...conflict('Already a language of the project') },
     }),
-    async (c) => c.json(await deps.languages.add(c.get('auth').project.id, c.req.valid('json').tag), 201),
+    async (c) => {
+      const language = await deps.languages.add(projectId(c), c.req.valid('json').tag);
+      return c.json({ ...language, ...(await translateNewLanguage(deps, projectId(c), language.tag)) }, 201);
+    },
   );
 
   app.openapi(
@@ -150,9 +161,9 @@ export function projectRoutes(deps: AppDeps) {
       description: 'Ability: `manage`. Its translations are kept, so adding the language back does not cost words again.',
       middleware: [requireAbility('manage')] as const,
       request: { params: z.object({ tag: z.string() }) },
-      responses: { 200: { description: 'Removed', content: { 'application/json': { schema: Language } } }, ...problemResponses, ...notFoundResponse },
+      responses: { 200: json('Removed', Language), ...problemResponses, ...notFoundResponse },
     }),
-    async (c) => c.json(await deps.languages.remove(c.get('auth').project.id, c.req.valid('param').tag), 200),
+    async (c) => c.json(await deps.languages.remove(projectId(c), c.req.valid('param').tag), 200),
   );
 
   return app;

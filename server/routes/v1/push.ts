@@ -12,7 +12,8 @@ import { FileUnparsableError } from '../../../src/core/formats/file-unparsable-e
 import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/index.js';
 import { repoPath } from '../../../src/core/repo-path.js';
 import { localeList } from './locale-params.js';
-import { Batch, Problem, RepoPathParam, problemResponses } from './schemas.js';
+import { Batch, RepoPathParam, problem, problemResponses } from './schemas.js';
+import { json } from './route-shapes.js';
 
 export const PluralInput = z
   .object({
@@ -54,6 +55,13 @@ const MultipartPush = z
       .union([z.string(), z.array(z.string())])
       .optional()
       .openapi({ description: 'Keys to translate with the careful pass: names or `*` patterns (e.g. `onboarding.*`), comma-separated or repeated. Other keys keep their stored pass (new keys: fast).' }),
+    plurals: z
+      .enum(['i18next', 'none'], { error: (issue) => `plurals: '${String(issue.input)}' is not a plurals mode. Expected 'i18next' or 'none'.` })
+      .optional()
+      .openapi({
+        description:
+          "How `json` and `json_nested` files read i18next plural suffixes (`items_one`, `items_other`, `place_ordinal_one`): by default a key family with an `_other` member is one plural key (`items`); `i18next` makes every suffix family one; `none` keeps every key on its own. Other formats ignore it.",
+      }),
   })
   .openapi('PushFileRequest');
 
@@ -76,13 +84,9 @@ export function pushRoutes(deps: AppDeps) {
         },
       },
       responses: {
-        202: { description: 'Batch queued (or completed at once when nothing needed translating)', content: { 'application/json': { schema: Batch } } },
-        402: { description: 'Not enough words left in the allowance; nothing was queued', content: { 'application/problem+json': { schema: Problem } } },
-        413: {
-          description:
-            'The request body is over `MAX_UPLOAD_BYTES` (`payload_too_large`), or the file is an archive (`xlsx`) holding more than the service reads (`archive_too_large`: its entries inflate past `MAX_INFLATED_BYTES` together, or it has more than `MAX_ARCHIVE_ENTRIES`); the problem names the file (`path`), the entry (`entry`), the `limit` and its `setting`. Nothing was queued.',
-          content: { 'application/problem+json': { schema: Problem } },
-        },
+        202: json('Batch queued (or completed at once when nothing needed translating)', Batch),
+        402: problem('Not enough words left in the allowance; nothing was queued'),
+        413: problem('The request body is over `MAX_UPLOAD_BYTES` (`payload_too_large`), or the file is an archive (`xlsx`) holding more than the service reads (`archive_too_large`: its entries inflate past `MAX_INFLATED_BYTES` together, or it has more than `MAX_ARCHIVE_ENTRIES`); the problem names the file (`path`), the entry (`entry`), the `limit` and its `setting`. Nothing was queued.'),
         ...problemResponses,
       },
     }),
@@ -147,7 +151,7 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
   if (!codec) throw new ApiError(422, 'format_not_supported', `Format '${format}' is not supported by this server yet.`);
   let parsed;
   try {
-    parsed = codec.parse(content, { archive: archiveLimits });
+    parsed = codec.parse(content, { archive: archiveLimits, ...(form.plurals ? { plurals: form.plurals } : {}) });
   } catch (error) {
     if (error instanceof ArchiveLimitError) {
       throw new ApiError(413, 'archive_too_large', `${path}: ${error.message}.`, { path, entry: error.entry ?? null, limit: error.limit, setting: error.setting });
@@ -176,6 +180,6 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
       line: e.line,
     })),
     ...(locales ? { locales } : {}),
-    fingerprint: JSON.stringify(['file', path, format, locales ?? null, form.careful ?? null, createHash('sha256').update(content).digest('hex')]),
+    fingerprint: JSON.stringify(['file', path, format, locales ?? null, form.careful ?? null, createHash('sha256').update(content).digest('hex'), form.plurals ?? null]),
   };
 }

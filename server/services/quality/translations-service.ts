@@ -9,9 +9,8 @@ import { ApiError, notFound } from '../../errors.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import { pluralCategories } from '../../../src/core/plurals.js';
 import { loadGlossary } from './glossary-service.js';
-import { lengthBudget } from './budget.js';
 import { rememberTranslations } from './memory.js';
-import { gateRow } from './translate-rows.js';
+import { gateHuman, writeHumanTranslations } from './human-translations.js';
 import { holdCandidates, writeTranslations } from './translation-writes.js';
 import { emitEvent } from '../../webhooks/outbox.js';
 
@@ -159,44 +158,15 @@ export function createTranslationsService(deps: { db: Db }) {
     const plurals = input.plurals ?? null;
     const text = plurals ? (plurals.other ?? Object.values(plurals)[0] ?? '') : input.text!;
     const glossary = await loadGlossary(db, projectId);
-    const report = gateRow(
-      { id: k.id, key: k.key, source: k.source, sourcePlurals: k.source_plurals, notes: null, context: null, maxLength: lengthBudget(k.max_length, p.length_budget_percent, k.source, k.source_plurals) },
-      { text, plurals },
-      p.source_locale,
-      input.locale,
-      glossary,
-    );
+    const report = gateHuman(k, { text, plurals }, p, input.locale, glossary);
     if (report.outcome === 'refused') {
       throw new ApiError(422, 'gate_refused', `The translation fails the quality gates and was not saved: ${report.failures.filter((f) => f.gate !== 'length').map((f) => f.reason).join('; ')}.`, {
         failures: report.failures,
       });
     }
-    const failures = report.failures.map((f) => ({ gate: f.gate, reason: f.reason }));
+    const failures = report.failures;
     await db.transaction().execute(async (trx) => {
-      await writeTranslations(trx, [
-        {
-          key_id: k.id,
-          locale: input.locale,
-          text,
-          plurals: plurals ? JSON.stringify(plurals) : null,
-          source_hash: k.source_hash,
-          origin: 'human',
-          batch_id: null,
-          state: 'human',
-          failures: failures.length ? JSON.stringify(failures) : null,
-          reviewed_at: new Date(),
-        },
-      ]);
-      await trx.deleteFrom('held_translations').where('key_id', '=', k.id).where('locale', '=', input.locale).execute();
-      await rememberTranslations(trx, [{ organisationId: p.organisation_id, sourceLocale: p.source_locale, locale: input.locale, source: k.source, sourcePlurals: k.source_plurals, context: k.context, text, plurals, origin: 'human' }]);
-      await emitEvent(trx, projectId, 'translation.updated', {
-        origin: 'human',
-        batch_id: null,
-        count: 1,
-        locales: [input.locale],
-        translations: [{ key: k.key, path: k.path, locale: input.locale, state: 'human' }],
-        truncated: false,
-      });
+      await writeHumanTranslations(trx, projectId, p, [{ key: k, locale: input.locale, value: { text, plurals }, failures }]);
       if (input.drift) {
         await emitEvent(trx, projectId, 'source_drift.repaired', {
           origin: 'import',

@@ -80,6 +80,12 @@ export interface ParseOptions {
    * was found in, spent together with it. Default: DEFAULT_ARCHIVE_LIMITS.
    */
   archive?: Readonly<ArchiveLimits> | ArchiveBudget;
+  /**
+   * How the json codecs read i18next plural suffixes (`items_one`, `items_other`, `place_ordinal_one`): by default a
+   * family with an `_other` member is one plural entry; `i18next` makes every suffix family one; `none` keeps every
+   * key on its own. Other codecs ignore it.
+   */
+  plurals?: 'i18next' | 'none';
 }
 
 export interface FreshEntry {

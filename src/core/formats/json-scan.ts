@@ -963,15 +963,23 @@ export function collectStrings(root: JsonObjectNode): JsonStringValue[] {
 /** What to do with one string value when rewriting. */
 export type StringEdit = { kind: 'keep' } | { kind: 'replace'; value: string } | { kind: 'omit' };
 
+/** What to do with one object member, by its index, when rewriting: `text` replaces the whole member, key included. */
+export type MemberEdit = { kind: 'text'; text: string } | { kind: 'omit' };
+
 const OMITTED = Symbol('omitted');
 
 /**
  * Rewrites a scanned document, touching only the string tokens `decide` changes and the members it omits.
  * Omission rules: an object or array all of whose members were omitted is omitted from its parent (the root becomes `{}`);
  * a partly omitted array keeps its omitted elements' source text, because removing them would renumber the rest.
+ * `membersOf` may replace or omit whole members of an object (i18next plural families); `decide` is not asked about them.
  * Returns the new text (BOM excluded), or undefined when nothing changed so the caller can hand back the source bytes.
  */
-export function rewriteJson(doc: JsonDocument, decide: (value: JsonStringValue) => StringEdit): string | undefined {
+export function rewriteJson(
+  doc: JsonDocument,
+  decide: (value: JsonStringValue) => StringEdit,
+  membersOf?: (node: JsonObjectNode, path: readonly string[]) => ReadonlyMap<number, MemberEdit> | undefined,
+): string | undefined {
   const text = doc.text;
   let changed = false;
 
@@ -988,8 +996,21 @@ export function rewriteJson(doc: JsonDocument, decide: (value: JsonStringValue) 
       case 'null':
         return text.slice(node.start, node.end);
       case 'object': {
-        const parts = node.members.map((m) => render(m.value, [...path, m.key.value], false, m));
-        return join(node, node.members, parts, (m) => text.slice(m.start, m.value.start));
+        const edits = membersOf?.(node, path);
+        // Members replaced whole carry their own key.
+        const whole = new Set<number>();
+        const parts = node.members.map((m, i) => {
+          const edit = edits?.get(i);
+          if (!edit) return render(m.value, [...path, m.key.value], false, m);
+          if (edit.kind === 'omit') {
+            changed = true;
+            return OMITTED;
+          }
+          if (edit.text !== text.slice(m.start, m.end)) changed = true;
+          whole.add(i);
+          return edit.text;
+        });
+        return join(node, node.members, parts, (m, i) => (whole.has(i) ? '' : text.slice(m.start, m.value.start)));
       }
       case 'array': {
         const parts = node.elements.map((e, i) => render(e, [...path, String(i)], true, e));
@@ -1009,7 +1030,7 @@ export function rewriteJson(doc: JsonDocument, decide: (value: JsonStringValue) 
     node: JsonObjectNode | JsonArrayNode,
     children: readonly C[],
     parts: readonly (string | typeof OMITTED)[],
-    prefixOf: (child: C) => string,
+    prefixOf: (child: C, index: number) => string,
   ): string | typeof OMITTED => {
     if (children.length === 0) return text.slice(node.start, node.end);
     const kept = children.flatMap((child, i) => (parts[i] === OMITTED ? [] : [i]));
@@ -1019,7 +1040,7 @@ export function rewriteJson(doc: JsonDocument, decide: (value: JsonStringValue) 
     let out = text.slice(node.start, first.start);
     kept.forEach((i, k) => {
       const child = children[i]!;
-      out += prefixOf(child) + (parts[i] as string);
+      out += prefixOf(child, i) + (parts[i] as string);
       out += k < kept.length - 1 ? text.slice(child.end, children[i + 1]!.start) : text.slice(last.end, node.end);
     });
     return out;

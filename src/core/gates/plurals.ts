@@ -1,6 +1,6 @@
 /** The plurals gate: a translation has exactly the plural forms its locale's CLDR rules select, as keys or in valid ICU. */
 import { PLURAL_CATEGORIES, type PluralCategory, type PluralForms } from '../formats/codec.js';
-import { pluralCategories } from '../plurals.js';
+import { ordinalCategories, pluralCategories } from '../plurals.js';
 import { allBlocks, icuTree, type IcuBlock } from './icu-tree.js';
 import type { GateFailure, GateInput } from './types.js';
 
@@ -8,18 +8,6 @@ const CATEGORY_SET: ReadonlySet<string> = new Set(PLURAL_CATEGORIES);
 const EXACT_SELECTOR = /^=-?\d+(?:\.\d+)?$/;
 // `'{` and `'}` start quoted literal text in ICU (a doubled `''` is an apostrophe): French "l'{app}" prints "l{app}".
 const QUOTING_APOSTROPHE = /(?<!')'[{}]/g;
-const ordinalCache = new Map<string, PluralCategory[]>();
-
-/** The ordinal categories `locale` uses (for `selectordinal`), in CLDR order. */
-function ordinalCategories(locale: string): PluralCategory[] {
-  let categories = ordinalCache.get(locale);
-  if (!categories) {
-    const used = new Set(new Intl.PluralRules(locale, { type: 'ordinal' }).resolvedOptions().pluralCategories);
-    categories = PLURAL_CATEGORIES.filter((c) => used.has(c));
-    ordinalCache.set(locale, categories);
-  }
-  return categories;
-}
 
 // Numbers tried to learn which values a category selects: integers through 200, large round numbers (French and
 // Spanish "many"), and one-decimal fractions (categories that also take 1.5 can never be covered by exact matches).

@@ -1,15 +1,16 @@
 /** The project's languages: the source and the targets, added and removed (BCP-47 checked here first, then by the service). */
 import { useState } from 'preact/hooks';
-import type { Language } from '../../../../src/client/types.js';
+import type { AddedLanguage, Language } from '../../../../src/client/types.js';
 import { checkLocale } from '../../../../src/core/locales/locales.js';
 import { DataTable, ErrorNotice, Field, Loading, ProjectPage } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { formatDate, localeDirection } from '../format.js';
 import { useLoad, useRequest } from '../hooks.js';
+import { BatchLink } from './batches.js';
 
 export function LanguagesPage() {
   return (
-    <ProjectPage title="Languages" ability="read" intro={<p>A new target language is translated on the next push, or at once with “Translate missing” from the CLI or the API.</p>}>
+    <ProjectPage title="Languages" ability="read" intro={<p>Adding a target language queues one batch translating every existing key into it. Keys still without a translation are translated with <code>parlance translate-missing</code> (or <code>POST /v1/translate-missing</code>).</p>}>
       <Languages />
     </ProjectPage>
   );
@@ -20,6 +21,7 @@ function Languages() {
   const { announce } = useAccount();
   const list = useLoad(() => client.languages(), [client]);
   const [tag, setTag] = useState('');
+  const [added, setAdded] = useState<AddedLanguage | undefined>(undefined);
   const request = useRequest();
   const check = tag.trim() ? checkLocale(tag) : undefined;
 
@@ -27,10 +29,12 @@ function Languages() {
     event.preventDefault();
     if (!check?.ok) return;
     await request.submit(async () => {
-      const added = await client.addLanguage(check.tag);
-      list.set([...(list.data ?? []).filter((l) => l.tag !== added.tag), added]);
+      const result = await client.addLanguage(check.tag);
+      const { batch: _batch, batch_problem: _problem, ...language } = result;
+      list.set([...(list.data ?? []).filter((l) => l.tag !== language.tag), language]);
       setTag('');
-      announce(`Added ${added.tag}.`);
+      setAdded(result);
+      announce(`Added ${language.tag}.${result.batch ? ` Translating its existing keys in batch ${result.batch.id}.` : ''}`);
     });
   };
 
@@ -71,6 +75,7 @@ function Languages() {
       ) : (
         <p class="hint">Adding and removing languages needs the manage ability.</p>
       )}
+      {added ? <AddedNotice added={added} /> : null}
       <ErrorNotice error={request.error ?? list.error} title="Languages" />
       {list.loading && !list.data ? <Loading what="languages" /> : null}
       {list.data ? (
@@ -99,5 +104,29 @@ function Languages() {
         </DataTable>
       ) : null}
     </>
+  );
+}
+
+/** What became of the existing keys of the language just added: its batch, or why there is none. */
+function AddedNotice(props: { added: AddedLanguage }) {
+  const { added } = props;
+  if (added.batch) {
+    return (
+      <p class="hint" role="status">
+        {added.tag}: {added.batch.rows.total} translation{added.batch.rows.total === 1 ? '' : 's'} queued in batch <BatchLink id={added.batch.id} />.
+      </p>
+    );
+  }
+  if (added.batch_problem) {
+    return (
+      <p class="field-error" role="status">
+        {added.tag} was added, but its existing keys were not queued: {added.batch_problem.detail} Run <code>parlance translate-missing --locale {added.tag}</code> once that is settled.
+      </p>
+    );
+  }
+  return (
+    <p class="hint" role="status">
+      {added.tag}: no keys yet; the first push translates them into {added.tag}.
+    </p>
   );
 }
