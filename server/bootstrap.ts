@@ -37,5 +37,11 @@ Watch the batch (use the id from the push):
 Pull the German file:
 
   curl -s -H "Authorization: Bearer ${token ? '$PARLANCE_TOKEN' : t}" "${url}/v1/pull?locale=de"
+
+Or, in your app's repository, with the CLI (existing translations are kept as human translations):
+
+  npm install -D parlance-l10n
+  PARLANCE_URL=${url} npx parlance init
+  PARLANCE_URL=${url} npx parlance sync
 `;
 }
