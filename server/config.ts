@@ -114,6 +114,10 @@ export const envSchema = z.object({
   GITHUB_APP_PRIVATE_KEY_PATH: optionalString,
   GITHUB_APP_WEBHOOK_SECRET: optionalString,
   GITHUB_APP_PORT: port.default(8788),
+  // Checked by githubApiUrlFromEnv: the two ways of naming a GitHub Enterprise Server must agree.
+  GITHUB_API_URL: optionalString,
+  GHE_HOST: optionalString,
+  GHE_PROTOCOL: optionalString,
   SESSION_TTL: z.string().regex(/^\s*\d+(?:ms|s|m|h|d)\s*$/, "expected a duration such as '12h'").default('12h'),
   CREDENTIAL_TTL: z.string().regex(/^\s*\d+(?:ms|s|m|h|d)\s*$/, "expected a duration such as '15m'").default('15m'),
   INVITATION_TTL: z.string().regex(/^\s*\d+(?:ms|s|m|h|d)\s*$/, "expected a duration such as '7d'").default('7d'),
@@ -206,7 +210,13 @@ export interface Config {
    * Where the service sends the GitHub App its events (unset: linking a repository answers 503), and the App itself:
    * `app` is set when GITHUB_APP_ID and a private key are, and `parlance start` then runs the App next to the service.
    */
-  githubApp: { eventsUrl: string | undefined; port: number; app: { id: string; privateKey: string; webhookSecret: string } | undefined };
+  githubApp: {
+    eventsUrl: string | undefined;
+    port: number;
+    app: { id: string; privateKey: string; webhookSecret: string } | undefined;
+    /** GITHUB_API_URL (or GHE_HOST): the REST API the App calls, api.github.com or a GitHub Enterprise Server's `/api/v3`. */
+    apiUrl: string;
+  };
 }
 
 /** A bad setting: names the variable, the value and what was expected, and stops start-up. */
@@ -313,6 +323,49 @@ export function githubAppFromEnv(
   return { ok: true, app: { id: e.GITHUB_APP_ID, privateKey: pem, webhookSecret: e.GITHUB_APP_WEBHOOK_SECRET } };
 }
 
+export const GITHUB_DOT_COM_API = 'https://api.github.com';
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * The GitHub REST API base URL: GITHUB_API_URL, else Probot's GHE_HOST (with GHE_PROTOCOL) as `<protocol>://<host>/api/v3`,
+ * else api.github.com. It must be https; plain http only to this machine (a test stand-in or a local TLS-terminating
+ * proxy), since the App sends its private-key-signed JWTs and installation tokens there.
+ */
+export function githubApiUrlFromEnv(e: Pick<Env, 'GITHUB_API_URL' | 'GHE_HOST' | 'GHE_PROTOCOL'>): { ok: true; url: string } | { ok: false; problem: string } {
+  const expected = "expected an https URL such as 'https://github.example.com/api/v3'";
+  let fromHost: string | undefined;
+  if (e.GHE_HOST !== undefined) {
+    const protocol = e.GHE_PROTOCOL ?? 'https';
+    if (protocol !== 'https' && protocol !== 'http') return { ok: false, problem: `GHE_PROTOCOL='${protocol}': expected 'https' (or 'http' for a server on this machine)` };
+    if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:]+\](:\d{1,5})?$/.test(e.GHE_HOST)) {
+      return { ok: false, problem: `GHE_HOST='${e.GHE_HOST}': expected the server's host name such as 'github.example.com', without a scheme or path` };
+    }
+    fromHost = `${protocol}://${e.GHE_HOST}/api/v3`;
+  }
+  const name = e.GITHUB_API_URL !== undefined ? 'GITHUB_API_URL' : 'GHE_HOST';
+  const text = e.GITHUB_API_URL ?? fromHost;
+  if (text === undefined) return { ok: true, url: GITHUB_DOT_COM_API };
+  const shown = name === 'GITHUB_API_URL' ? text : e.GHE_HOST;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, problem: `${name}='${shown}': not a URL; ${expected}` };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    return { ok: false, problem: `${name}='${shown}': ${url.protocol.slice(0, -1)} is not allowed (the App sends its credentials there; plain http only to 127.0.0.1, [::1] or localhost); ${expected}` };
+  }
+  if (url.username || url.password || url.search || url.hash) return { ok: false, problem: `${name}='${shown}': must not carry credentials, a query or a fragment; ${expected}` };
+  const normalised = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  if (fromHost !== undefined && e.GITHUB_API_URL !== undefined) {
+    const other = new URL(fromHost);
+    if (`${other.origin}${other.pathname}` !== normalised) {
+      return { ok: false, problem: `GITHUB_API_URL='${e.GITHUB_API_URL}' and GHE_HOST='${e.GHE_HOST}' name different servers (GHE_HOST means '${fromHost}'); set only GITHUB_API_URL` };
+    }
+  }
+  return { ok: true, url: normalised };
+}
+
 /** Variables whose values may carry a password: an error names them but never prints them. */
 const HIDDEN_VALUES: ReadonlySet<string> = new Set(['SMTP_URL']);
 
@@ -335,6 +388,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!secretKey.ok) throw new ConfigError([secretKey.problem]);
   const githubApp = githubAppFromEnv(e);
   if (!githubApp.ok) throw new ConfigError(githubApp.problems);
+  const githubApiUrl = githubApiUrlFromEnv(e);
+  if (!githubApiUrl.ok) throw new ConfigError([githubApiUrl.problem]);
   return {
     host: e.PARLANCE_HOST,
     port: e.PORT,
@@ -390,6 +445,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       httpTimeoutMs: e.INTEGRATION_HTTP_TIMEOUT_MS,
     },
     secretKey: secretKey.key,
-    githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL, port: e.GITHUB_APP_PORT, app: githubApp.app },
+    githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL, port: e.GITHUB_APP_PORT, app: githubApp.app, apiUrl: githubApiUrl.url },
   };
 }

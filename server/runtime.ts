@@ -230,8 +230,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     if (config.githubApp.app) {
       const { startGithubAppServer } = await import('./github-app/server.js');
       const { id, privateKey, webhookSecret } = config.githubApp.app;
-      githubApp = await startGithubAppServer({ db, links: githubLinks, serviceUrl: url, log, logLevel: config.logLevel, appId: id, privateKey, webhookSecret, host: config.host, port: config.githubApp.port });
-      log.info('GitHub App listening', { url: githubApp.url });
+      githubApp = await startGithubAppServer({
+        db, links: githubLinks, serviceUrl: url, log, logLevel: config.logLevel, appId: id, privateKey, webhookSecret,
+        githubApiUrl: config.githubApp.apiUrl, host: config.host, port: config.githubApp.port,
+      });
+      log.info('GitHub App listening', { url: githubApp.url, github: config.githubApp.apiUrl });
     }
     return { url };
   }

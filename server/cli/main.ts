@@ -90,9 +90,9 @@ async function runGithubApp(): Promise<number> {
   const serviceUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const server = await startGithubAppServer({
     db: runtime.db, links: runtime.githubLinks, serviceUrl, log: runtime.log, logLevel: config.logLevel,
-    appId: app.id, privateKey: app.privateKey, webhookSecret: app.webhookSecret, host: config.host, port: config.githubApp.port,
+    appId: app.id, privateKey: app.privateKey, webhookSecret: app.webhookSecret, githubApiUrl: config.githubApp.apiUrl, host: config.host, port: config.githubApp.port,
   });
-  runtime.log.info('parlance GitHub App started', { url: server.url, service: serviceUrl });
+  runtime.log.info('parlance GitHub App started', { url: server.url, service: serviceUrl, github: config.githubApp.apiUrl });
   const signal = await new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));

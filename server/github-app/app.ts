@@ -33,6 +33,11 @@ export interface GithubAppOptions {
   /** Secret of GitHub's webhook deliveries to the App. */
   webhookSecret: string;
   Octokit?: typeof ProbotOctokit;
+  /**
+   * GitHub's REST API, e.g. `https://github.example.com/api/v3` for GitHub Enterprise Server (GITHUB_API_URL);
+   * api.github.com when unset. The operator's setting, so not held to the outbound guard for user-supplied addresses.
+   */
+  githubApiUrl?: string;
   /** The App's bot login (`<slug>[bot]`); asked of GitHub (GET /app) when first needed if not given. */
   appLogin?: string;
   /** Replaces fetch for calls to the service (tests). */
@@ -62,6 +67,7 @@ export async function createGithubApp(options: GithubAppOptions) {
     secret: options.webhookSecret,
     logLevel: probotLevel(options.logLevel ?? 'info'),
     ...(options.Octokit ? { Octokit: options.Octokit } : {}),
+    ...(options.githubApiUrl ? { baseUrl: options.githubApiUrl } : {}),
   });
   let appLogin = options.appLogin;
 
@@ -175,9 +181,9 @@ export async function createGithubApp(options: GithubAppOptions) {
       }
       case 'source_drift.repaired': {
         const event = eventSchema('source_drift.repaired').parse(raw);
-        // The service's keys name source paths; the PR body lists them as the service reported them.
-        memory.addDrift(link.id, event.data.keys.map((k) => ({ key: k.key, locale: k.locale, path: k.path })));
-        return { status: 200, body: { ok: true, handled: `drift of ${event.data.count} translations noted for the next pull request` } };
+        // Not a list of hand edits: the service sends it for machine re-translations after a source change too, and for
+        // the App's own imports, which the push handler already noted with their translation file's path.
+        return { status: 200, body: { ok: true, handled: `ignored: ${event.data.count} repaired translations are not hand edits; the push that imported any noted them` } };
       }
       default:
         return { status: 200, body: { ok: true, handled: `ignored: the App does not act on '${envelope.data.type}'` } };

@@ -207,6 +207,10 @@ describe('check_run.rerequested', () => {
     payload.installation = { id: INSTALLATION_ID, node_id: 'INST_node' };
     const scope = github.scope();
     mockInstallationToken(scope);
+    // The commit's runs are read first (for what the last run reported); this one has none the App can read back.
+    scope.get(`${REPO_PATH}/commits/${headSha}/check-runs`).query({ check_name: CHECK_RUN_NAME, filter: 'latest', per_page: '100' }).reply(200, { total_count: 0, check_runs: [] });
+    // The commit's source is compared with the service's, which a later push has changed.
+    scope.get(contentsPath('locales/en.json')).query({ ref: headSha }).reply(200, contentsAnswer('locales/en.json', SOURCE_TEXT));
     scope.post(`${REPO_PATH}/check-runs`).reply(201, { id: 91, html_url: `https://github.com/${FULL_NAME}/runs/91` });
     scope.patch(`${REPO_PATH}/check-runs/91`).reply(200, { id: 91 });
 
@@ -216,9 +220,10 @@ describe('check_run.rerequested', () => {
     expect(created).toMatchObject({ name: CHECK_RUN_NAME, head_sha: headSha, external_id: batchId, status: 'in_progress' });
     const [update] = github.bodies('PATCH', `${REPO_PATH}/check-runs/91`);
     expect(update).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect((update!.output as { summary: string }).summary).toContain(`\`locales/en.json\` at this commit (${headSha.slice(0, 7)}) differs from the source Parlance holds now`);
     const annotations = (update?.output as { annotations: { path: string; start_line: number; annotation_level: string; title: string }[] }).annotations;
-    // "cart.empty" is on line 3 of the source file.
-    expect(annotations).toContainEqual(expect.objectContaining({ path: 'locales/en.json', start_line: 3, annotation_level: 'warning', title: 'Flagged (fr): cart.empty' }));
+    // "cart.empty" is on line 3 of the source file; one annotation names every locale it is flagged in.
+    expect(annotations).toEqual([expect.objectContaining({ path: 'locales/en.json', start_line: 3, annotation_level: 'warning', title: 'Flagged (de, fr, ja): cart.empty' })]);
     await service.api('/v1/project', { method: 'PATCH', json: { length_budget_percent: null } });
   });
 });
@@ -314,24 +319,31 @@ describe('the repository path rule on a push', () => {
     ]);
   });
 
-  it('refuses a parlance.yml whose template leads out of the repository: nothing read, nothing pushed', async () => {
+  it('refuses a parlance.yml whose template leads out of the repository: nothing read, nothing pushed, a failing check run at the line, the delivery answered', async () => {
     app = await newApp();
     const after = sha('push-hostile-template');
     const config = "files:\n  - source: 'locales/en.json'\n    translation: '../../{locale}.json'\n";
     const scope = github.scope();
     mockInstallationToken(scope);
     scope.get(contentsPath('parlance.yml')).query({ ref: after }).reply(200, contentsAnswer('parlance.yml', config));
+    scope.post(`${REPO_PATH}/check-runs`).reply(201, { id: 93, html_url: `https://github.com/${FULL_NAME}/runs/93` });
     const before = await pushedPaths();
     const batches = ((await (await service.api('/v1/batches?limit=100')).json()) as { items: unknown[] }).items.length;
 
-    const delivery = app.probot.receive({ name: 'push', id: 'delivery-push-hostile-template', payload: pushPayload({ after, commits: [{ message: 'Move translations', modified: ['locales/en.json'] }] }) as never });
-    await expect(delivery).rejects.toThrow("parlance.yml:3:18: files[0].translation: Invalid path '../../{locale}.json': '..' segments are not allowed");
+    // Answered, not thrown: a redelivery would meet the same file. The error goes to the commit as a check run.
+    await app.probot.receive({ name: 'push', id: 'delivery-push-hostile-template', payload: pushPayload({ after, commits: [{ message: 'Move translations', modified: ['locales/en.json'] }] }) as never });
+    const [run] = github.bodies('POST', `${REPO_PATH}/check-runs`);
+    expect(run).toMatchObject({ name: 'Parlance configuration', head_sha: after, status: 'completed', conclusion: 'failure' });
+    expect((run!.output as { annotations: unknown[] }).annotations).toEqual([
+      expect.objectContaining({ path: 'parlance.yml', start_line: 3, start_column: 18, annotation_level: 'failure', message: expect.stringContaining("parlance.yml:3:18: files[0].translation: Invalid path '../../{locale}.json': '..' segments are not allowed") }),
+    ]);
 
     expect(await pushedPaths()).toEqual(before);
     expect(((await (await service.api('/v1/batches?limit=100')).json()) as { items: unknown[] }).items).toHaveLength(batches);
     expect(github.sent.map((r) => `${r.method} ${decodeURIComponent(new URL(r.url).pathname)}`)).toEqual([
       `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
       `GET ${REPO_PATH}/contents/parlance.yml`,
+      `POST ${REPO_PATH}/check-runs`,
     ]);
   });
 });

@@ -27,6 +27,7 @@ const BASE = sha('base-1');
 const BASE_REF = `${REPO_PATH}/git/ref/heads%2Fmain`;
 const BRANCH_REF = `${REPO_PATH}/git/ref/heads%2Fparlance%2Fmain`;
 const OPEN_PRS = { head: `${OWNER}:parlance/main`, state: 'open' };
+const CHECK_RUNS_OF = new RegExp(`^${REPO_PATH}/commits/[0-9a-f]{40}/check-runs$`);
 const PR = { number: 12, html_url: `https://github.com/${FULL_NAME}/pull/12`, state: 'open' };
 const BASE_FILES = { 'parlance.yml': CONFIG_TEXT, 'locales/en.json': SOURCE_TEXT };
 
@@ -42,11 +43,11 @@ async function blobCreated(req: Request) {
   return { sha: gitBlobSha(Buffer.from(content, 'base64')), url: '' };
 }
 
-/** What the App reads of the base: its head (before pulling, and again in the sync), the config, and the tree (again when there is no branch yet). */
-function mockBaseReads(scope: nock.Scope, treeReads: number) {
-  scope.get(BASE_REF).times(2).reply(200, refAnswer('main', BASE));
+/** What the App reads of the base, once per job: its head, the config, and the tree (which the sync reuses). */
+function mockBaseReads(scope: nock.Scope) {
+  scope.get(BASE_REF).reply(200, refAnswer('main', BASE));
   scope.get(contentsPath('parlance.yml')).query({ ref: BASE }).reply(200, contentsAnswer('parlance.yml', CONFIG_TEXT));
-  scope.get(`${REPO_PATH}/git/trees/${BASE}`).query({ recursive: 'true' }).times(treeReads).reply(200, treeAnswer(sha('base-tree'), BASE_FILES));
+  scope.get(`${REPO_PATH}/git/trees/${BASE}`).query({ recursive: 'true' }).reply(200, treeAnswer(sha('base-tree'), BASE_FILES));
 }
 
 /** Resolves once every interceptor of every scope has been used, i.e. the App has finished talking to GitHub. */
@@ -126,7 +127,7 @@ it('a batch becomes one commit and one pull request with a check run on the refu
   // First batch: no branch and no pull request yet.
   const first = github.scope();
   mockInstallationToken(first);
-  mockBaseReads(first, 2);
+  mockBaseReads(first);
   first.get(BRANCH_REF).reply(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/git/refs#get-a-reference', status: '404' });
   first.get(`${REPO_PATH}/pulls`).query(OPEN_PRS).reply(200, []);
   first.post(`${REPO_PATH}/git/blobs`).times(3).reply(201, blobCreated);
@@ -134,6 +135,8 @@ it('a batch becomes one commit and one pull request with a check run on the refu
   first.post(`${REPO_PATH}/git/commits`).reply(201, { sha: sha('commit-1') });
   first.post(`${REPO_PATH}/git/refs`).reply(201, refAnswer('parlance/main', sha('commit-1')));
   first.post(`${REPO_PATH}/pulls`).reply(201, PR);
+  // Each commit's "Parlance quality gates" run is looked up by name first: none yet on either.
+  first.get(CHECK_RUNS_OF).query(true).times(2).reply(200, { total_count: 0, check_runs: [] });
   first.post(`${REPO_PATH}/check-runs`).reply(201, { id: 501, html_url: null }).post(`${REPO_PATH}/check-runs`).reply(201, { id: 502, html_url: null });
   first.patch(`${REPO_PATH}/check-runs/501`).reply(200, { id: 501 }).patch(`${REPO_PATH}/check-runs/502`).reply(200, { id: 502 });
 
@@ -178,12 +181,14 @@ it('a batch becomes one commit and one pull request with a check run on the refu
 
   // Second batch: the branch holds the first commit and the pull request is open, so it gets a commit and an update.
   const firstCommitFiles = Object.fromEntries(tree.map((e, i) => [e.path, blobs[i]!]));
+  const baseRunOutput = github.bodies('PATCH', `${REPO_PATH}/check-runs/502`)[0]!.output as { title: string; summary: string };
   github.reset();
   nock.cleanAll();
   const second = github.scope();
-  mockBaseReads(second, 1);
+  mockBaseReads(second);
   second.get(BRANCH_REF).reply(200, refAnswer('parlance/main', sha('commit-1')));
-  second.get(`${REPO_PATH}/pulls`).query(OPEN_PRS).reply(200, [PR]);
+  // The open pull request as GitHub lists it, with the body batch 1 wrote: batch 2's counts are added to it.
+  second.get(`${REPO_PATH}/pulls`).query(OPEN_PRS).reply(200, [{ ...PR, body: prs[0]!.body }]);
   second.get(`${REPO_PATH}/git/trees/${sha('commit-1')}`).query({ recursive: 'true' }).reply(200, treeAnswer(sha('tree-1'), { ...BASE_FILES, ...firstCommitFiles }));
   second.get(`${REPO_PATH}/compare/${BASE}...${sha('commit-1')}`).query({ per_page: '100' }).reply(200, {
     status: 'ahead', ahead_by: 1, behind_by: 0, total_commits: 1, files: [],
@@ -194,7 +199,14 @@ it('a batch becomes one commit and one pull request with a check run on the refu
   second.post(`${REPO_PATH}/git/commits`).reply(201, { sha: sha('commit-2') });
   second.patch(`${REPO_PATH}/git/refs/heads%2Fparlance%2Fmain`).reply(200, refAnswer('parlance/main', sha('commit-2')));
   second.patch(`${REPO_PATH}/pulls/12`).reply(200, PR);
-  second.post(`${REPO_PATH}/check-runs`).times(2).reply(201, { id: 503, html_url: null });
+  // The new branch commit gets its first run; the base commit already has run 502 (batch 1's failure), which batch 2 updates.
+  second.get(`${REPO_PATH}/commits/${sha('commit-2')}/check-runs`).query(true).reply(200, { total_count: 0, check_runs: [] });
+  second.get(`${REPO_PATH}/commits/${BASE}/check-runs`).query(true).reply(200, {
+    total_count: 1,
+    check_runs: [{ id: 502, name: 'Parlance quality gates', head_sha: BASE, status: 'completed', conclusion: 'failure', html_url: null, output: { ...baseRunOutput, text: null, annotations_count: 1, annotations_url: '' } }],
+  });
+  second.post(`${REPO_PATH}/check-runs`).reply(201, { id: 503, html_url: null });
+  second.patch(`${REPO_PATH}/check-runs/502`).reply(200, { id: 502 });
 
   const again = await pushSource(SOURCE_TEXT.replace('Your cart is empty', 'Nothing in your cart yet'));
   expect(again.status).toBe(202);
@@ -207,6 +219,14 @@ it('a batch becomes one commit and one pull request with a check run on the refu
   expect(update?.body).toContain(`[\`${batch2.id}\`]`);
   expect(github.bodies('POST', `${REPO_PATH}/git/commits`)).toEqual([expect.objectContaining({ parents: [sha('commit-1')] })]);
   expect(github.bodies('PATCH', `${REPO_PATH}/git/refs/heads%2Fparlance%2Fmain`)).toEqual([{ sha: sha('commit-2'), force: false }]);
+  // One run per commit: batch 2 (clean) is added to the base commit's run, whose verdict stays batch 1's failure.
+  expect(github.bodies('POST', `${REPO_PATH}/check-runs`)).toEqual([expect.objectContaining({ head_sha: sha('commit-2'), conclusion: 'success' })]);
+  const [baseRun] = github.bodies('PATCH', `${REPO_PATH}/check-runs/502`);
+  expect(baseRun).toMatchObject({ status: 'completed', conclusion: 'failure', output: { title: '1 refused, 0 flagged' } });
+  expect((baseRun!.output as { summary: string }).summary).toContain(`[\`${batch1.id}\`]`);
+  expect((baseRun!.output as { summary: string }).summary).toContain(`[\`${batch2.id}\`]`);
+  // The pull request body counts both batches.
+  expect(update?.body).toContain(`from 2 Parlance batches since the branch was last rebuilt: [\`${batch1.id}\`]`);
   expect(github.sent.flatMap(githubRequestProblems)).toEqual([]);
   for (const scope of github.scopes) scope.done();
 });

@@ -154,6 +154,13 @@ describe('which commits Parlance may replace', () => {
     const plan = planBranchUpdate({ aheadBy: 3, behindBy: 1, commits: [{ sha: sha('a'), message: trailer, committerType: 'Bot', author: '@parlance[bot]' }] });
     expect(plan).toMatchObject({ parent: 'branch', force: false, unseenCommits: 2, baseMoved: true });
   });
+
+  it('rebuilds on a moved base with force only when Parlance commits would be dropped; a branch the base contains is fast-forwarded', () => {
+    const own = [{ sha: sha('a'), message: trailer, committerType: 'Bot', author: '@parlance[bot]' }];
+    expect(planBranchUpdate({ aheadBy: 1, behindBy: 2, commits: own })).toMatchObject({ parent: 'base', force: true });
+    // The pull request was merged: the branch head is in the base's history, so a commit on the base descends from it.
+    expect(planBranchUpdate({ aheadBy: 0, behindBy: 2, commits: [] })).toMatchObject({ parent: 'base', force: false });
+  });
 });
 
 describe('syncTranslationPullRequest', () => {
@@ -178,7 +185,7 @@ describe('syncTranslationPullRequest', () => {
       files: files({ 'locales/de.json': DE_NEW, 'locales/fr.json': FR_NEW }),
     });
 
-    expect(result).toEqual({ pr: { number: 7, url: `https://github.com/${OWNER}/${REPO}/pull/7` }, commit: sha('commit-1'), action: 'created' });
+    expect(result).toEqual({ pr: { number: 7, url: `https://github.com/${OWNER}/${REPO}/pull/7` }, commit: sha('commit-1'), head: sha('commit-1'), action: 'created' });
     const blobs = bodiesSent('POST', `${REPO_PATH}/git/blobs`);
     expect(blobs.map((b) => [b.encoding, decodeBase64(b.content as string)])).toEqual([['base64', DE_NEW], ['base64', FR_NEW]]);
     expect(bodiesSent('POST', `${REPO_PATH}/git/trees`)).toEqual([{
@@ -224,7 +231,7 @@ describe('syncTranslationPullRequest', () => {
       files: files({ 'locales/de.json': DE_NEWER, 'locales/fr.json': FR_NEW }),
     });
 
-    expect(result).toEqual({ pr: { number: 7, url: `https://github.com/${OWNER}/${REPO}/pull/7` }, commit: sha('commit-2'), action: 'updated' });
+    expect(result).toEqual({ pr: { number: 7, url: `https://github.com/${OWNER}/${REPO}/pull/7` }, commit: sha('commit-2'), head: sha('commit-2'), action: 'updated' });
     // Only the file that changed is uploaded.
     expect(bodiesSent('POST', `${REPO_PATH}/git/blobs`).map((b) => decodeBase64(b.content as string))).toEqual([DE_NEWER]);
     expect(bodiesSent('POST', `${REPO_PATH}/git/trees`)[0]).toMatchObject({ base_tree: branchTree.sha });
@@ -246,7 +253,8 @@ describe('syncTranslationPullRequest', () => {
     const FR_NEWER = '{"cart.title":"Votre panier","cart.empty":"Le panier est vide"}\n';
     const scope = github();
     scope.get(BASE_REF).reply(200, refAt('main', BASE2));
-    scope.get(BRANCH_REF).reply(200, refAt('parlance/main', COMMIT2));
+    // Read to plan, and again right before the forced update: it must still be Parlance's commit.
+    scope.get(BRANCH_REF).times(2).reply(200, refAt('parlance/main', COMMIT2));
     scope.get(`${REPO_PATH}/pulls`).query(OPEN_PRS).reply(200, [pullRequest(7)]);
     scope.get(`${REPO_PATH}/git/trees/${COMMIT2}`).query({ recursive: 'true' }).reply(200, branchTree);
     scope.get(`${REPO_PATH}/compare/${BASE2}...${COMMIT2}`).query({ per_page: '100' }).reply(200, {
@@ -254,7 +262,7 @@ describe('syncTranslationPullRequest', () => {
       commits: [appCommit(sha('commit-1'), 'bat_01J9ZK3'), appCommit(COMMIT2, 'bat_02')], files: [],
     });
     scope.get(`${REPO_PATH}/git/trees/${BASE2}`).query({ recursive: 'true' }).reply(200, movedBaseTree);
-    scope.post(`${REPO_PATH}/git/blobs`).times(2).reply(201, blobCreated);
+    scope.post(`${REPO_PATH}/git/blobs`).reply(201, blobCreated);
     scope.post(`${REPO_PATH}/git/trees`).reply(201, { sha: sha('tree-4'), tree: [] });
     scope.post(`${REPO_PATH}/git/commits`).reply(201, { sha: sha('commit-3') });
     scope.patch(`${REPO_PATH}/git/refs/heads%2Fparlance%2Fmain`).reply(200, refAt('parlance/main', sha('commit-3')));
@@ -266,9 +274,16 @@ describe('syncTranslationPullRequest', () => {
     });
 
     expect(result).toMatchObject({ commit: sha('commit-3'), action: 'updated' });
-    // Against the new base both files differ, so the one commit carries both, on the base's tree and head.
-    expect(bodiesSent('POST', `${REPO_PATH}/git/blobs`).map((b) => decodeBase64(b.content as string))).toEqual([DE_NEW, FR_NEWER]);
-    expect(bodiesSent('POST', `${REPO_PATH}/git/trees`)[0]).toMatchObject({ base_tree: movedBaseTree.sha });
+    // Against the new base both files differ, so the one commit carries both, on the base's tree and head; de.json's blob
+    // is already on GitHub (the branch's tree names it), so only fr.json is uploaded.
+    expect(bodiesSent('POST', `${REPO_PATH}/git/blobs`).map((b) => decodeBase64(b.content as string))).toEqual([FR_NEWER]);
+    expect(bodiesSent('POST', `${REPO_PATH}/git/trees`)[0]).toMatchObject({
+      base_tree: movedBaseTree.sha,
+      tree: [
+        { path: 'locales/de.json', mode: '100644', type: 'blob', sha: gitBlobSha(bytes(DE_NEW)) },
+        { path: 'locales/fr.json', mode: '100644', type: 'blob', sha: gitBlobSha(bytes(FR_NEWER)) },
+      ],
+    });
     expect(bodiesSent('POST', `${REPO_PATH}/git/commits`)[0]).toMatchObject({ parents: [BASE2] });
     expect(bodiesSent('PATCH', `${REPO_PATH}/git/refs/heads%2Fparlance%2Fmain`)).toEqual([{ sha: sha('commit-3'), force: true }]);
     expect(sent.some((r) => new URL(r.url).pathname.endsWith('/comments'))).toBe(false);
@@ -278,7 +293,7 @@ describe('syncTranslationPullRequest', () => {
     const COMMIT2 = sha('commit-2');
     const scope = github();
     scope.get(BASE_REF).reply(200, refAt('main', BASE2));
-    scope.get(BRANCH_REF).reply(200, refAt('parlance/main', COMMIT2));
+    scope.get(BRANCH_REF).times(2).reply(200, refAt('parlance/main', COMMIT2));
     scope.get(`${REPO_PATH}/pulls`).query(OPEN_PRS).reply(200, []);
     scope.get(`${REPO_PATH}/git/trees/${COMMIT2}`).query({ recursive: 'true' }).reply(200, treeListing(sha('tree-3'), { 'locales/de.json': DE_OLD }));
     scope.get(`${REPO_PATH}/compare/${BASE2}...${COMMIT2}`).query({ per_page: '100' })
@@ -288,7 +303,7 @@ describe('syncTranslationPullRequest', () => {
 
     const result = await syncTranslationPullRequest({ octokit: octokit(), owner: OWNER, repo: REPO, base: 'main', batch, project, files: files({ 'locales/de.json': DE_NEW }) });
 
-    expect(result).toEqual({ pr: null, commit: null, action: 'unchanged' });
+    expect(result).toEqual({ pr: null, commit: null, head: BASE2, action: 'unchanged' });
     expect(bodiesSent('PATCH', `${REPO_PATH}/git/refs/heads%2Fparlance%2Fmain`)).toEqual([{ sha: BASE2, force: true }]);
   });
 
@@ -342,7 +357,7 @@ describe('syncTranslationPullRequest', () => {
       files: files({ 'locales/de.json': DE_NEW, 'locales/fr.json': FR_NEW }),
     });
 
-    expect(result).toEqual({ pr: { number: 7, url: `https://github.com/${OWNER}/${REPO}/pull/7` }, commit: null, action: 'unchanged' });
+    expect(result).toEqual({ pr: { number: 7, url: `https://github.com/${OWNER}/${REPO}/pull/7` }, commit: null, head: COMMIT1, action: 'unchanged' });
     expect(bodiesSent('PATCH', `${REPO_PATH}/pulls/7`)[0]?.body).toContain('[`bat_03`]');
   });
 
@@ -358,7 +373,7 @@ describe('syncTranslationPullRequest', () => {
       octokit: octokit(), owner: OWNER, repo: REPO, base: 'main', batch, project, files: files({ 'locales/de.json': DE_NEW }),
     });
 
-    expect(result).toEqual({ pr: null, commit: null, action: 'unchanged' });
+    expect(result).toEqual({ pr: null, commit: null, head: null, action: 'unchanged' });
     expect(sent.every((r) => r.method === 'GET')).toBe(true);
   });
 

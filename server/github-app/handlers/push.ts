@@ -1,15 +1,19 @@
-/** A push to a linked base branch: changed source files go to the service, hand edits of managed translation files come back as human translations. */
+/** A push to a linked base branch: source files go to the service (all that differ when `parlance.yml` changed), hand edits of managed translation files come back as human translations, and an unusable `parlance.yml` fails a check run. */
+import { createHash } from 'node:crypto';
 import type { ParlanceClient } from '../../../src/client/client.js';
 import { ApiError } from '../../../src/client/client.js';
 import { detectFormat, getCodec, isFormatId, type Codec, type Entry, type ParseOptions } from '../../../src/core/formats/index.js';
-import { repoPathProblem } from '../../../src/core/repo-path.js';
-import { matchSourcePaths } from '../../../src/project-config/match-source-paths.js';
+import { RepoPathError, repoPathProblem } from '../../../src/core/repo-path.js';
+import { ConfigFileError } from '../../../src/project-config/config-file-error.js';
+import { matchSourcePaths, type SourceMatch } from '../../../src/project-config/match-source-paths.js';
+import { parseConfig, type ParlanceConfig } from '../../../src/project-config/parse-config.js';
 import { targetPaths, type TargetMatch } from '../../../src/project-config/target-paths.js';
+import { reportConfigError } from '../config-check.js';
 import type { GithubLink } from '../links.js';
 import type { DriftImport } from '../pr-body.js';
 import { BATCH_TRAILER, type GitHubClient } from '../translation-pr.js';
 import type { AppMemory } from './app-memory.js';
-import { listFilePaths, readParlanceConfig, readRepositoryFile, splitRepository } from './repository.js';
+import { listFilePaths, readRepositoryFile, splitRepository } from './repository.js';
 
 /** The parts of a push payload the App reads. */
 export interface PushFacts {
@@ -91,25 +95,79 @@ async function importDrift(input: PushInput, owner: string, repo: string, target
   return imported;
 }
 
-/** Drift first, then sources: the imported human translations are then in place before the new batch runs. */
-export async function handlePush(input: PushInput): Promise<{ pushed: string[]; drift: DriftImport[] }> {
-  const { octokit, client, link, push, memory, log } = input;
-  const { owner, repo } = splitRepository(link.repository);
-  const changed = changedPaths(push);
-  if (changed.size === 0) return { pushed: [], drift: [] };
-  const config = await readParlanceConfig(octokit, owner, repo, link.config_path, push.after);
-  const sources = matchSourcePaths(config, await listFilePaths(octokit, owner, repo, push.after)).filter((source) => {
+/** Why the link's `parlance.yml` at a commit cannot be used, at a line of it: the error the check run reports. */
+export interface ConfigProblem {
+  path: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** The link's config at the pushed commit, or the problem with it (missing, unparsable, or against the path rule). */
+async function readPushedConfig(input: PushInput, owner: string, repo: string): Promise<{ config: ParlanceConfig } | { problem: ConfigProblem }> {
+  const { octokit, link, push } = input;
+  const bytes = await readRepositoryFile(octokit, owner, repo, link.config_path, push.after);
+  if (bytes === null) {
+    return { problem: { path: link.config_path, line: 1, column: 1, message: `No '${link.config_path}' in ${owner}/${repo}@${push.after}; the link's config path must name the repository's parlance.yml.` } };
+  }
+  try {
+    return { config: parseConfig(new TextDecoder().decode(bytes), link.config_path) };
+  } catch (error) {
+    if (error instanceof ConfigFileError) return { problem: { path: link.config_path, line: Math.max(1, error.line), column: Math.max(1, error.column), message: error.message } };
+    throw error;
+  }
+}
+
+/** The source files and their targets; a template that expands to a path against the rule is the config's problem. */
+function expandConfig(input: PushInput, config: ParlanceConfig, paths: readonly string[], locales: readonly string[]): { sources: SourceMatch[]; targets: TargetMatch[] } | { problem: ConfigProblem } {
+  const { link, log } = input;
+  const sources = matchSourcePaths(config, paths).filter((source) => {
     // Git allows names Parlance does not (a backslash, a control character); such a file is neither read nor pushed.
     const problem = repoPathProblem(source.path);
     if (problem) log.warn('source file skipped: its path fails the repository path rule', { repository: link.repository, path: source.path, problem: problem.reason });
     return problem === undefined;
   });
+  try {
+    return { sources, targets: targetPaths(config, sources, locales) };
+  } catch (error) {
+    if (error instanceof RepoPathError) return { problem: { path: link.config_path, line: 1, column: 1, message: `${link.config_path}: a translation template gives a path against the repository path rule: ${error.message}` } };
+    throw error;
+  }
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Drift first, then sources: the imported human translations are then in place before the new batch runs. A push that
+ * changes `parlance.yml` sends every matched source file whose content differs from what the service holds, not only
+ * the files it changed: it may follow pushes the App could not act on (a broken config), or match files no rule matched
+ * before. A config that cannot be used fails the "Parlance configuration" check run on the pushed commit and ends the
+ * push there, answered: a retry would meet the same file.
+ */
+export async function handlePush(input: PushInput): Promise<{ pushed: string[]; drift: DriftImport[]; configProblem?: ConfigProblem }> {
+  const { octokit, client, link, push, memory, log } = input;
+  const { owner, repo } = splitRepository(link.repository);
+  const changed = changedPaths(push);
+  if (changed.size === 0) return { pushed: [], drift: [] };
+  const read = await readPushedConfig(input, owner, repo);
+  const reportProblem = async (problem: ConfigProblem) => {
+    await reportConfigError({ octokit, owner, repo, headSha: push.after, problem });
+    log.warn('push not acted on: parlance.yml cannot be used; reported as a failing check run', { repository: link.repository, commit: push.after, error: problem.message });
+    return { pushed: [], drift: [], configProblem: problem };
+  };
+  if ('problem' in read) return reportProblem(read.problem);
+  const { config } = read;
   const locales = config.locales ?? (await client.project()).target_locales;
+  const expanded = expandConfig(input, config, await listFilePaths(octokit, owner, repo, push.after), locales);
+  if ('problem' in expanded) return reportProblem(expanded.problem);
+  const { sources, targets } = expanded;
+  const catchUp = changed.has(link.config_path);
 
   const drift: DriftImport[] = [];
-  const editedTargets = targetPaths(config, sources, locales).filter((t) => t.path !== t.source.path && changed.has(t.path));
+  const editedTargets = targets.filter((t) => t.path !== t.source.path && changed.has(t.path));
+  const serviceFiles = editedTargets.length > 0 || catchUp ? await client.files() : [];
   if (editedTargets.length > 0) {
-    const known = new Set((await client.files()).map((f) => f.path));
+    const known = new Set(serviceFiles.map((f) => f.path));
     for (const target of editedTargets) {
       if (!known.has(target.source.path)) continue;
       drift.push(...(await importDrift(input, owner, repo, target)));
@@ -118,9 +176,11 @@ export async function handlePush(input: PushInput): Promise<{ pushed: string[]; 
   }
 
   const pushed: string[] = [];
-  for (const source of sources.filter((s) => changed.has(s.path))) {
+  const held = new Map(serviceFiles.map((f) => [f.path, f.sha256]));
+  for (const source of sources.filter((s) => catchUp || changed.has(s.path))) {
     const content = await readRepositoryFile(octokit, owner, repo, source.path, push.after);
     if (content === null) continue;
+    if (catchUp && !changed.has(source.path) && held.get(source.path) === sha256(content)) continue;
     const batch = await client.pushFile({
       path: source.path,
       content,
