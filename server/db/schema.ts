@@ -295,6 +295,17 @@ export interface GithubLinksTable {
   updated_at: Generated<Date>;
 }
 
+/** A delivery the GitHub App accepted; see migrations/0011_github_app_deliveries.sql. */
+export interface GithubAppDeliveriesTable {
+  id: string;
+  event: string;
+  status: 'running' | 'done' | 'failed';
+  runs: Generated<number>;
+  last_error: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export type RoleColumn = 'owner' | 'admin' | 'developer' | 'translator';
 
 export interface UsersTable {
@@ -383,6 +394,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   github_links: GithubLinksTable;
+  github_app_deliveries: GithubAppDeliveriesTable;
   release_blobs: ReleaseBlobsTable;
   releases: ReleasesTable;
   release_objects: ReleaseObjectsTable;

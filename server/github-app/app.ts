@@ -1,5 +1,6 @@
 /** The Parlance GitHub App: Probot wiring for GitHub's events and the receiver for Parlance's own (signed) events; the work lives in ./handlers. */
-import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Probot, ProbotOctokit } from 'probot';
 import { z } from 'zod';
 import { createClient, type ParlanceClient } from '../../src/client/client.js';
 import type { Db } from '../db/database.js';
@@ -7,10 +8,11 @@ import type { Logger, LogLevel } from '../logger.js';
 import { eventSchema } from '../webhooks/events.js';
 import { verifyWebhook, WebhookVerificationError } from '../webhooks/signing.js';
 import { CHECK_RUN_NAME } from './check-run.js';
+import { createDeliveryJobs } from './deliveries.js';
 import { createAppMemory } from './handlers/app-memory.js';
 import { handleBatchCompleted } from './handlers/batch-completed.js';
 import { handleCheckRerun } from './handlers/check-rerun.js';
-import { handlePush, ownPushReason } from './handlers/push.js';
+import { handlePush, ownPushReason, pushedBranchRole } from './handlers/push.js';
 import { splitRepository } from './handlers/repository.js';
 import type { GithubLink, LinksService } from './links.js';
 import type { GitHubClient } from './translation-pr.js';
@@ -19,6 +21,24 @@ import type { GitHubClient } from './translation-pr.js';
 export const GITHUB_WEBHOOKS_PATH = '/api/github/webhooks';
 /** A Parlance delivery older or newer than this is refused as a possible replay. */
 const EVENT_TOLERANCE_SECONDS = 300;
+/** GitHub caps webhook payloads at 25 MB. */
+const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+/**
+ * GitHub's events (and actions) the App acts on; any other delivery, such as the `check_run.created` that each of the
+ * App's own check runs causes, is acknowledged without being recorded.
+ */
+const GITHUB_EVENTS: Readonly<Record<string, readonly string[] | null>> = { push: null, check_run: ['rerequested'], installation: ['deleted'], installation_repositories: ['removed'] };
+
+function actionOf(payload: unknown): string | undefined {
+  const action = typeof payload === 'object' && payload !== null ? (payload as { action?: unknown }).action : undefined;
+  return typeof action === 'string' ? action : undefined;
+}
+
+function actsOn(name: string, action: string | undefined): boolean {
+  if (!Object.hasOwn(GITHUB_EVENTS, name)) return false;
+  const actions = GITHUB_EVENTS[name];
+  return actions === null || (action !== undefined && actions!.includes(action));
+}
 
 export interface GithubAppOptions {
   db: Db;
@@ -42,6 +62,8 @@ export interface GithubAppOptions {
   appLogin?: string;
   /** Replaces fetch for calls to the service (tests). */
   fetch?: typeof fetch;
+  /** Waits before retrying a failed job (default 2 s, 15 s, 60 s); after the last, a redelivery runs it again. */
+  jobRetryDelaysMs?: readonly number[];
 }
 
 /** A Parlance delivery as the HTTP layer hands it over: headers, the raw body exactly as signed, and the query. */
@@ -61,6 +83,7 @@ const Envelope = z.object({ type: z.string(), project: z.object({ id: z.string()
 export async function createGithubApp(options: GithubAppOptions) {
   const { db, links, log } = options;
   const memory = createAppMemory();
+  const jobs = createDeliveryJobs({ db, log, ...(options.jobRetryDelaysMs ? { retryDelaysMs: options.jobRetryDelaysMs } : {}) });
   const probot = new Probot({
     appId: options.appId,
     privateKey: options.privateKey,
@@ -101,9 +124,9 @@ export async function createGithubApp(options: GithubAppOptions) {
       if (!payload.installation) return void context.log.warn('push without an installation: ignored');
       const branch = payload.ref.startsWith('refs/heads/') ? payload.ref.slice('refs/heads/'.length) : null;
       if (branch === null || payload.deleted) return;
-      const linked = (await links.linksForRepository(payload.installation.id, payload.repository.full_name)).filter((l) => l.base_branch === branch);
+      const linked = (await links.linksForRepository(payload.installation.id, payload.repository.full_name)).filter((l) => pushedBranchRole(l, branch) !== null);
       if (linked.length === 0) return;
-      const facts = { ref: payload.ref, after: payload.after, deleted: payload.deleted, sender: payload.sender ? { login: payload.sender.login, type: payload.sender.type } : null, commits: payload.commits };
+      const facts = { ref: payload.ref, before: payload.before, after: payload.after, deleted: payload.deleted, sender: payload.sender ? { login: payload.sender.login, type: payload.sender.type } : null, commits: payload.commits };
       const own = ownPushReason(facts, facts.sender?.type === 'Bot' ? await ownLogin() : undefined);
       if (own) return void context.log.info(`push to ${payload.repository.full_name}@${branch} ignored: ${own}`);
       for (const link of linked) {
@@ -145,7 +168,54 @@ export async function createGithubApp(options: GithubAppOptions) {
     });
   };
 
-  const middleware = await createNodeMiddleware(appFn, { probot, webhooksPath: GITHUB_WEBHOOKS_PATH });
+  await probot.load(appFn);
+
+  /**
+   * GitHub's deliveries at GITHUB_WEBHOOKS_PATH: verified, recorded by `X-GitHub-Delivery` and answered at once; the
+   * handlers above run afterwards as a job, so a slow push never outlasts GitHub's 10-second delivery timeout and a
+   * redelivery of the same id does nothing twice. Anything else goes to `next`.
+   */
+  async function middleware(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== GITHUB_WEBHOOKS_PATH) return next();
+    const answer = (status: number, body: unknown) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    try {
+      await acknowledgeGithubDelivery(req, answer);
+    } catch (error) {
+      // Before the acknowledgement (reading the body, recording the delivery): GitHub shows the 500, and "Redeliver" works.
+      log.error('GitHub delivery failed', { delivery: header(req, 'x-github-delivery'), event: header(req, 'x-github-event'), error });
+      if (!res.headersSent) answer(500, { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  async function acknowledgeGithubDelivery(req: IncomingMessage, answer: (status: number, body: unknown) => void): Promise<void> {
+    if (req.method !== 'POST') return answer(405, { error: `${req.method} ${GITHUB_WEBHOOKS_PATH}: only POST is accepted.` });
+    const name = header(req, 'x-github-event');
+    const id = header(req, 'x-github-delivery');
+    const signature = header(req, 'x-hub-signature-256');
+    const missing = [!name && 'X-GitHub-Event', !id && 'X-GitHub-Delivery', !signature && 'X-Hub-Signature-256'].filter(Boolean);
+    if (missing.length > 0) return answer(400, { error: `Not a GitHub delivery: missing ${missing.join(', ')}.` });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_WEBHOOK_BYTES) return answer(413, { error: `The delivery is over ${MAX_WEBHOOK_BYTES} bytes, GitHub's limit for webhook payloads.` });
+      chunks.push(chunk as Buffer);
+    }
+    const body = Buffer.concat(chunks).toString('utf8');
+    // A malformed signature header makes verify throw; it is refused like a wrong one.
+    if (!(await probot.webhooks.verify(body, signature!).catch(() => false))) return answer(401, { error: `Delivery ${id} refused: the signature does not match the App's webhook secret.` });
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      return answer(400, { error: `Delivery ${id} is signed but not JSON.` });
+    }
+    const action = actionOf(payload);
+    if (!actsOn(name!, action)) return answer(200, { ok: true, handled: `ignored: the App does not act on '${action ? `${name}.${action}` : name}'` });
+    const acceptance = await jobs.submit(`github:${id}`, name!, () => probot.receive({ id: id!, name: name as never, payload: payload as never }));
+    answer(200, { ok: true, handled: acceptance.accepted ? `accepted: ${name} ${id}` : `ignored: ${acceptance.reason}` });
+  }
 
   /** POST /events?link=<id>: verifies the link's signature before anything else, then acts on the event. */
   async function handleParlanceEvent(request: ParlanceEventRequest): Promise<ParlanceEventResponse> {
@@ -174,10 +244,15 @@ export async function createGithubApp(options: GithubAppOptions) {
     switch (envelope.data.type) {
       case 'batch.completed': {
         const event = eventSchema('batch.completed').parse(raw);
-        const octokit = await installationOctokit(link.installation_id);
-        const result = await handleBatchCompleted({ octokit, client: clientFor(link), link, batchId: event.data.batch.id, serviceUrl: options.serviceUrl, memory });
-        log.info('batch synced to GitHub', { link: link.id, batch: event.data.batch.id, pr: result.sync.pr?.url, action: result.sync.action });
-        return { status: 200, body: { ok: true, handled: `batch ${event.data.batch.id}: pull request ${result.sync.action}` } };
+        const batchId = event.data.batch.id;
+        // The signature check above required it; the same id on every redelivery.
+        const delivery = `parlance:${request.headers['webhook-id']!}`;
+        const acceptance = await jobs.submit(delivery, 'batch.completed', async () => {
+          const octokit = await installationOctokit(link.installation_id);
+          const result = await handleBatchCompleted({ octokit, client: clientFor(link), link, batchId, serviceUrl: options.serviceUrl, memory });
+          log.info('batch synced to GitHub', { delivery, link: link.id, batch: batchId, pr: result.sync.pr?.url, action: result.sync.action });
+        });
+        return { status: 200, body: { ok: true, handled: acceptance.accepted ? `batch ${batchId}: accepted, syncing the pull request` : `ignored: ${acceptance.reason}` } };
       }
       case 'source_drift.repaired': {
         const event = eventSchema('source_drift.repaired').parse(raw);
@@ -190,10 +265,24 @@ export async function createGithubApp(options: GithubAppOptions) {
     }
   }
 
-  return { probot, handleParlanceEvent, middleware, memory };
+  return {
+    probot,
+    handleParlanceEvent,
+    middleware,
+    memory,
+    /** Resolves once every accepted delivery's job has finished (or failed for good). */
+    idle: () => jobs.idle(),
+    /** Stops retrying and waits for running jobs; call after the server stopped taking deliveries. */
+    stop: () => jobs.stop(),
+  };
 }
 
 export type GithubApp = Awaited<ReturnType<typeof createGithubApp>>;
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
 
 /** Probot logs through pino, which has no 'silent'; 'fatal' is as quiet as it gets. */
 function probotLevel(level: LogLevel): 'debug' | 'info' | 'warn' | 'error' | 'fatal' {

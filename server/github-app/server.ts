@@ -1,4 +1,4 @@
-/** The GitHub App's HTTP server: GitHub's webhooks through Probot's middleware, and Parlance's signed events at /events. */
+/** The GitHub App's HTTP server: GitHub's webhooks and Parlance's signed events at /events, each acknowledged at once and worked on afterwards. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createGithubApp, type GithubApp, type GithubAppOptions } from './app.js';
@@ -28,7 +28,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-/** The request handler: /events here, everything else to Probot (which answers its own path and 404s the rest). */
+/** The request handler: /events here, everything else to the App's GitHub middleware (which answers its own path and 404s the rest). */
 export function requestHandler(app: Pick<GithubApp, 'handleParlanceEvent' | 'middleware'>, log: GithubAppOptions['log']) {
   return async function githubAppRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -41,7 +41,8 @@ export function requestHandler(app: Pick<GithubApp, 'handleParlanceEvent' | 'mid
         return send(res, result.status, result.body);
       } catch (error) {
         if (error instanceof BodyTooLargeError) return send(res, 413, { error: error.message });
-        // A 5xx makes the service deliver again later, which is what a GitHub outage or a race on the branch needs.
+        // Only what comes before the acknowledgement fails here (e.g. the database cannot record the delivery): a 5xx
+        // makes the service deliver again later. The job's own failures are retried and logged by the App.
         log.error('Parlance event failed', { link: url.searchParams.get('link'), error });
         return send(res, 500, { error: error instanceof Error ? error.message : String(error) });
       }
@@ -59,7 +60,7 @@ export function requestHandler(app: Pick<GithubApp, 'handleParlanceEvent' | 'mid
   };
 }
 
-/** Creates the App and listens; `close` stops accepting and waits for open requests. */
+/** Creates the App and listens; `close` stops accepting and waits for open requests and running jobs. */
 export async function startGithubAppServer(options: GithubAppOptions & { host: string; port: number }) {
   const app = await createGithubApp(options);
   const server: Server = createServer((req, res) => void requestHandler(app, options.log)(req, res));
@@ -75,6 +76,8 @@ export async function startGithubAppServer(options: GithubAppOptions & { host: s
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await closing;
+      // Accepted deliveries whose job is running finish; one waiting to retry is recorded as failed, for a redelivery.
+      await app.stop();
     },
   };
 }

@@ -787,6 +787,35 @@ export async function startGithubStandin(options: StandinOptions) {
       const delivery = await setRef(`refs/heads/${branch}`, sha, who);
       return { sha, delivery };
     },
+    /**
+     * A person merges `head` into `base` ("Create a merge commit"): a three-way merge of the files from the newest
+     * common ancestor, with `resolve` giving the content of the paths both sides changed (a conflict throws without
+     * it); then the base moves, the open pull request of `head` into `base` is marked merged, and the push webhook is sent.
+     */
+    async merge(input: { head: string; base?: string; login?: string; message?: string; resolve?: Record<string, string | null> }): Promise<{ sha: string; delivery: Delivery | undefined }> {
+      const base = input.base ?? defaultBranch;
+      const baseSha = resolve(base);
+      const headSha = resolve(input.head);
+      if (!baseSha || !headSha) throw new Error(`No branch '${baseSha ? input.head : base}' to merge`);
+      const common = ancestors(headSha);
+      const mergeBase = [...ancestors(baseSha)].filter((c) => common.has(c)).sort((a, b) => commitOf(b).date - commitOf(a).date)[0];
+      const at = (sha: string | undefined) => (sha ? filesOnly(flatten(commitOf(sha).tree)) : new Map<string, FlatEntry>());
+      const [old, ours, theirs] = [at(mergeBase), at(baseSha), at(headSha)];
+      const changes: Record<string, string | Uint8Array | null> = {};
+      for (const path of new Set([...ours.keys(), ...theirs.keys()])) {
+        const [o, a, b] = [old.get(path)?.sha, ours.get(path)?.sha, theirs.get(path)?.sha];
+        if (a === b || b === o) continue;
+        if (a === o) changes[path] = b === undefined ? null : get(b, 'blob')!.content;
+        else if (input.resolve && path in input.resolve) changes[path] = input.resolve[path]!;
+        else throw new Error(`Merge conflict in '${path}': pass its content in 'resolve'`);
+      }
+      for (const [path, content] of Object.entries(input.resolve ?? {})) changes[path] = content;
+      const who = person(input.login ?? 'octocat');
+      const sha = makeCommit([baseSha, headSha], commitFiles(baseSha, changes), input.message ?? `Merge branch '${input.head}' into ${base}`, who);
+      for (const pr of pulls) if (pr.state === 'open' && pr.head === input.head && pr.base === base) Object.assign(pr, { state: 'closed', merged: true });
+      const delivery = await setRef(`refs/heads/${base}`, sha, who);
+      return { sha, delivery };
+    },
     /** "Re-run" on a check run: the signed `check_run.rerequested` webhook. */
     rerequest(checkRunId: number, login = 'octocat'): Promise<Delivery> {
       const run = checkRuns.find((r) => r.id === checkRunId);

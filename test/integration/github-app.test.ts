@@ -172,6 +172,8 @@ describe('push to the linked base branch', () => {
     const scope = mockRepositoryAt(after, { 'locales/en.json': SOURCE_TEXT, 'locales/de.json': editedDe });
     mockInstallationToken(scope);
     scope.get(contentsPath('locales/de.json')).query({ ref: after }).reply(200, contentsAnswer('locales/de.json', editedDe));
+    // The hand edit is what changed since the push's `before` (issue 30): the App reads the file there too.
+    scope.get(contentsPath('locales/de.json')).query({ ref: sha('before') }).reply(200, contentsAnswer('locales/de.json', machineDe));
 
     await app.probot.receive({ name: 'push', id: 'delivery-push-drift', payload: pushPayload({ after, commits: [{ message: 'Fix German cart title', modified: ['locales/de.json'] }] }) as never });
 

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGithubApp, GITHUB_WEBHOOKS_PATH, type ParlanceEventRequest, type ParlanceEventResponse } from '../../server/github-app/app.js';
+import { createGithubApp, GITHUB_WEBHOOKS_PATH, type GithubApp, type ParlanceEventRequest, type ParlanceEventResponse } from '../../server/github-app/app.js';
 import { requestHandler } from '../../server/github-app/server.js';
 import { createLogger } from '../../server/logger.js';
 import { APP_ID, APP_SLUG, INSTALLATION_ID, OWNER, REPO, appPrivateKey } from '../fixtures/github/repository.js';
@@ -48,6 +48,7 @@ let github: GithubStandin;
 let mock: MockOpenAI;
 let service: TestService;
 let appServer: Server;
+let app: GithubApp;
 
 /** Resolves once the App has answered `count` batch.completed deliveries (200) since `from`; a failed one is reported, not waited out. */
 async function batchesHandled(from: number, count: number, timeoutMs = 60_000): Promise<Handled[]> {
@@ -96,6 +97,15 @@ function translationsShown(sources: Record<string, Record<string, string>>) {
   };
 }
 
+/** The service's translations matching a query, as sorted `key/locale=text` lines. */
+async function rows(query: string): Promise<string[]> {
+  const answer = await service.api(`/v1/translations?${query}&limit=500`);
+  expect(answer.status).toBe(200);
+  const { items } = (await answer.json()) as { items: { key: string; locale: string; text: string }[] };
+  return items.map((r) => `${r.key}/${r.locale}=${r.text}`).sort();
+}
+const humanRows = () => rows('state=human');
+
 function parlanceCommits() {
   return github.log('parlance/main', 'main');
 }
@@ -131,7 +141,7 @@ beforeAll(async () => {
   expect(service.config.githubApp.apiUrl).toBe(github.apiUrl);
 
   const log = createLogger('silent');
-  const app = await createGithubApp({
+  app = await createGithubApp({
     db: service.runtime.db,
     links: service.runtime.githubLinks,
     serviceUrl: service.url,
@@ -282,6 +292,8 @@ describe.sequential('the App against the GitHub stand-in, through GITHUB_API_URL
     const de = JSON.parse(github.files('parlance/main')['checkout/de.json']!) as Record<string, string>;
     const edit = await github.push({ branch: 'parlance/main', files: { 'checkout/de.json': json({ ...de, 'checkout.pay': 'Jetzt bezahlen' }) }, login: 'translator', message: 'Better German' });
     expect(edit.delivery?.status).toBe(200);
+    // The App imports the edit (a push to parlance/main by a person) before the next source change comes in.
+    await app.idle();
     await github.settled();
 
     github.calls.reset();
@@ -306,8 +318,107 @@ describe.sequential('the App against the GitHub stand-in, through GITHUB_API_URL
 
   // The stand-in has what the remaining scenarios need (push/inject/redeliver/rerequest/unreachableCommits).
   // Covered elsewhere: a person pushing during the App's write and 300 target files (github-concurrency.test.ts); a
-  // refused row, fix and Re-run, and a broken parlance.yml (github-checks.test.ts). Still to build (issue 30):
-  it.todo("a person's commit on parlance/main: its changed values imported as human translations, and kept in the file by the next commit");
-  it.todo('a hand edit on main with the pull request open: only the edited key becomes a human translation');
-  it.todo('the same delivery twice, and a redelivery after a timeout: one commit, one check run');
+  // refused row, fix and Re-run, and a broken parlance.yml (github-checks.test.ts).
+  it("a person's commit on parlance/main: its changed values imported as human translations, and kept in the file by the next commit", async () => {
+    await app.idle();
+    const humanBefore = await humanRows();
+    const fr = JSON.parse(github.files('parlance/main')['locales/fr.json']!) as Record<string, string>;
+    github.calls.reset();
+    const edit = await github.push({ branch: 'parlance/main', files: { 'locales/fr.json': json({ ...fr, 'cart.title': 'Votre panier (revu)' }) }, login: 'traductrice', message: 'Better French title' });
+    expect(edit.delivery?.status).toBe(200);
+    // The push is handled once the App is idle: only the value the person changed is human now, the file's other (machine) values are not.
+    await app.idle();
+    expect(await humanRows()).toEqual([...humanBefore, 'cart.title/fr=Votre panier (revu)'].sort());
+    await github.settled();
+
+    // cart.title's source stays as it was when the person edited its French; the other keys change.
+    const cart = { ...CART, 'cart.title': 'Your basket', 'cart.empty': 'The basket is empty', 'cart.items': 'You have {count} items in your basket' };
+    expect(JSON.parse(github.files('main')['locales/en.json']!)['cart.title']).toBe(cart['cart.title']);
+    await personPushes({ 'locales/en.json': json(cart) }, 1, 'Basket, third pass', (pushed) => {
+      const files = github.files('parlance/main');
+      expect(JSON.parse(files['locales/fr.json']!)).toEqual({ ...expectedFile(cart, 'fr'), 'cart.title': 'Votre panier (revu)' });
+      expect(JSON.parse(files['locales/de.json']!)).toEqual(expectedFile(cart, 'de'));
+      for (const run of github.checkRuns.filter((r) => r.head_sha === pushed)) expect(run.status).toBe('completed');
+    });
+    callsPerScenario["a person's commit on the branch, imported"] = github.calls.byRoute();
+
+    const history = parlanceCommits();
+    expect(history.map((c) => c.sha)).toContain(edit.sha);
+    // The App's commit came after the person's and built on it, never over it.
+    const last = history.at(-1)!;
+    expect(last.committer.type).toBe('Bot');
+    expect(history.findIndex((c) => c.sha === edit.sha)).toBeLessThan(history.length - 1);
+    const files = github.files('parlance/main');
+    // The other French values were translated again for the new sources; the person's title stands, as they wrote it.
+    expect(JSON.parse(files['locales/fr.json']!)).toEqual({ ...expectedFile(cart, 'fr'), 'cart.title': 'Votre panier (revu)' });
+    // The earlier edit on the branch (checkout.pay in German) is human and still in the file.
+    expect(JSON.parse(files['checkout/de.json']!)['checkout.pay']).toBe('Jetzt bezahlen');
+    expect(await humanRows()).toContain('checkout.pay/de=Jetzt bezahlen');
+    expect(github.unreachableCommits().filter((c) => history.some((h) => h.sha === c))).toEqual([]);
+    expect(github.problems).toEqual([]);
+  });
+
+  it('a hand edit on main with the pull request open: only the edited key becomes a human translation', async () => {
+    // main holds the German file as the translation pull request once delivered it (added without a push event).
+    const machineDe = github.files('parlance/main')['locales/de.json']!;
+    github.seed({ 'locales/de.json': machineDe }, 'main', 'Translations from an earlier pull request');
+    // A source change: the open pull request gets the new German, main's file now lags for cart.empty and cart.items.
+    const cart = { ...CART, 'cart.title': 'Your basket', 'cart.empty': 'Your basket has nothing in it', 'cart.items': '{count} items in your basket' };
+    await personPushes({ 'locales/en.json': json(cart) }, 1, 'Basket, fourth pass', (pushed) => {
+      expect(JSON.parse(github.files('parlance/main')['locales/de.json']!)).toEqual(expectedFile(cart, 'de'));
+      for (const run of github.checkRuns.filter((r) => r.head_sha === pushed)) expect(run.status).toBe('completed');
+    });
+    const lagging = JSON.parse(github.files('main')['locales/de.json']!) as Record<string, string>;
+    expect(lagging['cart.empty']).not.toBe(translated(cart['cart.empty'], 'de'));
+
+    await app.idle();
+    const humanBefore = await humanRows();
+    github.calls.reset();
+    const edit = await github.push({ files: { 'locales/de.json': json({ ...lagging, 'cart.title': 'Ihr Korb' }) }, login: 'uebersetzer', message: 'German title by hand' });
+    expect(edit.delivery?.status).toBe(200);
+    await app.idle();
+    expect(await humanRows()).toEqual([...humanBefore, 'cart.title/de=Ihr Korb'].sort());
+    await github.settled();
+    callsPerScenario['hand edit on main, pull request open'] = github.calls.byRoute();
+
+    // The lagging keys kept their machine translation of the current source: not locked as human with old text.
+    const de = await rows('state=accepted&locale=de&path=locales%2Fen.json');
+    expect(de).toEqual(expect.arrayContaining([`cart.empty/de=${translated(cart['cart.empty'], 'de')}`, `cart.items/de=${translated(cart['cart.items'], 'de')}`]));
+
+    // The next batch: the pull request's German file has the hand-made title and the current machine values.
+    const later = { ...cart, 'cart.empty': 'Nothing here yet' };
+    await personPushes({ 'locales/en.json': json(later) }, 1, 'Basket, fifth pass', (pushed) => {
+      expect(JSON.parse(github.files('parlance/main')['locales/de.json']!)).toEqual({ ...expectedFile(later, 'de'), 'cart.title': 'Ihr Korb' });
+      for (const run of github.checkRuns.filter((r) => r.head_sha === pushed)) expect(run.status).toBe('completed');
+    });
+    expect(github.files('main')['locales/de.json']).toBe(json({ ...lagging, 'cart.title': 'Ihr Korb' }));
+    expect(github.pulls.filter((pr) => pr.state === 'open')).toHaveLength(1);
+    expect(github.pulls[0]!.body).toContain('cart.title');
+    expect(github.problems).toEqual([]);
+  });
+  it("merging the translation pull request into main: the App's values are not imported as human; a fix made while merging is", async () => {
+    await app.idle();
+    const humanBefore = await humanRows();
+    const branchFiles = github.files('parlance/main');
+    expect(parlanceCommits().at(-1)!.committer.type).toBe('Bot');
+    // Both sides changed the German file since they parted: the person resolves it with the pull request's version and one fix.
+    const resolvedDe = { ...(JSON.parse(branchFiles['locales/de.json']!) as Record<string, string>), 'cart.items': 'Sie haben {count} Artikel im Korb' };
+    github.calls.reset();
+    const merge = await github.merge({ head: 'parlance/main', login: 'maintainer', message: 'Merge pull request #1 from acme/parlance/main', resolve: { 'locales/de.json': json(resolvedDe) } });
+    expect(merge.delivery?.status).toBe(200);
+    await app.idle();
+    await github.settled();
+    callsPerScenario['translation pull request merged'] = github.calls.byRoute();
+
+    // main now holds every target file the App wrote (fr, ja and checkout added by the merge), yet only the fix is human.
+    const main = github.files('main');
+    expect(main['locales/fr.json']).toBe(branchFiles['locales/fr.json']);
+    expect(main['checkout/ja.json']).toBe(branchFiles['checkout/ja.json']);
+    expect(github.log('main').find((c) => c.sha === merge.sha)?.parents).toEqual([expect.any(String), github.head('parlance/main')]);
+    expect(await humanRows()).toEqual([...humanBefore, 'cart.items/de=Sie haben {count} Artikel im Korb'].sort());
+    expect(github.pulls[0]).toMatchObject({ state: 'closed', merged: true });
+    expect(github.problems).toEqual([]);
+  });
+
+  // The same delivery twice, and a redelivery after a failed job (one commit, one check run): github-deliveries.test.ts.
 });

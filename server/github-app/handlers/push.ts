@@ -1,8 +1,8 @@
-/** A push to a linked base branch: source files go to the service (all that differ when `parlance.yml` changed), hand edits of managed translation files come back as human translations, and an unusable `parlance.yml` fails a check run. */
+/** A push to a linked base branch or its translation branch `parlance/<base>`: source files go to the service (from the base; all that differ when `parlance.yml` changed), the values a person changed in managed translation files come back as human translations, and an unusable `parlance.yml` fails a check run. */
 import { createHash } from 'node:crypto';
 import type { ParlanceClient } from '../../../src/client/client.js';
 import { ApiError } from '../../../src/client/client.js';
-import { detectFormat, getCodec, isFormatId, type Codec, type Entry, type ParseOptions } from '../../../src/core/formats/index.js';
+import { detectFormat, getCodec, isFormatId, type Codec } from '../../../src/core/formats/index.js';
 import { RepoPathError, repoPathProblem } from '../../../src/core/repo-path.js';
 import { ConfigFileError } from '../../../src/project-config/config-file-error.js';
 import { matchSourcePaths, type SourceMatch } from '../../../src/project-config/match-source-paths.js';
@@ -11,17 +11,35 @@ import { targetPaths, type TargetMatch } from '../../../src/project-config/targe
 import { reportConfigError } from '../config-check.js';
 import type { GithubLink } from '../links.js';
 import type { DriftImport } from '../pr-body.js';
-import { BATCH_TRAILER, type GitHubClient } from '../translation-pr.js';
+import { BATCH_TRAILER, branchFor, type GitHubClient } from '../translation-pr.js';
 import type { AppMemory } from './app-memory.js';
-import { listFilePaths, readRepositoryFile, splitRepository } from './repository.js';
+import { branchLockKey, withBranchLock } from './batch-completed.js';
+import { handEdits, newestParlanceCommit, valueOf } from './hand-edits.js';
+import { listFilePaths, readBranchHead, readRepositoryFile, splitRepository } from './repository.js';
+
+export { handEdits } from './hand-edits.js';
 
 /** The parts of a push payload the App reads. */
 export interface PushFacts {
   ref: string;
+  /** The branch head before the push; all zeros when the push created the branch. */
+  before: string;
   after: string;
   deleted: boolean;
   sender: { login: string; type: string } | null;
-  commits: readonly { message: string; added?: readonly string[]; modified?: readonly string[] }[];
+  commits: readonly { id?: string; message: string; added?: readonly string[]; modified?: readonly string[] }[];
+}
+
+const ZERO_SHA = /^0+$/;
+
+/**
+ * What a pushed branch is to a link: its base branch (sources and hand edits), its translation branch
+ * `parlance/<base>` (a person's edits of the App's files), or neither (null).
+ */
+export function pushedBranchRole(link: Pick<GithubLink, 'base_branch'>, branch: string): 'base' | 'translation' | null {
+  if (branch === link.base_branch) return 'base';
+  if (branch === branchFor(link.base_branch)) return 'translation';
+  return null;
 }
 
 /** `Parlance-Batch: <id>` as a trailer line, as commitMessage writes it. */
@@ -42,21 +60,6 @@ export function changedPaths(push: Pick<PushFacts, 'commits'>): Set<string> {
   return new Set(push.commits.flatMap((c) => [...(c.added ?? []), ...(c.modified ?? [])]));
 }
 
-/** The value an entry holds in its file: its plural forms, or its text. */
-function valueOf(entry: Entry): { text: string } | { plurals: Record<string, string> } {
-  return entry.plurals ? { plurals: entry.plurals as Record<string, string> } : { text: entry.source };
-}
-
-function sameValue(a: Entry, b: Entry | undefined): boolean {
-  return b !== undefined && JSON.stringify(valueOf(a)) === JSON.stringify(valueOf(b));
-}
-
-/** Entries of a translation file whose value differs from what the service renders for it: the hand edits. */
-export function handEdits(codec: Codec, edited: Uint8Array, rendered: Uint8Array, options: ParseOptions = {}): Entry[] {
-  const known = new Map(codec.parse(rendered, options).map((e) => [e.key, e]));
-  return codec.parse(edited, options).filter((e) => e.translatable !== false && !sameValue(e, known.get(e.key)));
-}
-
 function codecFor(target: TargetMatch, content: Uint8Array): Codec {
   const declared = target.source.rule.format;
   const id = declared ?? detectFormat(target.path, content);
@@ -74,16 +77,33 @@ export interface PushInput {
   log: { info(message: string, fields?: Record<string, unknown>): void; warn(message: string, fields?: Record<string, unknown>): void };
 }
 
-/** Imports one translation file's hand edits as human translations; a value the gates refuse is logged and skipped. */
-async function importDrift(input: PushInput, owner: string, repo: string, target: TargetMatch): Promise<DriftImport[]> {
+/**
+ * The versions of the pushed files that hand edits are measured against: the branch before the push (for a branch
+ * the push created: nothing on the base branch, the base head on the translation branch), and the App's newest
+ * commit the push brought in, if any (a merged translation pull request).
+ */
+async function baselineCommits(input: PushInput, owner: string, repo: string, role: 'base' | 'translation'): Promise<(string | null)[]> {
+  const { octokit, link, push } = input;
+  const before = ZERO_SHA.test(push.before) ? (role === 'translation' ? await readBranchHead(octokit, owner, repo, link.base_branch) : null) : push.before;
+  const parlance = newestParlanceCommit(push.commits);
+  return parlance !== undefined && parlance !== before ? [before, parlance] : [before];
+}
+
+/**
+ * Imports one translation file's hand edits as human translations: only the values the person changed in this push
+ * (see baselineCommits), never what merely differs from the service's current state. A value the gates refuse is
+ * logged and skipped.
+ */
+async function importDrift(input: PushInput, owner: string, repo: string, target: TargetMatch, baselines: readonly (string | null)[]): Promise<DriftImport[]> {
   const { octokit, client, push, log } = input;
   const content = await readRepositoryFile(octokit, owner, repo, target.path, push.after);
   if (content === null) return [];
   const codec = codecFor(target, content);
-  const rendered = await client.pull({ path: target.source.path, locale: target.locale, format: codec.id, missing: 'omit' });
+  const earlier: (Uint8Array | null)[] = [];
+  for (const commit of baselines) earlier.push(commit === null ? null : await readRepositoryFile(octokit, owner, repo, target.path, commit));
   const imported: DriftImport[] = [];
   const plurals = target.source.rule.plurals;
-  for (const entry of handEdits(codec, content, rendered.body, plurals ? { plurals } : {})) {
+  for (const entry of handEdits(codec, content, earlier, plurals ? { plurals } : {})) {
     try {
       await client.putTranslation({ key: entry.key, locale: target.locale, path: target.source.path, ...valueOf(entry), drift: true });
       imported.push({ key: entry.key, locale: target.locale, path: target.path });
@@ -138,17 +158,33 @@ function expandConfig(input: PushInput, config: ParlanceConfig, paths: readonly 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * Drift first, then sources: the imported human translations are then in place before the new batch runs. A push that
- * changes `parlance.yml` sends every matched source file whose content differs from what the service holds, not only
- * the files it changed: it may follow pushes the App could not act on (a broken config), or match files no rule matched
- * before. A config that cannot be used fails the "Parlance configuration" check run on the pushed commit and ends the
+ * A push to the base branch or to the translation branch `parlance/<base>` (a person's: the App's own are ignored
+ * before this). Hand edits of managed translation files, on either branch, are the values the person changed in this
+ * push, imported as human translations; the App's next commit on the translation branch then keeps them, as the
+ * service renders them from now on.
+ *
+ * On the base branch, drift first, then sources: the imported human translations are then in place before the new
+ * batch runs. A push that changes `parlance.yml` sends every matched source file whose content differs from what the
+ * service holds, not only the files it changed: it may follow pushes the App could not act on (a broken config), or
+ * match files no rule matched before. A config that cannot be used fails the "Parlance configuration" check run on the pushed commit and ends the
  * push there, answered: a retry would meet the same file.
  */
-export async function handlePush(input: PushInput): Promise<{ pushed: string[]; drift: DriftImport[]; configProblem?: ConfigProblem }> {
+export async function handlePush(input: PushInput): Promise<PushResult> {
+  const branch = input.push.ref.startsWith('refs/heads/') ? input.push.ref.slice('refs/heads/'.length) : input.push.ref;
+  const role = pushedBranchRole(input.link, branch);
+  if (role === null || changedPaths(input.push).size === 0) return { pushed: [], drift: [] };
+  if (role === 'base') return handleLinkedPush(input, branch, role);
+  // Under the branch's writer lock: a batch job queued after this push pulls the imported values, and so keeps them
+  // in its commit instead of writing the machine values back over the person's edit.
+  return withBranchLock(branchLockKey(input.link.repository, input.link.base_branch), () => handleLinkedPush(input, branch, role));
+}
+
+type PushResult = { pushed: string[]; drift: DriftImport[]; configProblem?: ConfigProblem };
+
+async function handleLinkedPush(input: PushInput, branch: string, role: 'base' | 'translation'): Promise<PushResult> {
   const { octokit, client, link, push, memory, log } = input;
   const { owner, repo } = splitRepository(link.repository);
   const changed = changedPaths(push);
-  if (changed.size === 0) return { pushed: [], drift: [] };
   const read = await readPushedConfig(input, owner, repo);
   const reportProblem = async (problem: ConfigProblem) => {
     await reportConfigError({ octokit, owner, repo, headSha: push.after, problem });
@@ -161,19 +197,23 @@ export async function handlePush(input: PushInput): Promise<{ pushed: string[]; 
   const expanded = expandConfig(input, config, await listFilePaths(octokit, owner, repo, push.after), locales);
   if ('problem' in expanded) return reportProblem(expanded.problem);
   const { sources, targets } = expanded;
-  const catchUp = changed.has(link.config_path);
+  // On the translation branch only the translation files are the person's to change: no source goes to the service.
+  const catchUp = role === 'base' && changed.has(link.config_path);
 
   const drift: DriftImport[] = [];
   const editedTargets = targets.filter((t) => t.path !== t.source.path && changed.has(t.path));
   const serviceFiles = editedTargets.length > 0 || catchUp ? await client.files() : [];
   if (editedTargets.length > 0) {
     const known = new Set(serviceFiles.map((f) => f.path));
+    const baselines = await baselineCommits(input, owner, repo, role);
     for (const target of editedTargets) {
       if (!known.has(target.source.path)) continue;
-      drift.push(...(await importDrift(input, owner, repo, target)));
+      drift.push(...(await importDrift(input, owner, repo, target, baselines)));
     }
     if (drift.length > 0) memory.addDrift(link.id, drift);
+    log.info('hand edits imported as human translations', { repository: link.repository, branch, commit: push.after, imported: drift.length });
   }
+  if (role === 'translation') return { pushed: [], drift };
 
   const pushed: string[] = [];
   const held = new Map(serviceFiles.map((f) => [f.path, f.sha256]));
