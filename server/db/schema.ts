@@ -302,6 +302,10 @@ export interface GithubAppDeliveriesTable {
   status: 'running' | 'done' | 'failed';
   runs: Generated<number>;
   last_error: string | null;
+  /** JSON the App rebuilds the job from after a crash; null when the delivery was too large to keep. */
+  payload: string | null;
+  /** The App process running (or last running) the job. */
+  instance: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

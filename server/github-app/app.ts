@@ -8,7 +8,7 @@ import type { Logger, LogLevel } from '../logger.js';
 import { eventSchema } from '../webhooks/events.js';
 import { verifyWebhook, WebhookVerificationError } from '../webhooks/signing.js';
 import { CHECK_RUN_NAME } from './check-run.js';
-import { createDeliveryJobs } from './deliveries.js';
+import { createDeliveryJobs, type ResumableDelivery } from './deliveries.js';
 import { createAppMemory } from './handlers/app-memory.js';
 import { handleBatchCompleted } from './handlers/batch-completed.js';
 import { handleCheckRerun } from './handlers/check-rerun.js';
@@ -79,6 +79,13 @@ export interface ParlanceEventResponse {
 }
 
 const Envelope = z.object({ type: z.string(), project: z.object({ id: z.string() }) }).loose();
+
+/** What a delivery's row keeps to run its job again after a crash: the verified body, as received. */
+const StoredDelivery = z.discriminatedUnion('source', [
+  z.object({ source: z.literal('github'), id: z.string(), name: z.string(), body: z.string() }),
+  z.object({ source: z.literal('parlance'), link: z.string(), body: z.string() }),
+]);
+type StoredDelivery = z.infer<typeof StoredDelivery>;
 
 export async function createGithubApp(options: GithubAppOptions) {
   const { db, links, log } = options;
@@ -213,8 +220,36 @@ export async function createGithubApp(options: GithubAppOptions) {
     }
     const action = actionOf(payload);
     if (!actsOn(name!, action)) return answer(200, { ok: true, handled: `ignored: the App does not act on '${action ? `${name}.${action}` : name}'` });
-    const acceptance = await jobs.submit(`github:${id}`, name!, () => probot.receive({ id: id!, name: name as never, payload: payload as never }));
+    const stored: StoredDelivery = { source: 'github', id: id!, name: name!, body };
+    const acceptance = await jobs.submit(`github:${id}`, name!, githubJob(id!, name!, payload), JSON.stringify(stored));
     answer(200, { ok: true, handled: acceptance.accepted ? `accepted: ${name} ${id}` : `ignored: ${acceptance.reason}` });
+  }
+
+  /** GitHub's event through Probot's handlers above. */
+  function githubJob(id: string, name: string, payload: unknown): () => Promise<void> {
+    return () => probot.receive({ id, name: name as never, payload: payload as never });
+  }
+
+  /** A batch.completed: the pull request of `link` synced with the batch. */
+  function batchCompletedJob(delivery: string, link: GithubLink, batchId: string): () => Promise<void> {
+    return async () => {
+      const octokit = await installationOctokit(link.installation_id);
+      const result = await handleBatchCompleted({ octokit, client: clientFor(link), link, batchId, serviceUrl: options.serviceUrl, memory });
+      log.info('batch synced to GitHub', { delivery, link: link.id, batch: batchId, pr: result.sync.pr?.url, action: result.sync.action });
+    };
+  }
+
+  /** A job cut off by a crash or restart, rebuilt from its row (verified when it was accepted); a string says why not. */
+  async function rebuildJob(delivery: ResumableDelivery): Promise<(() => Promise<void>) | string> {
+    const parsed = StoredDelivery.safeParse(JSON.parse(delivery.payload));
+    if (!parsed.success) return `its stored payload is not one the App keeps: ${parsed.error.message}`;
+    const stored = parsed.data;
+    if (stored.source === 'github') return githubJob(stored.id, stored.name, JSON.parse(stored.body));
+    const link = await findLink(stored.link);
+    if (!link) return `link '${stored.link}' no longer exists`;
+    if (!link.enabled) return `link '${link.id}' is disabled (${link.disabled_reason ?? 'no reason recorded'})`;
+    const event = eventSchema('batch.completed').parse(JSON.parse(stored.body));
+    return batchCompletedJob(delivery.id, link, event.data.batch.id);
   }
 
   /** POST /events?link=<id>: verifies the link's signature before anything else, then acts on the event. */
@@ -247,11 +282,8 @@ export async function createGithubApp(options: GithubAppOptions) {
         const batchId = event.data.batch.id;
         // The signature check above required it; the same id on every redelivery.
         const delivery = `parlance:${request.headers['webhook-id']!}`;
-        const acceptance = await jobs.submit(delivery, 'batch.completed', async () => {
-          const octokit = await installationOctokit(link.installation_id);
-          const result = await handleBatchCompleted({ octokit, client: clientFor(link), link, batchId, serviceUrl: options.serviceUrl, memory });
-          log.info('batch synced to GitHub', { delivery, link: link.id, batch: batchId, pr: result.sync.pr?.url, action: result.sync.action });
-        });
+        const stored: StoredDelivery = { source: 'parlance', link: link.id, body: request.body };
+        const acceptance = await jobs.submit(delivery, 'batch.completed', batchCompletedJob(delivery, link, batchId), JSON.stringify(stored));
         return { status: 200, body: { ok: true, handled: acceptance.accepted ? `batch ${batchId}: accepted, syncing the pull request` : `ignored: ${acceptance.reason}` } };
       }
       case 'source_drift.repaired': {
@@ -265,9 +297,19 @@ export async function createGithubApp(options: GithubAppOptions) {
     }
   }
 
+  // Jobs an earlier process accepted and did not finish (a crash, a restart mid-job) run again now, oldest first.
+  let resumed: string[] = [];
+  try {
+    resumed = await jobs.resume(rebuildJob);
+  } catch (error) {
+    log.error('resuming GitHub App jobs cut off by a crash or restart failed; a redelivery runs them again', { error });
+  }
+
   return {
     probot,
     handleParlanceEvent,
+    /** The deliveries whose jobs this process took over at start from an earlier one. */
+    resumed,
     middleware,
     memory,
     /** Resolves once every accepted delivery's job has finished (or failed for good). */

@@ -2,7 +2,8 @@
  * Acknowledge, then work (issue 30): the App answers the service's `batch.completed` deliveries and GitHub's `push`
  * deliveries at once and does the work afterwards, keyed by the delivery id. Against the GitHub stand-in: the answer
  * comes back while the App's write is held; the same delivery twice (and again after a restart) makes one commit and
- * one check run; a job that failed until its retries gave up runs again on the service's redelivery.
+ * one check run; a job that failed until its retries gave up runs again on the service's redelivery; a job cut off by
+ * a crash is resumed when the next App process starts.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -10,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { ProbotOctokit } from 'probot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGithubApp, GITHUB_WEBHOOKS_PATH, type GithubApp, type ParlanceEventRequest, type ParlanceEventResponse } from '../../server/github-app/app.js';
+import { MAX_STORED_PAYLOAD_BYTES } from '../../server/github-app/deliveries.js';
 import { requestHandler } from '../../server/github-app/server.js';
 import { createLogger } from '../../server/logger.js';
 import { APP_ID, APP_SLUG, INSTALLATION_ID, OWNER, REPO, appPrivateKey } from '../fixtures/github/repository.js';
@@ -268,6 +270,107 @@ describe.sequential('deliveries to the App are acknowledged at once and worked o
     expect(JSON.parse(github.files('parlance/main')['locales/fr.json']!)).toMatchObject({ 'cart.title': expect.stringContaining('YOUR BASKET') });
     expect(github.pulls).toHaveLength(1);
     expect(github.problems).toEqual([]);
+  });
+
+  it('a job cut off by a crash is resumed when the next App process starts: one commit, one pull request, the row done', async () => {
+    github.calls.reset();
+    const previousHead = github.head('parlance/main')!;
+    const unreachableBefore = github.unreachableCommits();
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    // The first process's commit hangs here: it "crashes" mid-job, and its call is only answered (with a 500) once a
+    // new process has taken the job over.
+    github.inject({
+      at: (method, _path, _count, route) => `${method} ${route}` === COMMITS,
+      do: async () => {
+        holding();
+        await woken;
+        throw new Error('the process that made this call is gone');
+      },
+    });
+    let resuming!: () => void;
+    const atResumedCommit = new Promise<void>((resolve) => (resuming = resolve));
+    let proceed!: () => void;
+    const proceeding = new Promise<void>((resolve) => (proceed = resolve));
+    const dead = app;
+    try {
+      const from = answers.length;
+      const pushed = await github.push({ files: { 'locales/en.json': json({ 'cart.title': 'Your trolley', 'cart.empty': 'Your cart is empty' }) }, login: 'octocat', message: 'Trolley' });
+      expect(pushed.delivery?.status).toBe(200);
+      const [delivered] = await batchAnswers(from, 1);
+      expect(delivered!.handled).toContain('accepted');
+      const key = `parlance:${delivered!.request.headers['webhook-id']!}`;
+      await held;
+      await vi.waitFor(async () => expect(await recordedStatus(`github:${pushed.delivery!.id}`)).toBe('done'), { timeout: 10_000, interval: 20 });
+      expect(await recordedStatus(key)).toBe('running');
+      // The resumed job's commit waits too, until the test has seen the dead process's last record come to nothing.
+      github.inject({
+        at: (method, _path, _count, route) => `${method} ${route}` === COMMITS,
+        do: async () => {
+          resuming();
+          await proceeding;
+        },
+      });
+      const stored = await service.runtime.db.selectFrom('github_app_deliveries').select('payload').where('id', '=', key).executeTakeFirstOrThrow();
+      expect(JSON.parse(stored.payload!)).toMatchObject({ source: 'parlance', body: delivered!.request.body });
+
+      // The restarted process, on the same database, without a stop() of the first: it takes the job over at start.
+      app = await newApp();
+      expect(app.resumed).toEqual([key]);
+      // Only in this test do both processes share the branch lock (one module): the dead one's hung call is answered
+      // now, and being stopped it does not retry; its record of the failure must not touch the row it no longer holds.
+      const deadStopped = dead.stop();
+      wake();
+      await deadStopped;
+      await atResumedCommit;
+      expect(await recordedStatus(key)).toBe('running');
+      proceed();
+      await app.idle();
+
+      const row = await service.runtime.db.selectFrom('github_app_deliveries').selectAll().where('id', '=', key).executeTakeFirstOrThrow();
+      expect(row, row.last_error ?? '').toMatchObject({ status: 'done', runs: 2, last_error: null });
+      // The hung call (never written) and the resumed job's.
+      expect(github.calls.byRoute()[COMMITS]).toBe(2);
+      expect(github.log('parlance/main', 'main').map((c) => c.parents)).toEqual([[pushed.sha]]);
+      expect(JSON.parse(github.files('parlance/main')['locales/de.json']!)).toMatchObject({ 'cart.title': expect.stringContaining('YOUR TROLLEY') });
+      expect(github.pulls).toHaveLength(1);
+      // Rebuilt on the new push, the branch leaves only its previous head behind: nothing written twice.
+      expect(github.unreachableCommits().sort()).toEqual([...unreachableBefore, previousHead].sort());
+      expect(github.problems).toEqual([]);
+
+      // A further restart finds nothing to resume, and the service's redelivery of the finished job is dropped.
+      await app.stop();
+      app = await newApp();
+      expect(app.resumed).toEqual([]);
+      const again = await app.handleParlanceEvent(delivered!.request);
+      expect((again.body as { handled: string }).handled).toContain('was already accepted (done');
+    } finally {
+      wake();
+      proceed();
+    }
+  });
+
+  it('a GitHub delivery over 1 MiB is worked on as usual, but not kept for resuming after a crash', async () => {
+    const body = JSON.stringify({
+      ref: 'refs/heads/unlinked',
+      before: '0'.repeat(40),
+      after: '1'.repeat(40),
+      deleted: false,
+      installation: { id: INSTALLATION_ID },
+      repository: { full_name: `${OWNER}/${REPO}` },
+      sender: { login: 'octocat', type: 'User' },
+      commits: [],
+      padding: 'x'.repeat(MAX_STORED_PAYLOAD_BYTES),
+    });
+    const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
+    const res = await fetch(`${appUrl}${GITHUB_WEBHOOKS_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'push', 'x-github-delivery': 'd-large', 'x-hub-signature-256': signature }, body });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('accepted: push d-large');
+    await app.idle();
+    const row = await service.runtime.db.selectFrom('github_app_deliveries').select(['status', 'payload', 'last_error']).where('id', '=', 'github:d-large').executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'done', payload: null, last_error: null });
   });
 
   it("GitHub's deliveries: a bad or malformed signature is refused, an event the App does not act on is answered and not recorded", async () => {
