@@ -2,12 +2,12 @@
  * POST /v1/translations/upload: an existing target file of one pushed source file, read with the source file's codec;
  * each value the service does not hold, or holds differently, is written as a person's translation, all or nothing.
  */
+import { parseProblem } from './parse-problem.js';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { ArchiveLimitError, type ArchiveLimits } from '../../src/core/archive-limits.js';
+import type { ArchiveLimits } from '../../src/core/archive-limits.js';
 import { FORMAT_IDS, type Entry, type FormatId, type PluralForms } from '../../src/core/formats/codec.js';
-import { FileUnparsableError } from '../../src/core/formats/file-unparsable-error.js';
 import { getCodec, isFormatId } from '../../src/core/formats/index.js';
 import { readPoTranslations } from '../../src/core/formats/po-translations.js';
 import { loadGlossary } from './quality/glossary-service.js';
@@ -140,13 +140,7 @@ function parseTarget(format: FormatId, path: string, locale: string, content: Ui
   try {
     return format === 'po' ? readPoTranslations(content, locale) : codec.parse(content, { archive, ...(plurals ? { plurals } : {}) });
   } catch (error) {
-    if (error instanceof ArchiveLimitError) {
-      throw new ApiError(413, 'archive_too_large', `${path}: ${error.message}.`, { path, entry: error.entry ?? null, limit: error.limit, setting: error.setting });
-    }
-    if (error instanceof FileUnparsableError) {
-      throw new ApiError(422, 'file_unparsable', `${path}:${error.line}:${error.column}: ${error.message}`, { path, line: error.line, column: error.column });
-    }
-    throw error;
+    throw parseProblem(path, error);
   }
 }
 

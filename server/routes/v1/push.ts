@@ -1,4 +1,5 @@
 /** POST /v1/push: a source file (multipart) or keys (JSON); queues a batch for the rows that changed. Ability `push`. */
+import { parseProblem } from '../../services/parse-problem.js';
 import { createHash } from 'node:crypto';
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { ApiError } from '../../errors.js';
@@ -6,9 +7,8 @@ import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import type { PushInput } from '../../services/push-service.js';
 import { keyPatterns, type SourceEntry } from '../../services/push-fns.js';
-import { ArchiveLimitError, type ArchiveLimits } from '../../../src/core/archive-limits.js';
+import type { ArchiveLimits } from '../../../src/core/archive-limits.js';
 import { FORMAT_IDS, type PluralForms } from '../../../src/core/formats/codec.js';
-import { FileUnparsableError } from '../../../src/core/formats/file-unparsable-error.js';
 import { detectFormat, getCodec, isFormatId } from '../../../src/core/formats/index.js';
 import { repoPath } from '../../../src/core/repo-path.js';
 import { localeList } from './locale-params.js';
@@ -153,13 +153,7 @@ async function fromMultipart(projectId: string, form: z.infer<typeof MultipartPu
   try {
     parsed = codec.parse(content, { archive: archiveLimits, ...(form.plurals ? { plurals: form.plurals } : {}) });
   } catch (error) {
-    if (error instanceof ArchiveLimitError) {
-      throw new ApiError(413, 'archive_too_large', `${path}: ${error.message}.`, { path, entry: error.entry ?? null, limit: error.limit, setting: error.setting });
-    }
-    if (error instanceof FileUnparsableError) {
-      throw new ApiError(422, 'file_unparsable', `${path}:${error.line}:${error.column}: ${error.message}`, { path, line: error.line, column: error.column });
-    }
-    throw error;
+    throw parseProblem(path, error);
   }
   const locales = localeList(form.locales);
   const careful = keyPatterns(form.careful);

@@ -10,7 +10,7 @@ import type { PluralForms } from '../../../src/core/formats/codec.js';
 import { pluralCategories } from '../../../src/core/plurals.js';
 import { loadGlossary } from './glossary-service.js';
 import { rememberTranslations } from './memory.js';
-import { gateHuman, writeHumanTranslations } from './human-translations.js';
+import { gateHuman, writeHumanTranslations, type HumanKey } from './human-translations.js';
 import { holdCandidates, writeTranslations } from './translation-writes.js';
 import { emitEvent } from '../../webhooks/outbox.js';
 
@@ -34,15 +34,7 @@ export interface TranslationItem {
   updated_at: string;
 }
 
-interface KeyRow {
-  id: string;
-  key: string;
-  path: string;
-  source: string;
-  source_plurals: PluralForms | null;
-  source_hash: string;
-  max_length: number | null;
-  context: string | null;
+interface KeyRow extends HumanKey {
   pass: 'fast' | 'careful';
 }
 
