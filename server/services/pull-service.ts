@@ -84,15 +84,7 @@ export function createPullService(deps: { db: Db; archiveLimits: Readonly<Archiv
     const path = await resolvePath(input.projectId, input.path);
     // A path stored before the path rule existed is refused (422 path_invalid), never served for a client to write.
     if (path !== '') repoPath(path);
-    // The bytes travel as base64 text: PGlite decodes a bytea value byte by byte in JavaScript (300 ms for 1 MB),
-    // base64 in native code (bench/run.ts). Codecs get a plain Uint8Array of their own, never a view into a pool.
-    const stored = await db
-      .selectFrom('source_files')
-      .select(['format', sql<string>`encode(content, 'base64')`.as('content')])
-      .where('project_id', '=', input.projectId)
-      .where('path', '=', path)
-      .executeTakeFirst();
-    const file = stored && { format: stored.format, content: new Uint8Array(Buffer.from(stored.content, 'base64')) };
+    const file = await readSourceFile(db, input.projectId, path);
     // A file an import recorded has its format and no skeleton (zero bytes): it is rendered fresh in that format.
     const skeleton = file !== undefined && file.content.length > 0 ? file : undefined;
     const codec = resolveCodec(input.format ?? file?.format ?? 'json');
@@ -230,13 +222,7 @@ export function createPullService(deps: { db: Db; archiveLimits: Readonly<Archiv
     const files: ArchiveManifestFile[] = [];
     const entries: Record<string, Uint8Array> = {};
     for (const path of paths) {
-      const stored = await db
-        .selectFrom('source_files')
-        .select(['format', sql<string>`encode(content, 'base64')`.as('content')])
-        .where('project_id', '=', input.projectId)
-        .where('path', '=', path)
-        .executeTakeFirst();
-      const file = stored && { format: stored.format, content: new Uint8Array(Buffer.from(stored.content, 'base64')) };
+      const file = await readSourceFile(db, input.projectId, path);
       const skeleton = file !== undefined && file.content.length > 0 ? file : undefined;
       const codec = resolveCodec(file?.format ?? 'json');
       const template = skeleton !== undefined && skeleton.format === codec.id;
@@ -427,3 +413,18 @@ function contentTypeOf(codec: Codec): string {
 }
 
 export type PullService = ReturnType<typeof createPullService>;
+
+/**
+ * A pushed source file's format and bytes, or undefined. The bytes travel as base64 text: PGlite decodes a bytea value
+ * byte by byte in JavaScript (300 ms for 1 MB), base64 in native code (bench/run.ts). Codecs get a plain Uint8Array of
+ * their own, never a view into a pool.
+ */
+async function readSourceFile(db: Db, projectId: string, path: string): Promise<{ format: string; content: Uint8Array } | undefined> {
+  const stored = await db
+    .selectFrom('source_files')
+    .select(['format', sql<string>`encode(content, 'base64')`.as('content')])
+    .where('project_id', '=', projectId)
+    .where('path', '=', path)
+    .executeTakeFirst();
+  return stored && { format: stored.format, content: new Uint8Array(Buffer.from(stored.content, 'base64')) };
+}
