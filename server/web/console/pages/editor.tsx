@@ -2,7 +2,7 @@
  * The translation editor for one key in one locale: source with clickable placeholders, notes, context, length budget,
  * glossary terms, the gates run as you type, and save/approve/reject from the keyboard.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { GateFailure, GlossaryTerm, KeyRow, KeyState, ReviewState, TranslationRow } from '../../../../src/client/types.js';
 import { containsTerm, termsInSource, termTranslation } from '../../../../src/core/gates/glossary.js';
 import { displayLength } from '../../../../src/core/gates/length.js';
@@ -76,6 +76,7 @@ export function Editor(props: {
 
   const fields = useRef(new Map<string, HTMLTextAreaElement>());
   const lastField = useRef<string>(plural ? (categories[0] ?? 'other') : 'text');
+  const pendingCaret = useRef<{ name: string; at: number }>();
   const firstField = plural ? (categories[0] ?? 'other') : 'text';
 
   // The gates, as you type: the proposed text goes to /v1/qa/run once typing pauses.
@@ -120,11 +121,18 @@ export function Editor(props: {
     const next = value.slice(0, start) + token + value.slice(end);
     if (plural) setForms((f) => ({ ...f, [name]: next }));
     else setText(next);
-    requestAnimationFrame(() => {
-      field?.focus();
-      field?.setSelectionRange(start + token.length, start + token.length);
-    });
+    pendingCaret.current = { name, at: start + token.length };
   };
+  // The caret goes after the inserted token in the render that shows it, before anything else can be typed:
+  // a later frame would move it back over keys typed in between.
+  useLayoutEffect(() => {
+    const caret = pendingCaret.current;
+    if (!caret) return;
+    pendingCaret.current = undefined;
+    const field = fields.current.get(caret.name);
+    field?.focus();
+    field?.setSelectionRange(caret.at, caret.at);
+  });
 
   const save = async () => {
     if (!canWrite || busy) return;
