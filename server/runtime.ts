@@ -20,6 +20,7 @@ import { createBatchService } from './services/batches/batch-service.js';
 import { createIdempotencyStore } from './services/idempotency.js';
 import { createLanguagesService } from './services/languages-service.js';
 import { createOrganisationService } from './services/organisations.js';
+import { usePlanSettings } from './services/plans.js';
 import { createPullService } from './services/pull-service.js';
 import { createPushService } from './services/push-service.js';
 import { createTokenService } from './services/tokens/token-service.js';
@@ -45,6 +46,9 @@ import { createSyncEngine, type SyncEngine } from './integrations/sync-engine.js
 import { createOutbound } from './net/outbound.js';
 import type { Resolver } from './net/address-guard.js';
 
+/** How long an idle client connection stays open: longer than a load balancer's idle timeout (60 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export interface Roles {
   api: boolean;
   worker: boolean;
@@ -67,6 +71,8 @@ export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
 export async function createRuntime(config: Config, options: RuntimeOptions) {
   const log = options.log ?? createLogger(config.logLevel);
+  // The plans are process-wide (server/services/plans.ts says why); the runtime of this process installs them.
+  usePlanSettings(config.plans);
   if (config.database.kind === 'pglite' && !(options.roles.api && options.roles.worker)) {
     throw new Error('Separate API and worker processes need a shared database and queue: set DATABASE_URL and REDIS_URL, or run `parlance start` for one process.');
   }
@@ -221,8 +227,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
       sweeper.unref();
     }
     if (!options.roles.api) return { url: undefined };
+    // A client (a load balancer, a proxy, a CLI's pooled connection) may send its next request on an idle connection
+    // just as the service closes it, and gets ECONNRESET or a 502. Node closes after 5 s; load balancers keep idle
+    // connections up to 60 s (AWS ALB), so the service outlasts them and closing is left to the client. The headers
+    // timeout must exceed it (Node's rule).
     const listening = await new Promise<{ port: number }>((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => resolve(info)) as Server;
+      const listener = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => resolve(info)) as Server;
+      listener.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      listener.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+      server = listener;
     });
     const url = `http://${config.host}:${listening.port}`;
     listeningUrl = url;

@@ -85,9 +85,9 @@ export async function startService(options: { env?: Record<string, string>; role
   const org = await runtime.organisations.createOrganisation({ name: 'Acme', plan: 'starter' });
   const project = await runtime.organisations.createProject({ organisationId: org.id, name: 'Web', sourceLocale: 'en', targetLocales: ['de', 'fr', 'ja'] });
   const { secret } = await runtime.tokens.mint({ projectId: project.id, name: 'test', abilities: ['push', 'pull', 'read', 'write', 'manage'] });
-  // The test and the service share one event loop, which the embedded database holds for each statement: a connection
-  // left idle for about the service's 5 s keep-alive could be closed by the service as the next request went out on it
-  // (ECONNRESET on a busy machine). This side drops an idle connection after 1 s instead.
+  // The test and the service share one event loop, which the embedded database holds for each statement: after a
+  // block longer than the service's keep-alive (65 s; Node's 5 s before), the test's next request could go out on a
+  // connection the service was closing (ECONNRESET). This side drops an idle connection after 1 s as well.
   const client = new Agent({ keepAliveTimeout: 1000, keepAliveMaxTimeout: 1000 });
 
   const service: TestService = {
