@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from '../src/core/archive-limits.js';
 import { parseSecretKey } from './github-app/crypto.js';
 import { parseAllowPrivate, type AllowPrivate } from './net/address-guard.js';
+import { planSettingsFromEnv, type PlanSettings } from './services/plans.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -128,6 +129,10 @@ export const envSchema = z.object({
   // Checked for form only: the URL may carry a password, which must stay out of logs.
   SMTP_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^smtps?:\/\//, "expected a URL such as 'smtp://user:pass@mail.example.com:587'").optional()),
   SMTP_FROM: z.string().min(3).default('Parlance <parlance@localhost>'),
+  // Checked by planSettingsFromEnv: inline JSON or a JSON/YAML file of plans, on top of free, starter and unlimited.
+  PARLANCE_PLANS: optionalString,
+  PARLANCE_DEFAULT_PLAN: optionalString,
+  PARLANCE_HOSTED: z.enum(['true', 'false']).default('false'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -217,6 +222,8 @@ export interface Config {
     /** GITHUB_API_URL (or GHE_HOST): the REST API the App calls, api.github.com or a GitHub Enterprise Server's `/api/v3`. */
     apiUrl: string;
   };
+  /** PARLANCE_PLANS, PARLANCE_DEFAULT_PLAN and PARLANCE_HOSTED: the plans offered and how refusals advise. */
+  plans: PlanSettings;
 }
 
 /** A bad setting: names the variable, the value and what was expected, and stops start-up. */
@@ -390,6 +397,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!githubApp.ok) throw new ConfigError(githubApp.problems);
   const githubApiUrl = githubApiUrlFromEnv(e);
   if (!githubApiUrl.ok) throw new ConfigError([githubApiUrl.problem]);
+  const plans = planSettingsFromEnv(e);
+  if (!plans.ok) throw new ConfigError(plans.problems);
   return {
     host: e.PARLANCE_HOST,
     port: e.PORT,
@@ -446,5 +455,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     secretKey: secretKey.key,
     githubApp: { eventsUrl: e.GITHUB_APP_EVENTS_URL, port: e.GITHUB_APP_PORT, app: githubApp.app, apiUrl: githubApiUrl.url },
+    plans: plans.settings,
   };
 }

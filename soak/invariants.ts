@@ -4,7 +4,7 @@
  * and the rate limit held across the API processes. Each check gives a figure and whether it holds.
  */
 import type pg from 'pg';
-import { PLANS } from '../server/services/plans.js';
+import { BUILT_IN_PLANS } from '../server/services/plans.js';
 import type { Receiver } from './receiver.js';
 
 export interface Check {
@@ -85,7 +85,7 @@ export async function batchChecks(db: pg.Client, retried: ReadonlySet<string>): 
     detail: sample(refunds),
   });
 
-  const orgs = await rows<{ id: string; plan: 'free' | 'starter'; words_remaining: number; charged: string; period_start: Date; created_at: Date }>(
+  const orgs = await rows<{ id: string; plan: string; words_remaining: number; charged: string; period_start: Date; created_at: Date }>(
     db,
     `select o.id, o.plan, o.words_remaining, o.period_start, o.created_at,
             coalesce((select sum(b.words_reserved - b.words_refunded) from batches b join projects p on p.id = b.project_id where p.organisation_id = o.id), 0) as charged
@@ -93,7 +93,7 @@ export async function batchChecks(db: pg.Client, retried: ReadonlySet<string>): 
   );
   const negative = orgs.filter((o) => o.words_remaining < 0);
   // Only within the first period: a new month replaces the remainder, and the sum over all batches no longer applies.
-  const drifted = orgs.filter((o) => o.period_start.getTime() <= o.created_at.getTime() + 1000 && PLANS[o.plan].initialWords - o.words_remaining !== Number(o.charged));
+  const drifted = orgs.filter((o) => o.period_start.getTime() <= o.created_at.getTime() + 1000 && BUILT_IN_PLANS[o.plan]!.initialWords - o.words_remaining !== Number(o.charged));
   checks.push({ name: 'allowances below zero', figure: `${negative.length} of ${orgs.length} (lowest ${Math.min(...orgs.map((o) => o.words_remaining))})`, ok: negative.length === 0, detail: sample(negative) });
   checks.push({ name: 'allowance used ≠ words charged by its batches', figure: `${drifted.length} of ${orgs.length}`, ok: drifted.length === 0, detail: sample(drifted) });
 

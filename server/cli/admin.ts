@@ -1,20 +1,22 @@
-/** `parlance admin`: operators create organisations, projects and tokens directly in the database. */
+/** `parlance admin`: operators create organisations, projects and tokens in the database, or through the running service that holds the embedded one. */
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { loadConfig } from '../config.js';
-import { acquireDataDirLock } from '../db/data-dir-lock.js';
-import { migrate, openDatabase } from '../db/database.js';
+import { loadConfig, type Config } from '../config.js';
+import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from '../db/data-dir-lock.js';
+import { migrate, openDatabase, type Db } from '../db/database.js';
 import { ApiError } from '../errors.js';
-import { PLAN_NAMES } from '../services/plans.js';
+import { describeWords, isConfiguredPlan, isUnlimited, planNames, planSettings, usePlanSettings } from '../services/plans.js';
 import { createOrganisationService } from '../services/organisations.js';
 import { ABILITIES, isAbility, type Ability } from '../services/tokens/token-fns.js';
 import { createTokenService, publicToken } from '../services/tokens/token-service.js';
 import { InvalidLocaleError } from '../../src/core/locales/locales.js';
+import { AdminChannelError, sendAdminCommand, type AdminOutput } from './admin-channel.js';
 
 const HELP = `Usage: parlance admin <resource> <action> [options] [--json]
 
-  org create --name <name> [--plan free|starter]      (default plan: starter)
+  org create --name <name> [--plan <plan>]            (default: PARLANCE_DEFAULT_PLAN, else free)
   org list
+  org set-plan <org id> <plan>                         (plans: free, starter, unlimited and PARLANCE_PLANS's;
+                                                        the current period's words become the new plan's allowance)
   project create --org <org id> --name <name> --source <locale> [--targets de,fr,ja]
   project list [--org <org id>]
   token create --project <project id> [--name <name>] [--abilities push,pull,read]
@@ -24,7 +26,7 @@ const HELP = `Usage: parlance admin <resource> <action> [options] [--json]
   token revoke <token id>
 
 Abilities: ${ABILITIES.join(', ')} (default: push, pull, read — the deploy subset).
-With the embedded database, stop 'parlance start' first: one process at a time may open it.
+With the embedded database, a running 'parlance start' runs the command for you (through <data dir>/admin.sock).
 `;
 
 const options = {
@@ -43,45 +45,140 @@ const options = {
 
 const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
+const terminal: AdminOutput = { stdout: (text) => void process.stdout.write(text), stderr: (text) => void process.stderr.write(text) };
+
+/**
+ * `parlance admin` on the command line. With the embedded database held by a running `parlance start`, the command
+ * goes to that service, which runs it against its open database (admin-channel.ts); otherwise it opens the database.
+ */
 export async function runAdmin(argv: string[]): Promise<number> {
+  const line = parseAdminLine(argv, terminal);
+  if (typeof line === 'number') return line;
+  const config = loadConfig();
+  if (config.database.kind !== 'pglite') return runOnOwnDatabase(config, line);
+  const lock = await lockOrForward(config.dataDir, argv);
+  if (typeof lock === 'number') return lock;
+  try {
+    return await runOnOwnDatabase(config, line);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runOnOwnDatabase(config: Config, line: AdminLine): Promise<number> {
+  usePlanSettings(config.plans);
+  const db = await openDatabase(config.database);
+  try {
+    await migrate(db);
+    return await runAdminCommand(db, line, terminal);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** How long admin waits for a holder without a channel: another admin command or a migrate ends, a starting service opens it. */
+const HOLDER_WAIT_MS = 20_000;
+const HOLDER_POLL_MS = 200;
+
+/**
+ * The data directory's lock, for a command run here; or, when a running service holds it, the exit code of the
+ * command that service ran. A holder without a channel is waited for a while, then named in the error.
+ */
+async function lockOrForward(dataDir: string, argv: string[]): Promise<DataDirLock | number> {
+  const deadline = Date.now() + HOLDER_WAIT_MS;
+  let told = false;
+  for (;;) {
+    let locked: DataDirLockedError;
+    try {
+      return acquireDataDirLock(dataDir);
+    } catch (error) {
+      if (!(error instanceof DataDirLockedError)) throw error;
+      locked = error;
+    }
+    try {
+      const reply = await sendAdminCommand(locked.dataDir, locked.owner, argv);
+      process.stdout.write(reply.stdout);
+      process.stderr.write(reply.stderr);
+      return reply.code;
+    } catch (error) {
+      if (!(error instanceof AdminChannelError)) throw error;
+      if (!error.noChannel || Date.now() > deadline) {
+        process.stderr.write(`parlance admin: ${error.message}\n`);
+        return 1;
+      }
+      if (!told && Date.now() > deadline - HOLDER_WAIT_MS + 3000) {
+        told = true;
+        process.stderr.write(`parlance admin: waiting for process ${locked.owner}, which holds the embedded database in ${dataDir} (up to ${HOLDER_WAIT_MS / 1000} s)…\n`);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, HOLDER_POLL_MS));
+  }
+}
+
+/** A command line from the admin channel, in the running service: parsed here too, since it came from another process. */
+export async function runAdminArgv(db: Db, argv: string[], out: AdminOutput): Promise<number> {
+  const line = parseAdminLine(argv, out);
+  return typeof line === 'number' ? line : runAdminCommand(db, line, out);
+}
+
+type AdminLine = ReturnType<typeof parseLine>;
+
+function parseLine(argv: string[]) {
+  return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+}
+
+/** The parsed line, or the exit code once help or a usage problem has been printed. */
+function parseAdminLine(argv: string[], out: AdminOutput): AdminLine | number {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseLine(argv);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    out.stderr(`${(error as Error).message}\n\n${HELP}`);
     return 1;
   }
-  const { values, positionals } = parsed;
-  const [resource, action, ...args] = positionals;
-  if (values.help || !resource || resource === 'help') {
-    process.stdout.write(HELP);
+  const [resource] = parsed.positionals;
+  if (parsed.values.help || !resource || resource === 'help') {
+    out.stdout(HELP);
     return resource ? 0 : 1;
   }
+  return parsed;
+}
 
-  const config = loadConfig();
-  const lock = config.database.kind === 'pglite' ? acquireDataDirLock(config.dataDir) : undefined;
-  const db = await openDatabase(config.database);
-  const print = (human: string, data: unknown) => process.stdout.write(values.json ? JSON.stringify(data, null, 2) + '\n' : human + '\n');
+/** One admin command against an open, migrated database: the offline CLI's and the running service's. */
+async function runAdminCommand(db: Db, line: AdminLine, out: AdminOutput): Promise<number> {
+  const { values, positionals } = line;
+  const [resource, action, ...args] = positionals;
+  const print = (human: string, data: unknown) => out.stdout(values.json ? JSON.stringify(data, null, 2) + '\n' : human + '\n');
   const require = (name: keyof typeof values) => {
     const value = values[name];
     if (typeof value !== 'string' || value === '') throw new UsageError(`Missing --${name}.`);
     return value;
   };
   try {
-    await migrate(db);
     const orgs = createOrganisationService({ db });
     const tokens = createTokenService({ db });
     switch (`${resource} ${action ?? ''}`.trim()) {
       case 'org create': {
-        const plan = z.enum(PLAN_NAMES as [string, ...string[]]).safeParse(values.plan ?? 'starter');
-        if (!plan.success) throw new UsageError(`Invalid --plan '${values.plan}'. Expected one of: ${PLAN_NAMES.join(', ')}.`);
-        const org = await orgs.createOrganisation({ name: require('name'), plan: plan.data as 'free' | 'starter' });
-        print(`Created organisation ${org.id} '${org.name}' on the ${org.plan} plan (${org.words_remaining} words).`, org);
+        const plan = values.plan ?? planSettings().defaultPlan;
+        if (!isConfiguredPlan(plan)) throw new UsageError(`Invalid --plan '${plan}'. Expected one of: ${planNames().join(', ')}.`);
+        const org = await orgs.createOrganisation({ name: require('name'), plan });
+        print(`Created organisation ${org.id} '${org.name}' on the ${org.plan} plan (${describeWords(org.plan, org.words_remaining)}).`, org);
+        return 0;
+      }
+      case 'org set-plan': {
+        const [id, plan] = args;
+        if (!id || !plan) throw new UsageError('Missing the organisation id or the plan: parlance admin org set-plan <org id> <plan>.');
+        if (!isConfiguredPlan(plan)) throw new UsageError(`Unknown plan '${plan}'. Expected one of: ${planNames().join(', ')}.`);
+        const changed = await orgs.setPlan(id, plan);
+        print(
+          `Organisation ${changed.id} '${changed.name}' moved from the ${changed.previous_plan} plan to the ${changed.plan} plan; ${describeWords(changed.plan, changed.words_remaining, changed.period_end)}.`,
+          changed,
+        );
         return 0;
       }
       case 'org list': {
         const all = await orgs.listOrganisations();
-        print(all.map((o) => `${o.id}  ${o.plan.padEnd(8)} ${String(o.words_remaining).padStart(8)} words  ${o.name}`).join('\n') || '(no organisations)', all);
+        print(all.map((o) => `${o.id}  ${o.plan.padEnd(9)} ${(isUnlimited(o.plan) ? 'unlimited' : `${o.words_remaining} words`).padStart(15)}  ${o.name}`).join('\n') || '(no organisations)', all);
         return 0;
       }
       case 'project create': {
@@ -136,17 +233,14 @@ export async function runAdmin(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${HELP}`);
+      out.stderr(`${error.message}\n\n${HELP}`);
       return 1;
     }
     if (error instanceof ApiError || error instanceof InvalidLocaleError) {
-      process.stderr.write(`parlance admin: ${error.message}\n`);
+      out.stderr(`parlance admin: ${error.message}\n`);
       return 1;
     }
     throw error;
-  } finally {
-    await db.destroy();
-    lock?.release();
   }
 }
 

@@ -1,6 +1,7 @@
 /** The `parlance` command: run the service (start, serve, worker), migrate, and operator administration; every other command (and help) is a user command of src/cli. */
 import { ConfigError, loadConfig } from '../config.js';
-import type { Roles } from '../runtime.js';
+import type { Roles, Runtime } from '../runtime.js';
+import type { AdminChannel } from './admin-channel.js';
 
 // The service modules (database, queue, providers) take over a second to load, so each command imports what it
 // needs when it runs: `parlance push` never loads the service, and a problem in the user CLI never stops `parlance start`.
@@ -53,11 +54,13 @@ async function runService(roles: Roles, demo: boolean): Promise<number> {
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (resolveExit = resolve));
   let stopping = false;
+  let adminChannel: AdminChannel | undefined;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     runtime.log.info(`${signal} received: stopping (finishing running chunks, closing connections)`);
-    runtime.stop().then(
+    // Admin commands already received finish on the open database before it closes.
+    Promise.resolve(adminChannel?.close()).then(() => runtime.stop()).then(
       () => resolveExit(0),
       (error: unknown) => {
         runtime.log.error('stop failed', { error });
@@ -69,14 +72,29 @@ async function runService(roles: Roles, demo: boolean): Promise<number> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   const { url } = await runtime.start();
+  // The embedded database is this process's alone, so `parlance admin` hands its commands to it (admin-channel.ts).
+  if (config.database.kind === 'pglite' && config.database.dataDir && !stopping) {
+    try {
+      adminChannel = await openAdminChannel(runtime);
+      if (stopping) await adminChannel.close();
+    } catch (error) {
+      // The service is still of use without it; admin then needs the service stopped.
+      runtime.log.warn("admin channel not available: 'parlance admin' cannot run while this service runs", { error });
+    }
+  }
   const role = roles.api && roles.worker ? 'API and workers' : roles.api ? 'API' : 'workers';
   const storage = `${config.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}, ${config.redis ? 'Redis queue' : 'in-process queue'}`;
-  runtime.log.info(`parlance ${role} started`, { url, storage });
+  runtime.log.info(`parlance ${role} started`, { url, storage, ...(adminChannel ? { admin: adminChannel.socket } : {}) });
   if (demo && url && config.demo && !stopping) {
-    const { token, hasUsers } = await bootstrapDemo(runtime);
-    process.stdout.write(nextSteps(url, token, hasUsers));
+    const { tokens, hasUsers } = await bootstrapDemo(runtime);
+    process.stdout.write(nextSteps(url, tokens, hasUsers));
   }
   return exited;
+}
+
+async function openAdminChannel(runtime: Runtime): Promise<AdminChannel> {
+  const [channel, { runAdminArgv }] = await Promise.all([import('./admin-channel.js'), import('./admin.js')]);
+  return channel.openAdminChannel({ dataDir: runtime.config.dataDir, log: runtime.log, run: (argv, out) => runAdminArgv(runtime.db, argv, out) });
 }
 
 /** `parlance github-app`: the App alone, for operators who run it apart from the API (shared PostgreSQL and Redis). */

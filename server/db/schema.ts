@@ -8,7 +8,8 @@ type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefine
 /** jsonb plural forms: written as JSON text, read back parsed. */
 type PluralColumn = ColumnType<PluralForms | null, string | null | undefined, string | null>;
 
-export type Plan = 'free' | 'starter';
+/** A plan's name: free, starter, unlimited or one of PARLANCE_PLANS's (server/services/plans.ts). */
+export type Plan = string;
 export type BatchStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 export type RowStatus = 'queued' | 'done' | 'failed' | 'cancelled';
 export type PassName = 'fast' | 'careful';

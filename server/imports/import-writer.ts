@@ -15,7 +15,7 @@ import { rememberTranslations } from '../services/quality/memory.js';
 import { gateRow } from '../services/quality/translate-rows.js';
 import { holdCandidates, writeTranslations } from '../services/quality/translation-writes.js';
 import { checkLocale, localeDisplayName } from '../../src/core/locales/locales.js';
-import { PLANS } from '../services/plans.js';
+import { limitsOf } from '../services/plans.js';
 import { emitEvent } from '../webhooks/outbox.js';
 import type { PluralForms } from '../../src/core/formats/codec.js';
 import { ImportSourceError, pathRefusal, type ImportChunk, type ImportedKey, type ImportedTerm, type ImportedTranslation, type PathRefusal, type PlatformId } from './import-model.js';
@@ -177,8 +177,9 @@ export function createImportWriter(deps: { projectId: string; platform: Platform
     if (mappedSource && mappedSource.split('-')[0] !== p.source_locale.split('-')[0]) {
       throw new ImportSourceError(`The ${deps.platform} project's source language is '${source}', and this Parlance project's is '${p.source_locale}'. Import into a project with the same source language.`);
     }
-    const plan = (await trx.selectFrom('organisations').select('plan').where('id', '=', p.organisation_id).executeTakeFirstOrThrow()).plan;
-    const limit = PLANS[plan].maxLocaleRows;
+    const org = await trx.selectFrom('organisations').select(['id', 'name', 'plan']).where('id', '=', p.organisation_id).executeTakeFirstOrThrow();
+    const plan = org.plan;
+    const limit = limitsOf(org).maxLocaleRows;
     const existing = new Set((await trx.selectFrom('project_languages').select('tag').where('project_id', '=', projectId).execute()).map((l) => l.tag));
     for (const tag of targets) {
       const mapped = locale(tag);

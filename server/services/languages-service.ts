@@ -2,7 +2,7 @@
 import type { Db } from '../db/database.js';
 import { ApiError, notFound } from '../errors.js';
 import { checkLocale, localeDisplayName } from '../../src/core/locales/locales.js';
-import { PLANS } from './plans.js';
+import { limitsOf, remedy } from './plans.js';
 import { emitEvent } from '../webhooks/outbox.js';
 import type { PublicBatch } from './batches/batch-service.js';
 import type { PushService } from './push-service.js';
@@ -30,7 +30,7 @@ export function createLanguagesService(deps: { db: Db }) {
       const project = await trx
         .selectFrom('projects')
         .innerJoin('organisations', 'organisations.id', 'projects.organisation_id')
-        .select(['projects.source_locale', 'organisations.plan'])
+        .select(['projects.source_locale', 'organisations.id as organisation_id', 'organisations.name as organisation_name', 'organisations.plan'])
         .where('projects.id', '=', projectId)
         .forUpdate()
         .executeTakeFirstOrThrow();
@@ -39,10 +39,13 @@ export function createLanguagesService(deps: { db: Db }) {
       }
       const existing = await trx.selectFrom('project_languages').select('tag').where('project_id', '=', projectId).execute();
       if (existing.some((l) => l.tag === check.tag)) throw new ApiError(409, 'language_exists', `'${check.tag}' is already a language of this project.`);
-      const limit = PLANS[project.plan].maxLocaleRows;
+      const org = { id: project.organisation_id, name: project.organisation_name, plan: project.plan };
+      const limit = limitsOf(org).maxLocaleRows;
       if (existing.length + 2 > limit) {
-        throw new ApiError(403, 'plan_locale_limit', `The ${project.plan} plan allows ${limit} locale rows including the source (${limit - 1} target languages); this project already has ${existing.length + 1}.`, {
+        const advice = remedy(org, (other) => other.maxLocaleRows > limit, 'Upgrade to Starter or above for unlimited languages.');
+        throw new ApiError(403, 'plan_locale_limit', `The ${project.plan} plan allows ${limit} locale rows including the source (${limit - 1} target languages); this project already has ${existing.length + 1}. ${advice}`, {
           limit,
+          plan: project.plan,
         });
       }
       const row = await trx.insertInto('project_languages').values({ project_id: projectId, tag: check.tag }).returningAll().executeTakeFirstOrThrow();

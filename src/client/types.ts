@@ -53,8 +53,10 @@ export interface Project {
   length_budget_percent: number | null;
   /** Release settings (see /v1/releases). */
   delivery: { release_on_batch: boolean; bundle_shape: 'flat' | 'nested'; bundle_files: boolean };
-  organisation: { id: string; name: string; plan: 'free' | 'starter' };
-  allowance: { words_remaining: number; words_per_month: number; period_start: string; period_end: string };
+  /** `plan`: free, starter, unlimited, or a plan the operator configured. */
+  organisation: { id: string; name: string; plan: string };
+  /** `unlimited` (servers since configurable plans): no word limit; the numbers are then only bookkeeping. */
+  allowance: { words_remaining: number; words_per_month: number; unlimited?: boolean; period_start: string; period_end: string };
   created_at: string;
 }
 
@@ -214,8 +216,9 @@ export interface Member {
 }
 
 export interface Seats {
-  plan: 'free' | 'starter';
-  limit: number;
+  plan: string;
+  /** null: the plan has no seat limit. */
+  limit: number | null;
   /** Members plus pending invitations. */
   used: number;
   members: number;
@@ -327,7 +330,7 @@ export interface AccountUser {
 export interface AccountSession {
   user: AccountUser;
   session: { id: string; created_at: string; expires_at: string };
-  organisations: { id: string; name: string; plan: 'free' | 'starter'; role: Role; seats: Seats; can_mint_tokens: boolean }[];
+  organisations: { id: string; name: string; plan: string; role: Role; seats: Seats; can_mint_tokens: boolean }[];
   projects: { id: string; name: string; organisation_id: string; source_locale: string; role: Role; abilities: string[] }[];
 }
 

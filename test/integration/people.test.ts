@@ -310,7 +310,9 @@ describe('projects, roles, invitations and seats', () => {
     const refused = await failure(api.invite({ email: 'fourth@example.com', role: 'translator' }));
     expect(refused.status).toBe(402);
     expect(refused.code).toBe('seats_exhausted');
-    expect(refused.detail).toBe('All 3 seats of the starter plan are taken (2 members, 1 pending invitation). Remove a member or withdraw an invitation to free a seat.');
+    expect(refused.detail).toBe(
+      `All 3 seats of the starter plan are taken (2 members, 1 pending invitation). Remove a member or withdraw an invitation to free a seat. On this self-hosted instance an operator can run \`parlance admin org set-plan ${service.organisationId} unlimited\`.`,
+    );
     const listed = await api.invitations();
     expect(listed.map((i) => i.email)).toEqual(['dev@example.com', 'tess@example.com']);
     const withdrawn = await api.revokeInvitation(third.id);

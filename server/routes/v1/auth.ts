@@ -24,13 +24,13 @@ const Role = z.enum(ROLES).openapi('Role');
 const Email = z.email({ error: "expected an email address such as 'ada@example.com'" }).max(254);
 const Password = z.string().min(10, 'must be at least 10 characters').max(256, 'must be at most 256 characters');
 
-const Seats = z.object({ plan: z.enum(['free', 'starter']), limit: z.number().int(), used: z.number().int(), members: z.number().int(), pending_invitations: z.number().int() }).openapi('Seats');
+const Seats = z.object({ plan: z.string(), limit: z.number().int().nullable().openapi({ description: 'Seats of the plan; null: no limit.' }), used: z.number().int(), members: z.number().int(), pending_invitations: z.number().int() }).openapi('Seats');
 const AccountProject = z.object({ id: z.string(), name: z.string(), organisation_id: z.string(), source_locale: z.string(), role: Role, abilities: z.array(Ability) }).openapi('AccountProject');
 const AccountSession = z
   .object({
     user: z.object({ id: z.string(), email: z.string(), name: z.string().nullable(), created_at: z.string() }),
     session: z.object({ id: z.string(), created_at: z.string(), expires_at: z.string() }),
-    organisations: z.array(z.object({ id: z.string(), name: z.string(), plan: z.enum(['free', 'starter']), role: Role, seats: Seats, can_mint_tokens: z.boolean() })),
+    organisations: z.array(z.object({ id: z.string(), name: z.string(), plan: z.string(), role: Role, seats: Seats, can_mint_tokens: z.boolean() })),
     projects: z.array(AccountProject),
   })
   .openapi('AccountSession');

@@ -23,8 +23,8 @@ const Member = z
 
 const Seats = z
   .object({
-    plan: z.enum(['free', 'starter']),
-    limit: z.number().int(),
+    plan: z.string(),
+    limit: z.number().int().nullable().openapi({ description: 'Seats of the plan; null: no limit.' }),
     used: z.number().int().openapi({ description: 'Members plus pending invitations.' }),
     members: z.number().int(),
     pending_invitations: z.number().int(),

@@ -3,7 +3,6 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import { readAllowance } from '../../services/allowance.js';
-import { PLANS } from '../../services/plans.js';
 import { translateNewLanguage } from '../../services/languages-service.js';
 import { Batch, Language, notFoundResponse, problemResponses } from './schemas.js';
 import { conflict, itemsOf, json, projectId } from './route-shapes.js';
@@ -26,10 +25,11 @@ const ProjectSchema = z
         bundle_files: z.boolean().openapi({ description: "Releases also carry every source file's translations in its own format (`files/<path>`)." }),
       })
       .openapi({ description: 'Release settings; the bundle id is in GET /v1/releases.' }),
-    organisation: z.object({ id: z.string(), name: z.string(), plan: z.enum(['free', 'starter']) }),
+    organisation: z.object({ id: z.string(), name: z.string(), plan: z.string().openapi({ description: "The plan's name: free, starter, unlimited, or one the operator configured (PARLANCE_PLANS)." }) }),
     allowance: z.object({
       words_remaining: z.number().int(),
       words_per_month: z.number().int(),
+      unlimited: z.boolean().openapi({ description: 'The plan has no word limit (an operator\'s `unlimited` plan): pushes are never refused for words, and the two numbers above are only bookkeeping.' }),
       period_start: z.string(),
       period_end: z.string(),
     }),
@@ -87,7 +87,8 @@ export function projectRoutes(deps: AppDeps) {
           organisation: auth.organisation,
           allowance: {
             words_remaining: allowance.words_remaining,
-            words_per_month: PLANS[allowance.plan].monthlyWords,
+            words_per_month: allowance.words_per_month,
+            unlimited: allowance.unlimited,
             period_start: allowance.period_start.toISOString(),
             period_end: allowance.period_end.toISOString(),
           },

@@ -9,7 +9,7 @@ import type { Db } from '../../db/database.js';
 import { ApiError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { OrganisationService } from '../organisations.js';
-import { PLANS } from '../plans.js';
+import { findPlan, limitOrNull, planSettings } from '../plans.js';
 import type { TokenService } from '../tokens/token-service.js';
 import { ROLE_ABILITIES, effectiveRole, normaliseEmail, type Role } from './roles-fns.js';
 
@@ -78,10 +78,10 @@ export function createAccountService(deps: { db: Db; tokens: TokenService; organ
       } else if (first) {
         // The first person of a fresh install owns the demo organisation that `npm start` created.
         const demo = await trx.selectFrom('organisations').select('id').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
-        const organisationId = demo?.id ?? (await organisations.createOrganisation({ name: `${displayName(created)}'s organisation`, plan: 'free' }, new Date(), trx)).id;
+        const organisationId = demo?.id ?? (await organisations.createOrganisation({ name: `${displayName(created)}'s organisation`, plan: planSettings().defaultPlan }, new Date(), trx)).id;
         await trx.insertInto('organisation_members').values({ organisation_id: organisationId, user_id: created.id, role: 'owner' }).execute();
       } else {
-        const org = await organisations.createOrganisation({ name: `${displayName(created)}'s organisation`, plan: 'free' }, new Date(), trx);
+        const org = await organisations.createOrganisation({ name: `${displayName(created)}'s organisation`, plan: planSettings().defaultPlan }, new Date(), trx);
         await trx.insertInto('organisation_members').values({ organisation_id: org.id, user_id: created.id, role: 'owner' }).execute();
       }
       return created;
@@ -215,7 +215,7 @@ export function createAccountService(deps: { db: Db; tokens: TokenService; organ
       .execute();
     const organisationsOut = [];
     for (const o of orgs) {
-      organisationsOut.push({ id: o.id, name: o.name, plan: o.plan, role: o.role as Role, seats: await seatsOf(db, o.id), can_mint_tokens: PLANS[o.plan].canMintTokens });
+      organisationsOut.push({ id: o.id, name: o.name, plan: o.plan, role: o.role as Role, seats: await seatsOf(db, o.id), can_mint_tokens: findPlan(o.plan)?.canMintTokens ?? false });
     }
     return { organisations: organisationsOut, projects: await projectsOf(userId) };
   }
@@ -290,9 +290,12 @@ async function liveInvitation(db: Db, token: string, now: Date, lock = false) {
   return invitation;
 }
 
-/** Members plus pending invitations, against the plan's seats. */
+/**
+ * Members plus pending invitations, against the plan's seats; `limit` null means no limit. A plan the configuration no
+ * longer has shows 0 seats here (a read) and is refused with its reason where a seat is taken (members-service).
+ */
 export async function seatsOf(db: Db, organisationId: string, now = new Date()) {
-  const org = await db.selectFrom('organisations').select('plan').where('id', '=', organisationId).executeTakeFirstOrThrow();
+  const org = await db.selectFrom('organisations').select(['id', 'name', 'plan']).where('id', '=', organisationId).executeTakeFirstOrThrow();
   const [{ members }, { pending }] = await Promise.all([
     db.selectFrom('organisation_members').select((eb) => eb.fn.countAll<string>().as('members')).where('organisation_id', '=', organisationId).executeTakeFirstOrThrow(),
     db
@@ -304,8 +307,8 @@ export async function seatsOf(db: Db, organisationId: string, now = new Date()) 
       .where('expires_at', '>', now)
       .executeTakeFirstOrThrow(),
   ]);
-  const limit = PLANS[org.plan].seats;
-  return { plan: org.plan, limit, used: Number(members) + Number(pending), members: Number(members), pending_invitations: Number(pending) };
+  const seats = findPlan(org.plan)?.seats ?? 0;
+  return { plan: org.plan, limit: limitOrNull(seats), used: Number(members) + Number(pending), members: Number(members), pending_invitations: Number(pending) };
 }
 
 async function failures(db: Db, column: 'email' | 'ip', value: string, since: Date) {

@@ -11,6 +11,7 @@ import { openSecret, sealSecret } from '../../github-app/crypto.js';
 import { newId } from '../../ids.js';
 import type { Logger } from '../../logger.js';
 import type { AuthContext } from '../tokens/token-service.js';
+import { limitsOf, remedy } from '../plans.js';
 import { hashSecret, seatsOf } from './account-service.js';
 import type { Mailer } from './mailer.js';
 import { ROLE_ABILITIES, effectiveRole, normaliseEmail, roleChangeProblem, type Role } from './roles-fns.js';
@@ -126,12 +127,15 @@ export function createMembersService(deps: { db: Db; log: Logger; mailer: Mailer
         .where('expires_at', '>', now)
         .executeTakeFirst();
       if (pending) throw new ApiError(409, 'invitation_pending', `${email} already has a pending invitation (${pending.id}); withdraw it first to send a new one.`, { invitation_id: pending.id });
+      limitsOf(auth.organisation);
       const seats = await seatsOf(trx, auth.organisation.id, now);
-      if (seats.used >= seats.limit) {
+      if (seats.limit !== null && seats.used >= seats.limit) {
+        const limit = seats.limit;
+        const advice = remedy(auth.organisation, (other) => other.seats > limit, 'Or move the organisation to a plan with more seats.');
         throw new ApiError(
           402,
           'seats_exhausted',
-          `All ${seats.limit} seats of the ${seats.plan} plan are taken (${seats.members} member${seats.members === 1 ? '' : 's'}, ${seats.pending_invitations} pending invitation${seats.pending_invitations === 1 ? '' : 's'}). Remove a member or withdraw an invitation to free a seat.`,
+          `All ${seats.limit} seats of the ${seats.plan} plan are taken (${seats.members} member${seats.members === 1 ? '' : 's'}, ${seats.pending_invitations} pending invitation${seats.pending_invitations === 1 ? '' : 's'}). Remove a member or withdraw an invitation to free a seat. ${advice}`,
           { seats },
         );
       }

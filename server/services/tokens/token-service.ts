@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.js';
 import type { TokenRecord } from '../../db/schema.js';
 import { ApiError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { PLANS } from '../plans.js';
+import { limitsOf, remedy } from '../plans.js';
 import { ROLE_ABILITIES, effectiveRole, type Role } from '../people/roles-fns.js';
 import {
   DEPLOY_ABILITIES,
@@ -31,7 +31,7 @@ export interface AuthContext {
   token: TokenRecord;
   abilities: ReadonlySet<Ability>;
   project: { id: string; name: string; source_locale: string; organisation_id: string };
-  organisation: { id: string; name: string; plan: 'free' | 'starter' };
+  organisation: { id: string; name: string; plan: string };
   /** The person behind a console credential, and their role on the project now. */
   user?: { id: string; email: string; role: Role };
 }
@@ -61,12 +61,14 @@ export function createTokenService(deps: { db: Db }) {
     const project = await db
       .selectFrom('projects')
       .innerJoin('organisations', 'organisations.id', 'projects.organisation_id')
-      .select(['projects.id', 'organisations.plan', 'organisations.name as organisation_name'])
+      .select(['projects.id', 'organisations.id as organisation_id', 'organisations.plan', 'organisations.name as organisation_name'])
       .where('projects.id', '=', input.projectId)
       .executeTakeFirst();
     if (!project) throw notFound('project_not_found', `No project '${input.projectId}'.`);
-    if (kind === 'api' && !PLANS[project.plan].canMintTokens) {
-      throw new ApiError(403, 'plan_forbids_tokens', `Organisation '${project.organisation_name}' is on the ${project.plan} plan, which cannot mint API tokens. Upgrade to Starter or above.`, {
+    const org = { id: project.organisation_id, name: project.organisation_name, plan: project.plan };
+    if (kind === 'api' && !limitsOf(org).canMintTokens) {
+      const advice = remedy(org, (other) => other.canMintTokens, 'Upgrade to Starter or above.');
+      throw new ApiError(403, 'plan_forbids_tokens', `Organisation '${org.name}' is on the ${org.plan} plan, which cannot mint API tokens. ${advice}`, {
         plan: project.plan,
       });
     }

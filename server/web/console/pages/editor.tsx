@@ -76,7 +76,7 @@ export function Editor(props: {
 
   const fields = useRef(new Map<string, HTMLTextAreaElement>());
   const lastField = useRef<string>(plural ? (categories[0] ?? 'other') : 'text');
-  const pendingCaret = useRef<{ name: string; at: number }>();
+  const pendingCaret = useRef<{ name: string; at: number } | undefined>(undefined);
   const firstField = plural ? (categories[0] ?? 'other') : 'text';
 
   // The gates, as you type: the proposed text goes to /v1/qa/run once typing pauses.

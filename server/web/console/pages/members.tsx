@@ -38,9 +38,9 @@ export function SeatsMeter(props: { seats: Seats }) {
     <ProgressBar
       label="Seats used"
       value={seats.used}
-      max={seats.limit}
-      tone={seats.used >= seats.limit ? 'bad' : 'ok'}
-      text={`${seats.used} of ${seats.limit} seats used (${plural(seats.members, 'member')}, ${plural(seats.pending_invitations, 'pending invitation')}; ${seats.plan} plan)`}
+      max={seats.limit ?? Math.max(seats.used, 1)}
+      tone={seats.limit !== null && seats.used >= seats.limit ? 'bad' : 'ok'}
+      text={`${seats.used} of ${seats.limit ?? 'unlimited'} seats used (${plural(seats.members, 'member')}, ${plural(seats.pending_invitations, 'pending invitation')}; ${seats.plan} plan)`}
     />
   );
 }

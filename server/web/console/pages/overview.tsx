@@ -53,9 +53,13 @@ function Overview() {
           <ProgressBar
             label="Words used of the monthly allowance"
             value={used}
-            max={allowance.words_per_month}
-            tone={allowance.words_remaining === 0 ? 'bad' : used / Math.max(1, allowance.words_per_month) > 0.8 ? 'warn' : 'ok'}
-            text={`${formatNumber(used)} of ${formatNumber(allowance.words_per_month)} words used (${formatNumber(allowance.words_remaining)} left)`}
+            max={allowance.unlimited ? Math.max(used, 1) : allowance.words_per_month}
+            tone={allowance.unlimited ? 'ok' : allowance.words_remaining === 0 ? 'bad' : used / Math.max(1, allowance.words_per_month) > 0.8 ? 'warn' : 'ok'}
+            text={
+              allowance.unlimited
+                ? `${formatNumber(used)} words used (the ${project.organisation.plan} plan has no word limit)`
+                : `${formatNumber(used)} of ${formatNumber(allowance.words_per_month)} words used (${formatNumber(allowance.words_remaining)} left)`
+            }
           />
           <p class="hint">
             Period {formatDate(allowance.period_start)} to {formatDate(allowance.period_end)}. Unchanged keys and translation-memory matches cost nothing.{' '}

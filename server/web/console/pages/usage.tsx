@@ -43,9 +43,9 @@ function Usage() {
             <ProgressBar
               label="Words used of the monthly allowance"
               value={used}
-              max={allowance.words_per_month}
-              tone={allowance.words_remaining === 0 ? 'bad' : 'ok'}
-              text={`${formatNumber(used)} of ${formatNumber(allowance.words_per_month)} words used`}
+              max={allowance.unlimited ? Math.max(used, 1) : allowance.words_per_month}
+              tone={!allowance.unlimited && allowance.words_remaining === 0 ? 'bad' : 'ok'}
+              text={allowance.unlimited ? `${formatNumber(used)} words used (no word limit)` : `${formatNumber(used)} of ${formatNumber(allowance.words_per_month)} words used`}
             />
             <dl class="facts inline">
               <dt>Plan</dt>
@@ -53,7 +53,7 @@ function Usage() {
                 {project.data.organisation.plan} ({project.data.organisation.name})
               </dd>
               <dt>Words left</dt>
-              <dd>{formatNumber(allowance.words_remaining)}</dd>
+              <dd>{allowance.unlimited ? 'no limit' : formatNumber(allowance.words_remaining)}</dd>
               <dt>Period</dt>
               <dd>
                 {formatDate(allowance.period_start)} to {formatDate(allowance.period_end)}
