@@ -182,6 +182,8 @@ export interface ParlanceClient {
   translateMissing(input?: { locales?: string[]; paths?: string[] }): Promise<Batch>;
   /** GET /v1/translations?key=&locale=&path=: the key's written translation rows (at most one per locale and path). */
   getTranslation(input: { key: string; locale?: string; path?: string; state?: ReviewState }): Promise<TranslationRow[]>;
+  /** One page of GET /v1/translations (the review queue when `state` is held or flagged), for callers that page themselves. */
+  translationPage(options: { state?: ReviewState; locale?: string; path?: string; key?: string; cursor?: string; limit?: number }): Promise<Page<TranslationRow>>;
   cancelBatch(id: string): Promise<Batch>;
   retryBatch(id: string): Promise<Batch>;
   /** PATCH /v1/glossary/:id */
@@ -399,6 +401,7 @@ export function createClient(options: ClientOptions): ParlanceClient {
     unlinkGithub: (id) => json<GithubLink>({ method: 'DELETE', path: `/v1/integrations/github/${encodeURIComponent(id)}` }),
     translateMissing: (input = {}) => json<Batch>({ method: 'POST', path: '/v1/translate-missing', json: input }),
     getTranslation: (input) => allPages<TranslationRow>('/v1/translations', { key: input.key, locale: input.locale, path: input.path, state: input.state }),
+    translationPage: (o) => json<Page<TranslationRow>>({ method: 'GET', path: '/v1/translations', query: { ...o } }),
     cancelBatch: (id) => json<Batch>({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/cancel` }),
     retryBatch: (id) => json<Batch>({ method: 'POST', path: `/v1/batches/${encodeURIComponent(id)}/retry` }),
     updateGlossaryTerm: (id, input) => json<GlossaryTerm>({ method: 'PATCH', path: `/v1/glossary/${encodeURIComponent(id)}`, json: input }),

@@ -4,7 +4,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { ApiError, NetworkError, type ParlanceClient } from '../client/client.js';
-import type { GateFailure } from '../client/types.js';
+import type { Batch, GateFailure, ReviewState, TranslationRow } from '../client/types.js';
+import { FORMAT_IDS } from '../core/formats/codec.js';
+import { batchReportText, readBatchReport } from './batch-report.js';
 
 /** Each tool and the token ability its endpoint requires (the README's table is written from this). */
 export const TOOL_ABILITIES = {
@@ -29,18 +31,33 @@ export const TOOL_ABILITIES = {
 export type ToolName = keyof typeof TOOL_ABILITIES;
 
 // Output shapes name the fields an agent reads and let the service add more without breaking validation.
+const FailureOut = z.looseObject({ gate: z.string(), reason: z.string() });
 const BatchOut = z.looseObject({
   id: z.string(),
   status: z.string(),
   path: z.string().nullable(),
-  rows: z.looseObject({ total: z.number(), queued: z.number(), done: z.number(), failed: z.number(), cancelled: z.number() }),
+  rows: z.looseObject({ total: z.number(), queued: z.number(), done: z.number(), failed: z.number(), cancelled: z.number(), outcomes: z.record(z.string(), z.number()).describe('Rows by outcome, e.g. translated, memory, refused, failed.') }),
   words: z.looseObject({ reserved: z.number(), spent: z.number(), refunded: z.number() }),
   error: z.string().nullable(),
 });
-const BatchRowOut = z.looseObject({ key: z.string(), locale: z.string(), status: z.string(), outcome: z.string(), reason: z.string().nullable() });
-const TranslationOut = z.looseObject({ key: z.string(), path: z.string(), locale: z.string(), state: z.string(), source: z.string(), text: z.string() });
+const BatchRowOut = z.looseObject({
+  key: z.string(),
+  path: z.string(),
+  locale: z.string(),
+  status: z.string(),
+  outcome: z.string(),
+  reason: z.string().nullable(),
+  gate_outcome: z.string().nullable(),
+  gate_failures: z.array(FailureOut),
+});
+const TranslationOut = z.looseObject({ key: z.string(), path: z.string(), locale: z.string(), state: z.string(), source: z.string(), text: z.string(), failures: z.array(FailureOut) });
 const TermOut = z.looseObject({ id: z.string(), term: z.string(), translations: z.record(z.string(), z.string()), forbidden: z.boolean(), case_sensitive: z.boolean() });
-const FailureOut = z.looseObject({ gate: z.string(), reason: z.string() });
+const RowGroupOut = { total: z.number(), rows: z.array(BatchRowOut) };
+
+/** The states GET /v1/translations filters by; held and flagged rows are the review queue. */
+const REVIEW_STATES = ['held', 'flagged', 'rejected', 'accepted', 'approved', 'human'] as const satisfies readonly ReviewState[];
+const QUEUE_PAGE = 50;
+const BATCH_ROWS_LISTED = 100;
 
 const Locale = z.string().min(1).describe("A BCP-47 locale tag of one of the project's target languages, e.g. 'de' or 'pt-BR'.");
 const Locales = z.array(Locale).min(1).describe("Target locales; omit for all of the project's languages.");
@@ -90,8 +107,39 @@ function describeAbility(name: ToolName, text: string): string {
   return `${text} Needs the token ability '${TOOL_ABILITIES[name]}'.`;
 }
 
+/** `bat_… completed: 6 row(s): 4 translated, 2 refused`. */
+function batchLine(batch: Batch): string {
+  const outcomes = Object.entries(batch.rows.outcomes).map(([outcome, count]) => `${count} ${outcome}`);
+  return `${batch.id} ${batch.status}: ${batch.rows.total} row(s)${outcomes.length > 0 ? `: ${outcomes.join(', ')}` : ''}`;
+}
+
+function textError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** `greet [de] in locales/en.json held: "Hallo" — placeholders: …`: what a reviewer needs to decide. */
+function translationLine(row: TranslationRow): string {
+  // A held row keeps the failures of both attempts (the first translation and the corrective retry); the last decided.
+  const last = Math.max(1, ...row.failures.map((f) => f.attempt ?? 1));
+  const failures = row.failures
+    .filter((f) => (f.attempt ?? 1) === last)
+    .map((f) => `${f.gate}: ${f.reason}`)
+    .join('; ');
+  const where = row.state === 'held' ? ' (in no file until approved)' : row.state === 'rejected' ? ' (in no file; the next push translates it again)' : '';
+  return `${row.key} [${row.locale}] in ${row.path} ${row.state}${where}: ${JSON.stringify(row.text)}${failures ? ` — ${failures}` : ''}`;
+}
+
+/**
+ * Every stored row of one key: the written translations, and the held and rejected candidates, which the service lists
+ * only when asked for by state (they are in no file). Without the second and third, a held key read as unknown.
+ */
+async function rowsOfKey(client: ParlanceClient, input: { key: string; locale?: string; path?: string }): Promise<TranslationRow[]> {
+  const [written, held, rejected] = await Promise.all([client.getTranslation(input), client.getTranslation({ ...input, state: 'held' }), client.getTranslation({ ...input, state: 'rejected' })]);
+  return [...written, ...held, ...rejected].sort((a, b) => a.path.localeCompare(b.path) || a.locale.localeCompare(b.locale));
+}
+
 export function createMcpServer(client: ParlanceClient): McpServer {
-  const server = new McpServer({ name: 'parlance', version: packageJson.version }, { instructions: 'Parlance localization service: source files, translations into target languages, batches of machine translation, quality gates and a glossary. Every tool acts with the abilities of the token the server was started with.' });
+  const server = new McpServer({ name: 'parlance', version: packageJson.version }, { instructions: 'Parlance localization service: source files, translations into target languages, batches of machine translation, quality gates with a review queue, and a glossary. Every tool acts with the abilities of the token the server was started with.' });
 
   server.registerTool(
     'get_project',
@@ -105,7 +153,8 @@ export function createMcpServer(client: ParlanceClient): McpServer {
     () =>
       call(async () => {
         const project = await client.project();
-        return ok(`${project.name}: ${project.source_locale} → ${project.target_locales.join(', ')}; ${project.allowance.words_remaining} words left.`, { project });
+        const words = project.allowance.unlimited ? 'no word limit' : `${project.allowance.words_remaining} words left`;
+        return ok(`${project.name}: ${project.source_locale} → ${project.target_locales.join(', ')}; ${words}.`, { project });
       }),
   );
 
@@ -128,29 +177,51 @@ export function createMcpServer(client: ParlanceClient): McpServer {
   server.registerTool(
     'get_translation',
     {
-      title: 'Get translation',
-      description: describeAbility('get_translation', 'The written translations of one key (text, review state, gate failures), in one locale or all. Use it before editing a translation with upsert_translation.'),
-      inputSchema: { key: z.string().min(1).describe("The key, exactly as in the source file, e.g. 'checkout.title'."), locale: Locale.optional().describe('Only this locale; omit for every locale.'), path: Path.optional() },
-      outputSchema: { translations: z.array(TranslationOut) },
+      title: 'Get translations or the review queue',
+      description: describeAbility(
+        'get_translation',
+        "One key's stored translations, in one locale or all, each with its review state and gate failures: written ones, and held candidates (refused by the gates, in no file until approved) or rejected ones. With state and no key: the review queue, e.g. every 'held' or 'flagged' row, a page at a time. Use it before editing or reviewing a translation with upsert_translation.",
+      ),
+      inputSchema: {
+        key: z.string().min(1).optional().describe("The key, exactly as in the source file, e.g. 'checkout.title'; omit it and give state to list rows by review state."),
+        locale: Locale.optional().describe('Only this locale; omit for every locale.'),
+        path: Path.optional(),
+        state: z
+          .enum(REVIEW_STATES)
+          .optional()
+          .describe("Only rows in this review state. The review queue: 'held' (refused by the gates, in no file until approved) and 'flagged' (written, over its length budget). Also 'rejected', 'accepted', 'approved', 'human'."),
+        limit: z.number().int().min(1).max(200).optional().describe(`With state: rows per page; default ${QUEUE_PAGE}.`),
+        cursor: z.string().min(1).optional().describe('With state: the next_cursor of the previous page.'),
+      },
+      outputSchema: { translations: z.array(TranslationOut), next_cursor: z.string().nullable().describe('With state: pass it as cursor for the next page; null on the last page.') },
       annotations: { readOnlyHint: true },
     },
-    ({ key, locale, path }) =>
+    ({ key, locale, path, state, limit, cursor }) =>
       call(async () => {
-        const translations = await client.getTranslation({ key, ...(locale ? { locale } : {}), ...(path !== undefined ? { path } : {}) });
-        if (translations.length === 0) {
-          return { isError: true, content: [{ type: 'text', text: `No translation of key '${key}'${locale ? ` in '${locale}'` : ''}${path !== undefined ? ` in '${path}'` : ''}: the key is unknown or not translated yet.` }] };
+        const where = { ...(locale ? { locale } : {}), ...(path !== undefined ? { path } : {}) };
+        if (state) {
+          const page = await client.translationPage({ state, ...where, ...(key !== undefined ? { key } : {}), limit: limit ?? QUEUE_PAGE, ...(cursor ? { cursor } : {}) });
+          const more = page.next_cursor ? `\nMore rows: call again with cursor '${page.next_cursor}'.` : '';
+          const text = page.items.length > 0 ? page.items.map(translationLine).join('\n') : `No ${state} translations${key !== undefined ? ` of key '${key}'` : ''}${locale ? ` in '${locale}'` : ''}.`;
+          return ok(`${text}${more}`, { translations: page.items, next_cursor: page.next_cursor });
         }
-        return ok(translations.map((t) => `${t.locale} [${t.state}]: ${t.text}`).join('\n'), { translations });
+        if (key === undefined) return textError("Give key (one key's translations) or state (the rows in one review state, e.g. the held ones waiting for a reviewer).");
+        if (limit !== undefined || cursor !== undefined) return textError('limit and cursor page a listing by state: give state too, or leave them out to read every row of the key.');
+        const translations = await rowsOfKey(client, { key, ...where });
+        if (translations.length === 0) {
+          return textError(`No translation of key '${key}'${locale ? ` in '${locale}'` : ''}${path !== undefined ? ` in '${path}'` : ''}: the key is unknown, or not translated yet (its batch may still be running).`);
+        }
+        return ok(translations.map(translationLine).join('\n'), { translations, next_cursor: null });
       }),
   );
 
   server.registerTool(
     'upsert_translation',
     {
-      title: 'Write a translation',
+      title: 'Write or review a translation',
       description: describeAbility(
         'upsert_translation',
-        'Write the translation of a key in one locale by hand. It runs the quality gates: a broken placeholder, plural or glossary term is refused (nothing saved, the failures are listed); a length overrun is saved and flagged. Machine passes do not overwrite it until the source changes.',
+        "Write the translation of a key in one locale by hand, or review the stored one. Writing runs the quality gates: a broken placeholder, plural or glossary term is refused (nothing saved, the failures are listed); a length overrun is saved and flagged. Machine passes do not overwrite it until the source changes. With review and no text: 'approve' or 'reject' a row of the review queue (see get_translation).",
       ),
       inputSchema: {
         key: z.string().min(1).describe("The key, exactly as in the source file, e.g. 'checkout.title'."),
@@ -158,12 +229,30 @@ export function createMcpServer(client: ParlanceClient): McpServer {
         text: z.string().optional().describe('The translation, keeping every placeholder of the source (e.g. {name}). For a plural key send plurals instead.'),
         plurals: z.record(z.string(), z.string()).optional().describe('For a plural key: the forms by CLDR category for this locale, e.g. {"one": "…", "other": "…"}.'),
         path: Path.optional(),
+        review: z
+          .enum(['approve', 'reject'])
+          .optional()
+          .describe(
+            "Decide the stored row instead of writing one: 'approve' puts a held candidate into the files (overruling the gates) or marks a flagged or machine translation approved; 'reject' takes the text out of the files, and the next push translates the key again.",
+          ),
       },
-      outputSchema: { translation: TranslationOut, gate_outcome: z.string(), gate_failures: z.array(FailureOut) },
+      outputSchema: {
+        translation: TranslationOut,
+        gate_outcome: z.enum(['passed', 'flagged']).optional().describe('After a write: what the gates said.'),
+        gate_failures: z.array(FailureOut).optional().describe('After a write: the failures of a flagged translation.'),
+        decision: z.enum(['approve', 'reject']).optional().describe('After a review: the decision taken.'),
+      },
     },
-    ({ key, locale, text, plurals, path }) =>
+    ({ key, locale, text, plurals, path, review }) =>
       call(async () => {
-        const saved = await client.putTranslation({ key, locale, ...(text !== undefined ? { text } : {}), ...(plurals ? { plurals } : {}), ...(path !== undefined ? { path } : {}) });
+        const where = { key, locale, ...(path !== undefined ? { path } : {}) };
+        if (review) {
+          // Approving a row while sending other text would be ambiguous: which one goes into the files?
+          if (text !== undefined || plurals) return textError('Send review alone to approve or reject the stored translation, or text (or plurals) to write one; not both.');
+          const reviewed = await client.review({ ...where, decision: review });
+          return ok(`${review === 'approve' ? 'Approved' : 'Rejected'}: ${translationLine(reviewed.translation)}`, { translation: reviewed.translation, decision: review });
+        }
+        const saved = await client.putTranslation({ ...where, ...(text !== undefined ? { text } : {}), ...(plurals ? { plurals } : {}) });
         const note = saved.gate_failures.length > 0 ? ` (flagged: ${saved.gate_failures.map((f) => f.reason).join('; ')})` : '';
         return ok(`Saved ${key} [${locale}]: ${saved.gate_outcome}${note}.`, { ...saved });
       }),
@@ -177,7 +266,7 @@ export function createMcpServer(client: ParlanceClient): McpServer {
       inputSchema: {
         path: z.string().min(1).describe("The source file's repository path as pushed, e.g. 'locales/en.json'."),
         locale: Locale,
-        format: z.string().optional().describe("Render in another format, e.g. 'json' or 'po'; default: the source file's format."),
+        format: z.enum(FORMAT_IDS).optional().describe("Render in another format, e.g. 'json' or 'po'; default: the source file's format."),
         missing: z.enum(['omit', 'source']).optional().describe("Untranslated keys: 'omit' leaves them out (default), 'source' fills in the source text."),
       },
       outputSchema: {
@@ -211,7 +300,7 @@ export function createMcpServer(client: ParlanceClient): McpServer {
       inputSchema: {
         path: z.string().min(1).describe("The file's repository path, e.g. 'locales/en.json'; the same path updates the same file."),
         content: z.string().describe('The whole file as text, in the source language.'),
-        format: z.string().optional().describe("Format id such as 'json', 'po', 'yaml', 'android-xml'; detected from the path and content when omitted."),
+        format: z.enum(FORMAT_IDS).optional().describe("Format id such as 'json', 'json_nested', 'po', 'yaml' or 'android_xml'; detected from the path and content when omitted."),
         locales: Locales.optional(),
       },
       outputSchema: { batch: BatchOut },
@@ -242,15 +331,26 @@ export function createMcpServer(client: ParlanceClient): McpServer {
     'get_batch',
     {
       title: 'Get batch',
-      description: describeAbility('get_batch', "A batch's status and counts, with its rows' outcomes (first 500); failed rows say why."),
-      inputSchema: { id: BatchId },
-      outputSchema: { batch: BatchOut, rows: z.array(BatchRowOut) },
+      description: describeAbility(
+        'get_batch',
+        "A batch's status and row counts by outcome, and the rows that need a person, with key, locale and reason: refused by the quality gates (held for review, in no file until approved with upsert_translation), flagged (written, over the length budget) and failed (retry_batch re-queues them).",
+      ),
+      inputSchema: { id: BatchId, limit: z.number().int().min(1).max(500).optional().describe(`How many rows to list in rows and in each of refused, flagged and failed; default ${BATCH_ROWS_LISTED}.`) },
+      outputSchema: {
+        batch: BatchOut,
+        rows: z.array(BatchRowOut).describe("The batch's first rows, whatever their outcome."),
+        refused: z.object(RowGroupOut).describe('Refused by the gates after the corrective retry: held for review, in no file until approved. total counts them all.'),
+        flagged: z
+          .object({ ...RowGroupOut, complete: z.boolean(), rows_read: z.number() })
+          .describe('Written but over the length budget. Found by reading the rows: complete is false when the batch has more rows than were read, and total counts those read.'),
+        failed: z.object(RowGroupOut).describe('The provider did not answer; retry_batch re-queues them. total counts them all.'),
+      },
       annotations: { readOnlyHint: true },
     },
-    ({ id }) =>
+    ({ id, limit }) =>
       call(async () => {
-        const { row_outcomes: rowOutcomes, ...batch } = await client.batch(id);
-        return ok(`Batch ${batch.id} ${batch.status}: ${batch.rows.done}/${batch.rows.total} done, ${batch.rows.failed} failed.`, { batch, rows: rowOutcomes.items });
+        const report = await readBatchReport(client, id, limit ?? BATCH_ROWS_LISTED);
+        return ok(batchReportText(report), { ...report });
       }),
   );
 
@@ -269,7 +369,7 @@ export function createMcpServer(client: ParlanceClient): McpServer {
     ({ status, limit }) =>
       call(async () => {
         const batches = await client.batches({ limit: limit ?? 20, ...(status ? { status } : {}) });
-        return ok(batches.map((b) => `${b.id} ${b.status} ${b.rows.done}/${b.rows.total}`).join('\n') || 'No batches.', { batches });
+        return ok(batches.map(batchLine).join('\n') || 'No batches.', { batches });
       }),
   );
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originAllowed } from '../../server/http/mcp-route.js';
 import { ApiError } from '../../src/client/client.js';
 import { toolErrorMessage } from '../../src/mcp/server.js';
-import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
+import { mockTranslate, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
 import { startService, waitForBatch, type TestService } from '../helpers/service.js';
 
 const TOOLS = [
@@ -143,6 +143,26 @@ describe.each([
     expect(missing.batch.rows.total).toBe(4);
     await waitForBatch(service, missing.batch.id);
     expect((await tool(client, 'translate_missing', { paths: [path] })).batch.rows.total).toBe(0);
+  });
+
+  it('names a refused row in get_batch, shows it held, lists it in the queue and approves it', async () => {
+    const refusedPath = `locales/${label}/refused.json`;
+    // The placeholder dropped on both attempts: the gate refuses the row after its corrective retry.
+    mock.script = (row, { locale }) => (row.key === 'ask' && locale === 'fr' ? mockTranslate(row.text, locale).replace(/<ph id="\d+"\/>/g, '') : undefined);
+    let batch;
+    try {
+      batch = (await tool(client, 'push_file', { path: refusedPath, content: JSON.stringify({ ask: `Ask {who} ${label}`, fine: `Fine ${label}` }), locales: ['fr'] })).batch;
+      await waitForBatch(service, batch.id);
+    } finally {
+      mock.script = undefined;
+    }
+    const followed = await tool(client, 'get_batch', { id: batch.id });
+    expect(followed.refused).toMatchObject({ total: 1, rows: [{ key: 'ask', locale: 'fr', outcome: 'refused' }] });
+    expect(followed.refused.rows[0].reason).toContain('{who}');
+    expect((await tool(client, 'get_translation', { key: 'ask', locale: 'fr', path: refusedPath })).translations).toMatchObject([{ state: 'held', failures: [{ gate: 'placeholders' }, { gate: 'placeholders' }] }]);
+    expect((await tool(client, 'get_translation', { state: 'held', path: refusedPath })).translations.map((t: { key: string }) => t.key)).toEqual(['ask']);
+    expect((await tool(client, 'upsert_translation', { key: 'ask', locale: 'fr', path: refusedPath, review: 'approve' })).translation.state).toBe('approved');
+    expect((await tool(client, 'get_translation', { state: 'held', path: refusedPath })).translations).toEqual([]);
   });
 
   it('locks, lists, updates and deletes a glossary term', async () => {
