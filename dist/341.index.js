@@ -511,11 +511,11 @@ AST.prototype.checkNodes = function () {
   __webpack_require__(3806),
   __webpack_require__(530),
   __webpack_require__(2640),
-  __webpack_require__(1692),
+  __webpack_require__(9311),
   __webpack_require__(4192),
   __webpack_require__(5719),
   __webpack_require__(3101),
-  __webpack_require__(1882),
+  __webpack_require__(9501),
   __webpack_require__(4954),
   __webpack_require__(2795),
   __webpack_require__(9335),
@@ -542,7 +542,7 @@ AST.prototype.checkNodes = function () {
   __webpack_require__(458),
   __webpack_require__(3733),
   __webpack_require__(5109),
-  __webpack_require__(5092),
+  __webpack_require__(2711),
   __webpack_require__(7564),
   __webpack_require__(2539),
   __webpack_require__(3787),
@@ -589,7 +589,7 @@ AST.prototype.checkNodes = function () {
   __webpack_require__(8366),
   __webpack_require__(2793),
   __webpack_require__(7649),
-  __webpack_require__(6424),
+  __webpack_require__(9281),
   __webpack_require__(6326),
   __webpack_require__(9022),
   __webpack_require__(9824),
@@ -897,7 +897,7 @@ module.exports = Operation.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "block";
 
 /**
@@ -958,7 +958,7 @@ module.exports = Literal.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "break";
 
 /**
@@ -1004,7 +1004,7 @@ module.exports = Expression.extends(KIND, function ByRef(what, docs, location) {
 
 /***/ }),
 
-/***/ 1692:
+/***/ 9311:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -1047,7 +1047,7 @@ module.exports = Expression.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "case";
 
 /**
@@ -1115,7 +1115,7 @@ module.exports = Operation.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "catch";
 
 /**
@@ -1141,7 +1141,7 @@ module.exports = Statement.extends(
 
 /***/ }),
 
-/***/ 1882:
+/***/ 9501:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -1483,7 +1483,7 @@ module.exports = Node.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "constantstatement";
 
 /**
@@ -1514,7 +1514,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "continue";
 
 /**
@@ -1545,7 +1545,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "declaration";
 
 const IS_UNDEFINED = "";
@@ -1724,7 +1724,7 @@ module.exports = Node.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "do";
 
 /**
@@ -1757,7 +1757,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "echo";
 
 /**
@@ -2173,7 +2173,7 @@ module.exports = Node.extends(KIND, function Expression(kind, docs, location) {
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "expressionstatement";
 
 /**
@@ -2204,7 +2204,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "for";
 
 /**
@@ -2234,7 +2234,7 @@ module.exports = Statement.extends(
 
 /***/ }),
 
-/***/ 5092:
+/***/ 2711:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -2244,7 +2244,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "foreach";
 
 /**
@@ -2325,7 +2325,7 @@ module.exports = Declaration.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "global";
 
 /**
@@ -2356,7 +2356,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "goto";
 
 /**
@@ -2385,7 +2385,7 @@ module.exports = Statement.extends(KIND, function Goto(label, docs, location) {
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "halt";
 
 /**
@@ -2447,7 +2447,7 @@ module.exports = Identifier;
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "if";
 
 /**
@@ -2646,7 +2646,7 @@ module.exports = Expression.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "label";
 
 /**
@@ -3681,7 +3681,7 @@ module.exports = Block.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "property";
 
 /**
@@ -3814,7 +3814,7 @@ module.exports = Lookup.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "propertystatement";
 
 const IS_UNDEFINED = "";
@@ -3946,7 +3946,7 @@ module.exports = Expression.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "return";
 
 /**
@@ -4026,7 +4026,7 @@ module.exports = Expression.extends(
 
 /***/ }),
 
-/***/ 6424:
+/***/ 9281:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -4062,7 +4062,7 @@ module.exports = Node.extends(KIND, function Statement(kind, docs, location) {
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "static";
 
 /**
@@ -4221,7 +4221,7 @@ module.exports = Literal.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "switch";
 
 /**
@@ -4256,7 +4256,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "throw";
 
 /**
@@ -4435,7 +4435,7 @@ module.exports = Node.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "try";
 
 /**
@@ -4586,7 +4586,7 @@ module.exports = Declaration.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "unset";
 
 /**
@@ -4616,7 +4616,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "usegroup";
 
 /**
@@ -4653,7 +4653,7 @@ module.exports = Statement.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "useitem";
 
 /**
@@ -4811,7 +4811,7 @@ module.exports = Node.extends(
  */
 
 
-const Statement = __webpack_require__(6424);
+const Statement = __webpack_require__(9281);
 const KIND = "while";
 
 /**

@@ -15373,8 +15373,8 @@ class PartWriter {
 var external_node_zlib_ = __webpack_require__(8522);
 // EXTERNAL MODULE: ./src/core/archive-limits.ts
 var archive_limits = __webpack_require__(6430);
-// EXTERNAL MODULE: ./src/core/read-zip.ts + 3 modules
-var read_zip = __webpack_require__(8409);
+// EXTERNAL MODULE: ./src/core/read-zip.ts + 2 modules
+var read_zip = __webpack_require__(8848);
 ;// CONCATENATED MODULE: ./src/core/formats/xlsx-zip.ts
 // The xlsx codec's ZIP container: reads a workbook's XML parts, rebuilds an archive with some entries replaced, writes a new one.
 

@@ -8,6 +8,7 @@ import { ConfigFileError } from '../project-config/config-file-error.js';
 import { CommandError } from '../sync/command-error.js';
 import { SubjectError } from '../sync/subject-error.js';
 import { InputError } from './inputs.js';
+import { PullRequestError } from './pull-request-error.js';
 
 export interface Failure {
   message: string;
@@ -35,6 +36,7 @@ export function describeFailure(error: unknown): Failure {
     return { ...inner, message: `${error.subject}: ${inner.message}` };
   }
   if (error instanceof InputError) return { message: error.message, exitCode: EXIT.usage };
+  if (error instanceof PullRequestError) return { message: error.message, exitCode: error.exitCode };
   if (error instanceof CommandError) return { message: error.message, exitCode: error.exitCode };
   if (error instanceof ConfigFileError) return { message: error.message, exitCode: EXIT.usage, config: error };
   if (error instanceof ApiError) {

@@ -11,10 +11,16 @@ export interface ActionInputs {
   command: ActionCommand;
   /** The parlance.yml to load, relative to `workingDirectory`; undefined: look in the usual places. */
   config: string | undefined;
-  /** The service URL; undefined: parlance.yml's `service`, then PARLANCE_URL, as the CLI decides. */
+  /** The service URL; undefined: parlance.yml's `service`, then PARLANCE_URL (run.ts refuses a run with none of them). */
   serviceUrl: string | undefined;
   wait: boolean;
   failOnRefused: boolean;
+  /** Commit the pulled files to a branch and open or update its pull request (a comment on `pull_request` events). */
+  createPullRequest: boolean;
+  /** The workflow's GITHUB_TOKEN (or another token) for the GitHub API; '' when not given. */
+  githubToken: string;
+  /** The branch for the pull request; undefined: `parlance/<base>`. */
+  pullRequestBranch: string | undefined;
   /** The checkout, absolute: annotations name files relative to it, as GitHub expects. */
   workspace: string;
   /** Absolute, inside `workspace`. */
@@ -41,6 +47,17 @@ function booleanInput(name: string, fallback: boolean) {
 /** An empty input is an input not given. */
 const optionalText = z.string().transform((value) => (value === '' ? undefined : value));
 
+/** An optional input that `problem` checks when given: it answers the message for a bad value, else undefined. */
+function checkedText(problem: (value: string) => string | undefined) {
+  return z.string().transform((value, ctx) => {
+    if (value === '') return undefined;
+    const message = problem(value);
+    if (message === undefined) return value;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+}
+
 // The defaults repeat action.yml's: the runner fills them in, but a run started outside a workflow (a test, `node dist/index.js`) does not.
 const RawInputs = z
   .object({
@@ -53,18 +70,60 @@ const RawInputs = z
     }),
     config: optionalText,
     'working-directory': optionalText,
-    'service-url': optionalText,
+    'service-url': checkedText((value) => (isHttpUrl(value) ? undefined : `Invalid input service-url '${value}'. Expected an http(s) URL such as https://parlance.example.com.`)),
     wait: booleanInput('wait', true),
     'fail-on-refused': booleanInput('fail-on-refused', true),
+    'create-pull-request': booleanInput('create-pull-request', false),
+    'github-token': z.string(),
+    'pull-request-branch': checkedText((value) => {
+      const problem = branchNameProblem(value);
+      return problem && `Invalid input pull-request-branch '${value}': ${problem}. Expected a branch name such as 'parlance/main'.`;
+    }),
     GITHUB_WORKSPACE: optionalText,
   })
   .superRefine((inputs, ctx) => {
+    if (inputs['create-pull-request'] && inputs['github-token'] === '') {
+      ctx.addIssue({
+        code: 'custom',
+        message: "Input github-token is empty, and create-pull-request is true: it needs a token for the GitHub API. Leave github-token out (its default is the workflow's GITHUB_TOKEN, '${{ github.token }}') or pass a token with contents: write and pull-requests: write.",
+      });
+    }
     if (inputs.command === 'sync' && !inputs.wait) {
       ctx.addIssue({ code: 'custom', message: "Input wait 'false' does not go with command 'sync': sync pulls what its batches translate, so it waits for them. Use command 'push' to queue without waiting." });
     }
   });
 
-export const INPUT_NAMES = ['token', 'command', 'config', 'working-directory', 'service-url', 'wait', 'fail-on-refused'] as const;
+export const INPUT_NAMES = [
+  'token',
+  'command',
+  'config',
+  'working-directory',
+  'service-url',
+  'wait',
+  'fail-on-refused',
+  'create-pull-request',
+  'github-token',
+  'pull-request-branch',
+] as const;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** Why git would refuse the name as a branch (the rules of `git check-ref-format`), or undefined. */
+export function branchNameProblem(name: string): string | undefined {
+  if (name.startsWith('refs/')) return "give the branch name without 'refs/heads/'";
+  if ([...name].some((char) => char <= ' ' || char === '\u007f') || /[~^:?*[\\]/.test(name)) return 'a branch name has no spaces, control characters or any of ~ ^ : ? * [ \\';
+  if (name.includes('..') || name.includes('@{') || name.includes('//')) return "a branch name has no '..', '@{' or '//'";
+  if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.') || name.endsWith('.lock') || name === '@') return "a branch name does not start or end with '/', end with '.' or '.lock', or equal '@'";
+  if (name.split('/').some((part) => part.startsWith('.'))) return "no part of a branch name starts with '.'";
+  return undefined;
+}
 
 /** A problem with the inputs; the message quotes the bad value and the expected form. */
 export class InputError extends Error {
@@ -88,6 +147,9 @@ export function parseInputs(read: InputReader, env: Record<string, string | unde
     serviceUrl: inputs['service-url'],
     wait: inputs.wait,
     failOnRefused: inputs['fail-on-refused'],
+    createPullRequest: inputs['create-pull-request'],
+    githubToken: inputs['github-token'],
+    pullRequestBranch: inputs['pull-request-branch'],
     workspace,
     workingDirectory: workingDirectory(workspace, inputs['working-directory']),
   };

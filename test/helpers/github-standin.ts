@@ -83,6 +83,9 @@ export interface Delivery {
   response: string;
 }
 
+/** What a workflow's GITHUB_TOKEN may do (the `permissions:` block); a scope left out is 'none'. */
+export type WorkflowPermissions = Partial<Record<'contents' | 'pull_requests' | 'issues', 'read' | 'write' | 'none'>>;
+
 /** A call the stand-in answers specially: `at` is asked for every request (route is the OpenAPI template, count is 1-based per route since the last `calls.reset()`). */
 export interface Injection {
   at: (method: string, path: string, count: number, route: string) => boolean;
@@ -157,6 +160,11 @@ export async function startGithubStandin(options: StandinOptions) {
   const checkRuns: CheckRun[] = [];
   const deliveries: Delivery[] = [];
   const tokens = new Map<string, number>();
+  /** Workflow tokens (GITHUB_TOKEN, as the Action gets it) and their permissions. */
+  const workflowTokens = new Map<string, WorkflowPermissions>();
+  /** The repository setting "Allow GitHub Actions to create and approve pull requests". */
+  let actionsMayCreatePullRequests = true;
+  const actionsBot: Actor = { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com', login: 'github-actions[bot]', type: 'Bot' };
   const problems: string[] = [];
   const counts = new Map<string, number>();
   let injections: (Injection & { left: number })[] = [];
@@ -338,7 +346,8 @@ export async function startGithubStandin(options: StandinOptions) {
   }
 
   // ---- routes ---------------------------------------------------------------------------------------------
-  function authenticate(req: IncomingMessage, app: boolean): void {
+  /** Who made the request: the App's bot for its installation tokens (and JWTs), github-actions[bot] for a workflow token. */
+  function authenticate(req: IncomingMessage, app: boolean): Actor {
     const header = req.headers.authorization ?? '';
     const [scheme, credential] = header.split(' ');
     if (!credential) throw new HttpError(401, 'Requires authentication');
@@ -349,12 +358,29 @@ export async function startGithubStandin(options: StandinOptions) {
       const claims = JSON.parse(Buffer.from(p, 'base64url').toString()) as { iss?: unknown; exp?: number };
       if (String(claims.iss) !== String(appId)) throw new HttpError(401, `'Issuer' claim ('iss') must be the App's id`);
       if (typeof claims.exp !== 'number' || claims.exp * 1000 < Date.now()) throw new HttpError(401, "'Expiration time' claim ('exp') is too far in the past");
-      return;
+      return bot;
     }
+    if (['token', 'bearer'].includes(scheme?.toLowerCase() ?? '') && workflowTokens.has(credential)) return actionsBot;
     if (!['token', 'bearer'].includes(scheme?.toLowerCase() ?? '') || tokens.get(credential) !== installationId) throw new HttpError(401, 'Bad credentials');
+    return bot;
   }
 
-  type Handler = (ctx: { params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown> }) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+  /** A workflow token's permission for a route, as GitHub checks it: 403 "Resource not accessible by integration". */
+  function authorizeWorkflowToken(req: IncomingMessage, method: string, template: string): void {
+    const credential = (req.headers.authorization ?? '').split(' ')[1] ?? '';
+    const permissions = workflowTokens.get(credential);
+    if (!permissions) return;
+    const write = method !== 'GET';
+    const scopes: ('contents' | 'pull_requests' | 'issues')[] = template.includes('/pulls') ? ['pull_requests'] : template.includes('/issues/') ? ['pull_requests', 'issues'] : ['contents'];
+    const allowed = scopes.some((scope) => {
+      const level = permissions[scope] ?? 'none';
+      return write ? level === 'write' : level === 'read' || level === 'write';
+    });
+    if (!allowed) throw new HttpError(403, 'Resource not accessible by integration');
+    if (method === 'POST' && template === '/repos/{owner}/{repo}/pulls' && !actionsMayCreatePullRequests) throw new HttpError(403, 'GitHub Actions is not permitted to create or approve pull requests.');
+  }
+
+  type Handler = (ctx: { params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown>; caller: Actor }) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
   const routes: { method: string; template: string; pattern: string[]; app?: true; handle: Handler }[] = [];
   /** `{name+}` takes the rest of the path (a ref or a file path, with or without encoded slashes). */
   function route(method: string, template: string, handle: Handler, app?: true) {
@@ -465,13 +491,13 @@ export async function startGithubStandin(options: StandinOptions) {
     });
     return ok({ sha: treeSha, url: `${apiUrl}/repos/${fullName}/git/trees/${treeSha}`, tree, truncated: false });
   });
-  route('POST', '/repos/{owner}/{repo}/git/commits', ({ params, body }) => {
+  route('POST', '/repos/{owner}/{repo}/git/commits', ({ params, body, caller }) => {
     requireRepo(params);
     const tree = String(body.tree);
     if (!get(tree, 'tree')) throw new HttpError(422, 'Tree SHA does not exist');
     const parents = (body.parents as string[] | undefined) ?? [];
     for (const p of parents) if (!get(p, 'commit')) throw new HttpError(422, 'Parent SHA does not exist or is not a commit object');
-    const sha = makeCommit(parents, tree, String(body.message), bot);
+    const sha = makeCommit(parents, tree, String(body.message), caller);
     return ok(gitCommitShape(sha), 201);
   });
   route('GET', '/repos/{owner}/{repo}/git/commits/{commit_sha}', ({ params }) => {
@@ -566,7 +592,7 @@ export async function startGithubStandin(options: StandinOptions) {
         .map(pullShape),
     );
   });
-  route('POST', '/repos/{owner}/{repo}/pulls', ({ params, body }) => {
+  route('POST', '/repos/{owner}/{repo}/pulls', ({ params, body, caller }) => {
     requireRepo(params);
     const head = String(body.head).replace(`${owner}:`, '');
     const base = String(body.base);
@@ -577,7 +603,7 @@ export async function startGithubStandin(options: StandinOptions) {
       throw new HttpError(422, 'Validation Failed', { errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${head}.` }] });
     }
     if (between(baseSha, headSha).length === 0) throw new HttpError(422, 'Validation Failed', { errors: [{ resource: 'PullRequest', code: 'custom', message: `No commits between ${base} and ${head}` }] });
-    const pr: PullRequest = { number: nextNumber++, state: 'open', title: String(body.title), body: (body.body as string | undefined) ?? null, head, base, user: bot.login!, merged: false };
+    const pr: PullRequest = { number: nextNumber++, state: 'open', title: String(body.title), body: (body.body as string | undefined) ?? null, head, base, user: caller.login!, merged: false };
     pulls.push(pr);
     return ok(pullShape(pr), 201);
   });
@@ -594,13 +620,20 @@ export async function startGithubStandin(options: StandinOptions) {
     requireRepo(params);
     return ok(comments.filter((c) => c.issue === Number(params.issue_number)).map((c) => ({ id: c.id, body: c.body, user: account(c.user), html_url: `${htmlBase}/pull/${c.issue}#issuecomment-${c.id}` })));
   });
-  route('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', ({ params, body }) => {
+  route('POST', '/repos/{owner}/{repo}/issues/{issue_number}/comments', ({ params, body, caller }) => {
     requireRepo(params);
     const issue = Number(params.issue_number);
     if (!pulls.some((p) => p.number === issue)) throw new HttpError(404, 'Not Found');
-    const comment: IssueComment = { id: nextId++, issue, body: String(body.body), user: { login: bot.login!, type: 'Bot' } };
+    const comment: IssueComment = { id: nextId++, issue, body: String(body.body), user: { login: caller.login!, type: caller.type } };
     comments.push(comment);
     return ok({ id: comment.id, node_id: 'IC_1', body: comment.body, user: account(comment.user), html_url: `${htmlBase}/pull/${issue}#issuecomment-${comment.id}`, url: '', issue_url: '', created_at: new Date().toISOString(), updated_at: new Date().toISOString() }, 201);
+  });
+  route('PATCH', '/repos/{owner}/{repo}/issues/comments/{comment_id}', ({ params, body }) => {
+    requireRepo(params);
+    const comment = comments.find((c) => c.id === Number(params.comment_id));
+    if (!comment) throw new HttpError(404, 'Not Found');
+    comment.body = String(body.body);
+    return ok({ id: comment.id, node_id: 'IC_1', body: comment.body, user: account(comment.user), html_url: `${htmlBase}/pull/${comment.issue}#issuecomment-${comment.id}`, url: '', issue_url: '', created_at: new Date().toISOString(), updated_at: new Date().toISOString() });
   });
 
   function applyCheckRun(run: CheckRun, body: Record<string, unknown>) {
@@ -725,9 +758,10 @@ export async function startGithubStandin(options: StandinOptions) {
         problems.push(...shapeProblems);
         throw new HttpError(422, 'Invalid request.', { errors: shapeProblems });
       }
-      authenticate(req, found.r.app === true);
+      const caller = authenticate(req, found.r.app === true);
+      authorizeWorkflowToken(req, method, found.r.template);
       const body = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
-      const answer = await found.r.handle({ params: found.params, query: url.searchParams, body });
+      const answer = await found.r.handle({ params: found.params, query: url.searchParams, body, caller });
       send(res, answer.status, answer.body);
     } catch (error) {
       if (error instanceof HttpError) return send(res, error.status, { message: error.message, documentation_url: 'https://docs.github.com/rest', status: String(error.status), ...error.extra });
@@ -764,6 +798,27 @@ export async function startGithubStandin(options: StandinOptions) {
     pulls,
     comments,
     checkRuns,
+    /** github-actions[bot], who commits, opens pull requests and comments with a workflow token. */
+    actionsBot,
+    /**
+     * A workflow's GITHUB_TOKEN with the job's `permissions:` (by default contents, pull-requests and issues: write);
+     * a request beyond them is answered 403 "Resource not accessible by integration", as GitHub does.
+     */
+    grantWorkflowToken(permissions: WorkflowPermissions = { contents: 'write', pull_requests: 'write', issues: 'write' }): string {
+      const token = `ghs_${randomUUID().replace(/-/g, '')}`;
+      workflowTokens.set(token, permissions);
+      return token;
+    },
+    /** The repository setting "Allow GitHub Actions to create and approve pull requests" (on by default here). */
+    setActionsMayCreatePullRequests(allowed: boolean) {
+      actionsMayCreatePullRequests = allowed;
+    },
+    /** A person's pull request of `head` into `base` (both branches of this repository), without a webhook. */
+    openPullRequest(input: { head: string; base?: string; title?: string; login?: string }): PullRequest {
+      const pr: PullRequest = { number: nextNumber++, state: 'open', title: input.title ?? `Merge ${input.head}`, body: null, head: input.head, base: input.base ?? defaultBranch, user: input.login ?? 'octocat', merged: false };
+      pulls.push(pr);
+      return pr;
+    },
     /** Where `push` and `check_run` webhooks go, signed with the secret. */
     setWebhook(url: string, secret: string) {
       webhook = { url, secret };

@@ -4,7 +4,6 @@
  * the OpenAI wire mock as its provider. Asserts outputs, workflow-command annotations, the summary, the written
  * locale files and the exit status.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +12,9 @@ import { parse } from 'yaml';
 import { INPUT_NAMES } from '../../src/action/inputs.js';
 import { mockTranslate, startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
 import { node24Binary } from '../helpers/node24.js';
+import { annotations, runAction as runActionIn, type ActionRun } from '../helpers/run-action.js';
 import { startService, type TestService } from '../helpers/service.js';
 
-const DIST = join(import.meta.dirname, '../../dist/index.js');
 const ACTION_YML = join(import.meta.dirname, '../../action.yml');
 const FIXTURE = join(import.meta.dirname, '../fixtures/action-repo');
 const SOURCE = 'web/locales/en/app.json';
@@ -50,69 +49,9 @@ function temporaryCopy(from: string): string {
   return dir;
 }
 
-interface ActionRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
 /** Runs dist/index.js as the runner does; the service answers from this process, so the child must not block it (no spawnSync). */
-async function runAction(inputs: Record<string, string>, where = workspace): Promise<ActionRun> {
-  const files = mkdtempSync(join(tmpdir(), 'parlance-action-files-'));
-  scratch.push(files);
-  const outputFile = join(files, 'output');
-  const summaryFile = join(files, 'summary');
-  writeFileSync(outputFile, '');
-  writeFileSync(summaryFile, '');
-  // A clean environment: a test run inside a real workflow must not write to that workflow's files.
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    GITHUB_WORKSPACE: where,
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    RUNNER_TEMP: files,
-    // The runner keeps the dash of an input name and upper-cases it: INPUT_FAIL-ON-REFUSED.
-    ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])),
-  };
-  const child = spawn(node, [DIST], { cwd: where, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const status = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  return { status, stdout, stderr, outputs: parseOutputs(readFileSync(outputFile, 'utf8')), summary: readFileSync(summaryFile, 'utf8') };
-}
-
-/** GITHUB_OUTPUT as @actions/core writes it: `name<<delimiter`, the value's lines, `delimiter`. */
-function parseOutputs(text: string): Record<string, string> {
-  const outputs: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const start = /^([^<]+)<<(.+)$/.exec(lines[i]!);
-    if (!start) continue;
-    const [, name, delimiter] = start;
-    const value: string[] = [];
-    while (++i < lines.length && lines[i] !== delimiter) value.push(lines[i]!);
-    outputs[name!] = value.join('\n');
-  }
-  return outputs;
-}
-
-/** The workflow commands of one kind (`error`, `warning`) on stdout, with their properties and unescaped message. */
-function annotations(run: ActionRun, kind: 'error' | 'warning') {
-  return run.stdout
-    .split('\n')
-    .filter((line) => line.startsWith(`::${kind}`))
-    .map((line) => {
-      const [, props = '', message = ''] = /^::\w+ ?([^:]*)::(.*)$/.exec(line) ?? [];
-      const properties = Object.fromEntries(props.split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
-      return { ...properties, message: message.replaceAll('%0A', '\n').replaceAll('%0D', '\r').replaceAll('%25', '%') } as { file?: string; line?: string; col?: string; message: string };
-    });
+function runAction(inputs: Record<string, string>, where = workspace): Promise<ActionRun> {
+  return runActionIn(node, { workspace: where, inputs });
 }
 
 function baseInputs(extra: Record<string, string> = {}): Record<string, string> {
@@ -201,41 +140,66 @@ describe('the Action (dist/index.js under Node 24)', () => {
     // The refused key is also missing from the pulled files: that is the same refusal, not annotated twice.
     expect(errors.filter((e) => e.file?.startsWith('web/locales/de'))).toEqual([]);
     const failure = errors.find((e) => e.file === undefined);
-    expect(failure?.message).toMatch(/^Parlance sync: 2 rows refused by the quality gates in this run and 2 keys left out of the pulled files; .*\(exit code 4: refused by the quality gates\)$/);
+    expect(failure?.message).toBe(
+      `Parlance sync: 2 rows refused by the quality gates in this run; review them in Parlance (${service.url}/#/p/${service.projectId}/review), or set fail-on-refused: false (exit code 4: refused by the quality gates)`,
+    );
 
     expect(run.outputs).toMatchObject({ translated: '0', refused: '2', flagged: '0' });
     expect(run.summary).toContain('<tr><td>de</td><td>0</td><td>1</td><td>0</td><td>0</td></tr>');
+    // Each refused row with its key, file, reason and batch, and where to review it.
+    expect(run.summary).toContain('<h3>Refused rows: held for review, not in the files (2)</h3>');
+    const refusedRow = new RegExp(`<tr><td>de</td><td><code>delete</code></td><td><code>locales/en/app.json</code></td><td>[^<]*placeholder \\{file\\} is missing[^<]*</td><td>this run \\(batch <code>${run.outputs['batch-id']}</code>\\)</td></tr>`);
+    expect(run.summary).toMatch(refusedRow);
+    expect(run.summary).toContain(`<a href="${service.url}/#/p/${service.projectId}/review">the review queue</a>`);
+    expect(run.summary).toContain(`<a href="${service.url}/#/p/${service.projectId}/keys?locale=fr&amp;state=held">fr</a>`);
     expect(readLocale('de')).not.toHaveProperty('delete');
     expect(readLocale('de').greeting).toBe('de: HELLO, {name}!');
   });
 
-  it('annotates refusals but passes with fail-on-refused: false; keys still held from before are errors on the locale file', async () => {
+  it('fails on keys still held from an earlier run, counting them with keys and reasons in the summary and the refused output', async () => {
+    // Nothing to push: the held rows come from the review queue (and the pulled files leave them out).
+    const run = await runAction(baseInputs());
+    expect(run.status, run.stdout).toBe(1);
+    expect(run.outputs).toMatchObject({ 'batch-id': '', translated: '0', refused: '2' });
+    expect(run.summary).toContain('<tr><td>de</td><td>0</td><td>1</td><td>0</td><td>0</td></tr>');
+    expect(run.summary).toContain('<tr><td>fr</td><td>0</td><td>1</td><td>0</td><td>0</td></tr>');
+    expect(run.summary).toContain('<tr><td>Total</td><td>0</td><td>2</td><td>0</td><td>0</td></tr>');
+    expect(run.summary).toMatch(/<tr><td>fr<\/td><td><code>delete<\/code><\/td><td><code>locales\/en\/app.json<\/code><\/td><td>placeholders: [^<]+<\/td><td>earlier<\/td><\/tr>/);
+    expect(annotations(run, 'error').at(-1)?.message).toBe(
+      `Parlance sync: 2 rows still held for review from earlier runs; review them in Parlance (${service.url}/#/p/${service.projectId}/review), or set fail-on-refused: false (exit code 4: refused by the quality gates)`,
+    );
+  });
+
+  it('with fail-on-refused: false, reports refusals as warnings (no error annotation) and passes; keys still held from before are warned on the locale file', async () => {
     mock.script = breakPlaceholderOf('upload');
     const line = addSourceKey('upload', 'Upload {name}');
     const run = await runAction(baseInputs({ 'fail-on-refused': 'false' }));
     expect(run.status, run.stdout).toBe(0);
-    const errors = annotations(run, 'error');
-    expect(errors.filter((e) => e.file === SOURCE).map((e) => [e.line, e.message.split(':').slice(0, 2).join(':')])).toEqual([
+    expect(run.stdout).not.toContain('::error');
+    const warnings = annotations(run, 'warning');
+    expect(warnings.filter((w) => w.file === SOURCE).map((w) => [w.line, w.message.split(':').slice(0, 2).join(':')])).toEqual([
       [String(line), "Parlance: key 'upload' (de)"],
       [String(line), "Parlance: key 'upload' (fr)"],
     ]);
-    const held = errors.find((e) => e.file === 'web/locales/de/app.json');
+    const held = warnings.find((w) => w.file === 'web/locales/de/app.json');
     expect(held?.message).toBe('Parlance: 1 key (de) left out of this file (held_for_review): delete');
-    expect(run.stdout).toContain('not failing: fail-on-refused is false (exit code 4: refused by the quality gates)');
-    expect(run.outputs.refused).toBe('2');
+    expect(run.stdout).toContain('2 rows refused by the quality gates in this run and 2 rows still held for review from earlier runs; not failing: fail-on-refused is false');
+    // This run's two and the two still held from the run before.
+    expect(run.outputs.refused).toBe('4');
+    expect(run.summary).toContain('<tr><td>de</td><td>0</td><td>2</td><td>0</td><td>0</td></tr>');
   });
 
   it('pulls alone: rewrites a missing locale file and lists it in changed-files', async () => {
     rmSync(join(workspace, 'web/locales/fr/app.json'));
     const run = await runAction(baseInputs({ command: 'pull', 'fail-on-refused': 'false' }));
     expect(run.status, run.stdout).toBe(0);
-    expect(run.outputs).toMatchObject({ 'batch-id': '', translated: '0', refused: '0', 'changed-files': 'web/locales/fr/app.json' });
+    expect(run.outputs).toMatchObject({ 'batch-id': '', translated: '0', refused: '4', 'changed-files': 'web/locales/fr/app.json' });
     expect(readLocale('fr')).toMatchObject({ greeting: 'fr: HELLO, {name}!', cancel: 'fr: CANCEL' });
     expect(readLocale('fr')).not.toHaveProperty('delete');
-    const held = annotations(run, 'error').find((e) => e.file === 'web/locales/fr/app.json');
+    const held = annotations(run, 'warning').find((e) => e.file === 'web/locales/fr/app.json');
     expect(held?.message).toBe('Parlance: 2 keys (fr) left out of this file (held_for_review): delete, upload');
     expect(run.summary).toContain('<h2>Parlance pull</h2>');
-    expect(run.summary).toContain('<tr><td>fr</td><td>0</td><td>0</td><td>0</td><td>1</td></tr>');
+    expect(run.summary).toContain('<tr><td>fr</td><td>0</td><td>2</td><td>0</td><td>1</td></tr>');
     expect(run.summary).not.toContain('Words charged');
   });
 
@@ -290,6 +254,25 @@ describe('the Action (dist/index.js under Node 24)', () => {
     const run = await runAction(baseInputs({ command: 'deploy' }));
     expect(run.status).toBe(1);
     expect(annotations(run, 'error').at(-1)?.message).toBe("Parlance: Invalid input command 'deploy'. Expected one of push, pull, sync. (exit code 1: usage, configuration or validation)");
+    const url = await runAction(baseInputs({ 'service-url': 'ftp://parlance.example.com' }));
+    expect(url.status).toBe(1);
+    expect(annotations(url, 'error').at(-1)?.message).toBe(
+      "Parlance: Invalid input service-url 'ftp://parlance.example.com'. Expected an http(s) URL such as https://parlance.example.com. (exit code 1: usage, configuration or validation)",
+    );
+  });
+
+  it('fails on an empty service-url with no service in parlance.yml and no PARLANCE_URL, naming the input, and calls no service', async () => {
+    const before = (await (await service.api('/v1/batches')).json()) as { items: unknown[] };
+    addSourceKey('unsent', 'Never sent anywhere');
+    const run = await runAction(baseInputs({ 'service-url': '' }));
+    expect(run.status).toBe(1);
+    const failure = annotations(run, 'error').at(-1)?.message ?? '';
+    expect(failure).toMatch(/^Parlance sync: Input service-url is empty or missing, web\/parlance.yml sets no 'service', and PARLANCE_URL is not set: /);
+    expect(failure).toMatch(/\(exit code 1: usage, configuration or validation\)$/);
+    expect(run.stdout).not.toContain('127.0.0.1:8787');
+    expect(run.outputs).toEqual({});
+    const after = (await (await service.api('/v1/batches')).json()) as { items: unknown[] };
+    expect(after.items.length).toBe(before.items.length);
   });
 });
 
@@ -308,6 +291,8 @@ describe('action.yml', () => {
       command: 'sync',
       wait: 'true',
       'fail-on-refused': 'true',
+      'create-pull-request': 'false',
+      'github-token': '${{ github.token }}',
     });
   });
 
