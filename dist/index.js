@@ -54490,7 +54490,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3437);
+/* harmony import */ var _run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2905);
 /** The Action's entry point, bundled by ncc into dist/index.js. No logic here: the run is in run.ts. */
 
 await (0,_run_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -54500,7 +54500,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3437:
+/***/ 2905:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -71735,6 +71735,67 @@ function getOctokit(token, options, ...additionalPlugins) {
     return new GitHubWithPlugins(getOctokitOptions(token, options));
 }
 //# sourceMappingURL=github.js.map
+;// CONCATENATED MODULE: ./src/core/translation-branch.ts
+/**
+ * The rules every writer of a translation branch follows (the GitHub App, the Action's create-pull-request): its
+ * commits carry its own trailer and are made by a bot; a commit without both is someone else's, and the branch is
+ * then only ever built upon, never rebuilt over it. Each writer passes its own trailer, so the App and the Action
+ * treat each other's commits as a person's.
+ */
+
+/** The branch a writer owns for a base branch, unless the user names another. */
+function translationBranchFor(base) {
+    return `parlance/${base}`;
+}
+/** The message's last paragraph (git's trailer block) has a `<trailer>: <value>` line. */
+function hasTrailer(message, trailer) {
+    const paragraphs = message.trim().split(/\r?\n\s*\r?\n/);
+    const trailers = paragraphs[paragraphs.length - 1] ?? '';
+    const line = new RegExp(`^${trailer}: \\S+$`);
+    return trailers.split(/\r?\n/).some((text) => line.test(text.trim()));
+}
+/**
+ * The writer's own commit: its trailer, and a bot committed it. A person who amends or cherry-picks one keeps the
+ * trailer but becomes the committer, and then it is theirs and their edit must survive.
+ */
+function translation_branch_isOwnCommit(commit, trailer) {
+    return commit.committerType === 'Bot' && hasTrailer(commit.message, trailer);
+}
+/** The plan for a branch that does not exist yet, or points at the base: commit on it as it is. */
+function freshBranch() {
+    return { parent: 'branch', force: false, foreignCommits: [], unseenCommits: 0, baseMoved: false };
+}
+/** Decides the parent of the next commit from how the branch relates to the base (the compare of base...branch). */
+function planBranch(comparison, trailer) {
+    const foreignCommits = comparison.commits.filter((commit) => !translation_branch_isOwnCommit(commit, trailer));
+    const unseenCommits = Math.max(0, comparison.aheadBy - comparison.commits.length);
+    const baseMoved = comparison.behindBy > 0;
+    if (foreignCommits.length > 0 || unseenCommits > 0)
+        return { parent: 'branch', force: false, foreignCommits, unseenCommits, baseMoved };
+    // Only the writer's own commits would be replaced: starting again on the moved base keeps the pull request free of
+    // conflicts. A branch the base already contains (merged) is an ancestor of the new commit: a plain fast-forward.
+    if (baseMoved)
+        return { parent: 'base', force: comparison.aheadBy > 0, foreignCommits, unseenCommits, baseMoved };
+    return { parent: 'branch', force: false, foreignCommits, unseenCommits, baseMoved };
+}
+/** Git's object id for a blob: what a tree listing holds, so an unchanged file needs no upload. */
+function gitBlobSha(content) {
+    return (0,external_node_crypto_.createHash)('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
+}
+/** GitHub's compare of base...branch, as planBranch reads it. */
+function fromCompare(data) {
+    return {
+        aheadBy: data.ahead_by,
+        behindBy: data.behind_by,
+        commits: data.commits.map((c) => ({
+            sha: c.sha,
+            message: c.commit.message,
+            committerType: c.committer?.type ?? null,
+            author: c.author?.login ? `@${c.author.login}` : (c.commit.author?.name ?? 'an unknown author'),
+        })),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/pull-request-fns.ts
 /**
  * Pure pieces of the Action's pull request: which commits on the branch are the Action's own, where the next commit
@@ -71748,35 +71809,9 @@ function getOctokit(token, options, ...additionalPlugins) {
 const ACTION_TRAILER = 'Parlance-Action-Run';
 /** Marks the pull request body and the comment the Action writes, so a later run finds and updates its own. */
 const BODY_MARKER = '<!-- parlance-action -->';
-/** The branch for a base branch when the pull-request-branch input is empty. */
-function defaultBranchFor(base) {
-    return `parlance/${base}`;
-}
-/**
- * The Action's commit carries the trailer and a bot committed it: a person who amends or cherry-picks one keeps the
- * trailer but becomes the committer, and then it is their commit.
- */
+/** The Action's own commit: its trailer, committed by a bot (GITHUB_TOKEN's github-actions[bot]). */
 function isActionCommit(commit) {
-    const paragraphs = commit.message.trim().split(/\r?\n\s*\r?\n/);
-    const trailers = paragraphs[paragraphs.length - 1] ?? '';
-    const hasTrailer = trailers.split(/\r?\n/).some((line) => new RegExp(`^${ACTION_TRAILER}: \\S+$`).test(line.trim()));
-    return hasTrailer && commit.committerType === 'Bot';
-}
-/** Decides the parent from how the branch relates to the base (the compare of base...branch). */
-function planBranch(comparison) {
-    const peopleCommits = comparison.commits.filter((commit) => !isActionCommit(commit));
-    const unseenCommits = Math.max(0, comparison.aheadBy - comparison.commits.length);
-    if (peopleCommits.length > 0 || unseenCommits > 0)
-        return { parent: 'branch', force: false, peopleCommits, unseenCommits };
-    // Only the Action's own commits would be replaced: starting again on the moved base keeps the pull request free of conflicts.
-    // A branch the base already contains (merged) is an ancestor of the new commit: a plain fast-forward.
-    if (comparison.behindBy > 0)
-        return { parent: 'base', force: comparison.aheadBy > 0, peopleCommits, unseenCommits };
-    return { parent: 'branch', force: false, peopleCommits, unseenCommits };
-}
-/** Git's object id for a blob: what a tree listing holds, so an unchanged file needs no upload. */
-function gitBlobSha(content) {
-    return (0,external_node_crypto_.createHash)('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
+    return isOwnCommit(commit, ACTION_TRAILER);
 }
 function commitMessage(run, tallies) {
     const lines = tallies.filter((t) => t.filesWritten > 0 || t.translated > 0 || t.refused > 0).map((t) => `${t.locale}: ${t.translated} translated, ${t.refused} refused, ${t.flagged} flagged`);
@@ -71872,6 +71907,7 @@ function truncate(body) {
 ;// CONCATENATED MODULE: ./src/action/pull-request.ts
 
 
+
 /** Times a run builds its commit again when the branch moved under it, before it stops. */
 const MAX_ATTEMPTS = 3;
 const NOT_PERMITTED_TO_CREATE = /not permitted to create or approve pull requests/i;
@@ -71946,16 +71982,16 @@ async function syncPullRequest(input) {
 /** One read-plan-write-swap round on the branch as it is now. */
 async function attemptSync(input, baseSha) {
     const branchSha = await readBranchSha(input, input.branch);
-    const plan = branchSha === null || branchSha === baseSha ? { parent: 'branch', force: false, peopleCommits: [], unseenCommits: 0 } : await compareBranch(input, baseSha, branchSha);
+    const plan = branchSha === null || branchSha === baseSha ? freshBranch() : await compareBranch(input, baseSha, branchSha);
     const parentSha = plan.parent === 'base' || branchSha === null ? baseSha : branchSha;
     const parentTree = await readTree(input, parentSha);
     // A file someone else changed on the branch is theirs: never written over, only named in the body. Behind commits
     // the compare API did not list, any file may be theirs.
-    const touched = plan.unseenCommits > 0 ? undefined : await pathsTouchedBy(input, plan.peopleCommits);
+    const touched = plan.unseenCommits > 0 ? undefined : await pathsTouchedBy(input, plan.foreignCommits);
     const differs = (file) => parentTree.entries.get(file.path) !== gitBlobSha(file.content);
     const heldFiles = input.files.filter((file) => differs(file) && (touched === undefined || touched.has(file.path)));
     const toWrite = input.files.filter((file) => differs(file) && !heldFiles.includes(file));
-    const note = plan.peopleCommits.length > 0 || plan.unseenCommits > 0 ? { branch: input.branch, peopleCommits: plan.peopleCommits, unseenCommits: plan.unseenCommits, heldFiles: heldFiles.map((f) => f.path) } : undefined;
+    const note = plan.foreignCommits.length > 0 || plan.unseenCommits > 0 ? { branch: input.branch, peopleCommits: plan.foreignCommits, unseenCommits: plan.unseenCommits, heldFiles: heldFiles.map((f) => f.path) } : undefined;
     if (toWrite.every((file) => input.incidental.has(file.path)))
         return { kind: 'done', commit: null, branchSha, note };
     const commit = await writeCommit(input, { parentSha, parentTree, files: toWrite });
@@ -72024,16 +72060,7 @@ async function compareBranch(input, baseSha, branchSha) {
     const { octokit, owner, repo } = input;
     const route = 'GET /repos/{owner}/{repo}/compare/{basehead}';
     const { data } = await call(input, route, () => octokit.request(route, { owner, repo, basehead: `${baseSha}...${branchSha}`, per_page: 100 }));
-    return planBranch({
-        aheadBy: data.ahead_by,
-        behindBy: data.behind_by,
-        commits: data.commits.map((c) => ({
-            sha: c.sha,
-            message: c.commit.message,
-            committerType: c.committer && 'type' in c.committer ? (c.committer.type ?? null) : null,
-            author: c.author && 'login' in c.author ? `@${c.author.login}` : (c.commit.author?.name ?? 'an unknown author'),
-        })),
-    });
+    return planBranch(fromCompare(data), ACTION_TRAILER);
 }
 /** The paths each commit changed against its first parent. */
 async function pathsTouchedBy(input, commits) {
@@ -72347,6 +72374,7 @@ function verdict(result, exitCode, failOnRefused) {
 
 
 
+
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 async function publishToGitHub(result, inputs) {
     const { owner, repo } = repository();
@@ -72382,9 +72410,9 @@ async function publishToGitHub(result, inputs) {
         throw new InputError(`Input create-pull-request needs a branch to open the pull request against, and this run (event '${github_context.eventName}') is for '${ref || '(no GITHUB_REF)'}'. Run it on push to a branch, schedule or workflow_dispatch, or set create-pull-request: false.`);
     }
     const base = ref.slice('refs/heads/'.length);
-    const branch = inputs.pullRequestBranch ?? defaultBranchFor(base);
+    const branch = inputs.pullRequestBranch ?? translationBranchFor(base);
     if (branch === base)
-        throw new InputError(`Invalid input pull-request-branch '${branch}': it is the branch this run is on. Expected a branch of its own, such as '${defaultBranchFor(base)}'.`);
+        throw new InputError(`Invalid input pull-request-branch '${branch}': it is the branch this run is on. Expected a branch of its own, such as '${translationBranchFor(base)}'.`);
     const files = repoFiles(result, inputs);
     const statePath = workspacePath(result.configDir, STATE_PATH);
     const synced = await syncPullRequest({

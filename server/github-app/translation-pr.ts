@@ -3,9 +3,9 @@
  * Parlance alone wrote to it. The ref moves by compare-and-swap (see syncTranslationPullRequest), so a person's commit
  * pushed at any moment is kept; handlers/batch-completed.ts also serialises the App's own jobs per branch.
  */
-import { createHash } from 'node:crypto';
 import type { ProbotOctokit } from 'probot';
 import { RepoPathError, repoPathProblem } from '../../src/core/repo-path.js';
+import { freshBranch, fromCompare, gitBlobSha, isOwnCommit, planBranch, translationBranchFor, type BranchCommit, type BranchPlan } from '../../src/core/translation-branch.js';
 import { pullRequestBody, pullRequestTitle, type BatchReport, type DriftImport, type ProjectRef } from './pr-body.js';
 
 /** The part of an Octokit client the engine uses; Probot's `context.octokit` and a bare `@octokit/core` both fit. */
@@ -58,57 +58,13 @@ export class GitHubSyncError extends Error {
 export const BATCH_TRAILER = 'Parlance-Batch';
 
 /** The branch Parlance owns for a base branch. */
-export function branchFor(base: string): string {
-  return `parlance/${base}`;
-}
+export const branchFor = translationBranchFor;
 
-/** A commit on the branch that is not on the base, as the compare API reports it. */
-export interface BranchCommit {
-  sha: string;
-  message: string;
-  /** GitHub account type of the committer (`Bot` for an App's API commits), null when the email matches no account. */
-  committerType: string | null;
-  /** Who to name in the PR comment: the author's login, else the name in the commit. */
-  author: string;
-}
+export { gitBlobSha };
 
-/** Where the batch's commit goes and whether the ref may be forced there. */
-export interface BranchPlan {
-  parent: 'base' | 'branch';
-  force: boolean;
-  /** Commits on the branch that Parlance did not make (or could not see), which forbid a rebuild. */
-  humanCommits: BranchCommit[];
-  /** Commits beyond the compare API's list, counted as human because they cannot be checked. */
-  unseenCommits: number;
-  baseMoved: boolean;
-}
-
-/**
- * A commit is Parlance's when it carries the batch trailer and a bot committed it: a person who amends or cherry-picks
- * a Parlance commit keeps the trailer but becomes the committer, and their edit must survive.
- */
+/** The App's own commit: the batch trailer, committed by a bot. */
 export function isParlanceCommit(commit: Pick<BranchCommit, 'message' | 'committerType'>): boolean {
-  const paragraphs = commit.message.trim().split(/\r?\n\s*\r?\n/);
-  const trailers = paragraphs[paragraphs.length - 1] ?? '';
-  const hasTrailer = trailers.split(/\r?\n/).some((line) => new RegExp(`^${BATCH_TRAILER}: \\S+$`).test(line.trim()));
-  return hasTrailer && commit.committerType === 'Bot';
-}
-
-/** Decides the parent of the new commit from how the branch relates to the base. */
-export function planBranchUpdate(comparison: { aheadBy: number; behindBy: number; commits: readonly BranchCommit[] }): BranchPlan {
-  const humanCommits = comparison.commits.filter((c) => !isParlanceCommit(c));
-  const unseenCommits = Math.max(0, comparison.aheadBy - comparison.commits.length);
-  const baseMoved = comparison.behindBy > 0;
-  if (humanCommits.length > 0 || unseenCommits > 0) return { parent: 'branch', force: false, humanCommits, unseenCommits, baseMoved };
-  // Only Parlance's commits would be replaced, so starting again on the current base is safe and keeps the PR free of conflicts.
-  // A branch the base already contains (merged) is an ancestor of the new commit: a plain fast-forward, no force.
-  if (baseMoved) return { parent: 'base', force: comparison.aheadBy > 0, humanCommits, unseenCommits, baseMoved };
-  return { parent: 'branch', force: false, humanCommits, unseenCommits, baseMoved };
-}
-
-/** Git's object id for a blob: what the tree listing holds, so unchanged files need no upload. */
-export function gitBlobSha(content: Uint8Array): string {
-  return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
+  return isOwnCommit(commit, BATCH_TRAILER);
 }
 
 export interface TreeEntry {
@@ -159,7 +115,7 @@ export function commitMessage(batch: BatchReport): string {
 /** The PR comment that explains why the branch was not rebuilt, naming the commits that prevented it. */
 export function humanCommitsComment(input: { head: string; base: string; batchId: string; plan: BranchPlan; held?: readonly string[] }): string {
   const { head, base, batchId, plan, held = [] } = input;
-  const named = plan.humanCommits.map((c) => `\`${c.sha.slice(0, 7)}\` by ${c.author}`);
+  const named = plan.foreignCommits.map((c) => `\`${c.sha.slice(0, 7)}\` by ${c.author}`);
   if (plan.unseenCommits > 0) named.push(`${plan.unseenCommits} more commit${plan.unseenCommits === 1 ? '' : 's'} the compare API did not list`);
   const rebuilt = plan.baseMoved
     ? `\`${base}\` has moved since, but the branch was not rebuilt on it, because that would force-push over these commits. If this pull request conflicts with \`${base}\`, merge \`${base}\` into it by hand, or delete the branch so Parlance recreates it on the next batch.`
@@ -221,7 +177,7 @@ export async function syncTranslationPullRequest(input: SyncInput): Promise<Sync
     // A rebuilt branch starts its pull request's counts again: the body then reports this batch alone.
     const previousBody = plan.parent === 'base' ? null : (openPr?.body ?? null);
     const pr = openPr ? await updatePullRequest(input, openPr.number, previousBody) : await openPullRequest(input, head);
-    if (plan.humanCommits.length > 0 || plan.unseenCommits > 0) {
+    if (plan.foreignCommits.length > 0 || plan.unseenCommits > 0) {
       await octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
         owner,
         repo,
@@ -255,14 +211,14 @@ async function attemptSync(input: SyncInput, at: { baseSha: string; head: string
   const planFor = async (): Promise<BranchPlan> =>
     (planned ??=
       branchSha === null || branchSha === baseSha
-        ? { parent: 'branch', force: false, humanCommits: [], unseenCommits: 0, baseMoved: false }
+        ? freshBranch()
         : await compareBranch(octokit, owner, repo, baseSha, branchSha));
 
   let files = input.files;
   const held: string[] = [];
   if (previousHead !== undefined && branchSha !== null && branchSha !== previousHead) {
     const plan = await planFor();
-    if (plan.humanCommits.length > 0 || plan.unseenCommits > 0) {
+    if (plan.foreignCommits.length > 0 || plan.unseenCommits > 0) {
       const before = await trees.read(previousHead ?? baseSha);
       for (const file of files) if (before.entries.get(file.path)?.sha !== shownTree.entries.get(file.path)?.sha) held.push(file.path);
       files = files.filter((f) => !held.includes(f.path));
@@ -392,16 +348,7 @@ export async function readTree(octokit: GitHubClient, owner: string, repo: strin
 
 async function compareBranch(octokit: GitHubClient, owner: string, repo: string, baseSha: string, branchSha: string): Promise<BranchPlan> {
   const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo, basehead: `${baseSha}...${branchSha}`, per_page: 100 });
-  return planBranchUpdate({
-    aheadBy: data.ahead_by,
-    behindBy: data.behind_by,
-    commits: data.commits.map((c) => ({
-      sha: c.sha,
-      message: c.commit.message,
-      committerType: c.committer && 'type' in c.committer ? c.committer.type : null,
-      author: c.author && 'login' in c.author ? `@${c.author.login}` : (c.commit.author?.name ?? 'an unknown author'),
-    })),
-  });
+  return planBranch(fromCompare(data), BATCH_TRAILER);
 }
 
 /**

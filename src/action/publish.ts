@@ -9,7 +9,8 @@ import * as core from '@actions/core';
 import { context, getOctokit } from '@actions/github';
 import { STATE_PATH } from '../sync/state-file.js';
 import { InputError, type ActionInputs } from './inputs.js';
-import { commentBody, commitMessage, defaultBranchFor, pullRequestBody, reportMarkdown, type RunInfo } from './pull-request-fns.js';
+import { translationBranchFor } from '../core/translation-branch.js';
+import { commentBody, commitMessage, pullRequestBody, reportMarkdown, type RunInfo } from './pull-request-fns.js';
 import { PullRequestError } from './pull-request-error.js';
 import { syncPullRequest, upsertComment, type RepoFile } from './pull-request.js';
 import { changedFiles, flaggedRows, refusedRows, tallyByLocale, workspacePath, type RunResult } from './report-fns.js';
@@ -60,8 +61,8 @@ export async function publishToGitHub(result: RunResult, inputs: ActionInputs): 
     );
   }
   const base = ref.slice('refs/heads/'.length);
-  const branch = inputs.pullRequestBranch ?? defaultBranchFor(base);
-  if (branch === base) throw new InputError(`Invalid input pull-request-branch '${branch}': it is the branch this run is on. Expected a branch of its own, such as '${defaultBranchFor(base)}'.`);
+  const branch = inputs.pullRequestBranch ?? translationBranchFor(base);
+  if (branch === base) throw new InputError(`Invalid input pull-request-branch '${branch}': it is the branch this run is on. Expected a branch of its own, such as '${translationBranchFor(base)}'.`);
 
   const files = repoFiles(result, inputs);
   const statePath = workspacePath(result.configDir, STATE_PATH);

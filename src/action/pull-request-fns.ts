@@ -2,7 +2,7 @@
  * Pure pieces of the Action's pull request: which commits on the branch are the Action's own, where the next commit
  * goes, and the Markdown of the commit message, the pull request body and the pull_request-event comment.
  */
-import { createHash } from 'node:crypto';
+import { isOwnCommit, type BranchCommit } from '../core/translation-branch.js';
 import type { FlaggedRow, LocaleTally, RefusedRow, ReviewLinks } from './report-fns.js';
 
 /**
@@ -14,56 +14,9 @@ export const ACTION_TRAILER = 'Parlance-Action-Run';
 /** Marks the pull request body and the comment the Action writes, so a later run finds and updates its own. */
 export const BODY_MARKER = '<!-- parlance-action -->';
 
-/** The branch for a base branch when the pull-request-branch input is empty. */
-export function defaultBranchFor(base: string): string {
-  return `parlance/${base}`;
-}
-
-/** A commit on the branch that is not on the base, as the compare API lists it. */
-export interface BranchCommit {
-  sha: string;
-  message: string;
-  /** GitHub account type of the committer (`Bot` for commits a token of an App, such as GITHUB_TOKEN, made through the API). */
-  committerType: string | null;
-  /** Who to name: `@login`, else the name in the commit. */
-  author: string;
-}
-
-/**
- * The Action's commit carries the trailer and a bot committed it: a person who amends or cherry-picks one keeps the
- * trailer but becomes the committer, and then it is their commit.
- */
+/** The Action's own commit: its trailer, committed by a bot (GITHUB_TOKEN's github-actions[bot]). */
 export function isActionCommit(commit: Pick<BranchCommit, 'message' | 'committerType'>): boolean {
-  const paragraphs = commit.message.trim().split(/\r?\n\s*\r?\n/);
-  const trailers = paragraphs[paragraphs.length - 1] ?? '';
-  const hasTrailer = trailers.split(/\r?\n/).some((line) => new RegExp(`^${ACTION_TRAILER}: \\S+$`).test(line.trim()));
-  return hasTrailer && commit.committerType === 'Bot';
-}
-
-/** Where the next commit goes: on the branch (kept as it is), or on the base with the branch rebuilt (forced). */
-export interface BranchPlan {
-  parent: 'base' | 'branch';
-  force: boolean;
-  /** Commits on the branch the Action did not make: they forbid a rebuild, and the files they touched are not written over. */
-  peopleCommits: BranchCommit[];
-  /** Commits beyond the compare API's list, counted as people's because they cannot be checked. */
-  unseenCommits: number;
-}
-
-/** Decides the parent from how the branch relates to the base (the compare of base...branch). */
-export function planBranch(comparison: { aheadBy: number; behindBy: number; commits: readonly BranchCommit[] }): BranchPlan {
-  const peopleCommits = comparison.commits.filter((commit) => !isActionCommit(commit));
-  const unseenCommits = Math.max(0, comparison.aheadBy - comparison.commits.length);
-  if (peopleCommits.length > 0 || unseenCommits > 0) return { parent: 'branch', force: false, peopleCommits, unseenCommits };
-  // Only the Action's own commits would be replaced: starting again on the moved base keeps the pull request free of conflicts.
-  // A branch the base already contains (merged) is an ancestor of the new commit: a plain fast-forward.
-  if (comparison.behindBy > 0) return { parent: 'base', force: comparison.aheadBy > 0, peopleCommits, unseenCommits };
-  return { parent: 'branch', force: false, peopleCommits, unseenCommits };
-}
-
-/** Git's object id for a blob: what a tree listing holds, so an unchanged file needs no upload. */
-export function gitBlobSha(content: Uint8Array): string {
-  return createHash('sha1').update(`blob ${content.byteLength}\0`).update(content).digest('hex');
+  return isOwnCommit(commit, ACTION_TRAILER);
 }
 
 /** Where the report came from, for the commit message and the body. */

@@ -5,15 +5,8 @@
  * Action alone wrote to it; a commit someone else made is built upon, and the files it touched are not written over.
  */
 import type { getOctokit } from '@actions/github';
-import {
-  BODY_MARKER,
-  gitBlobSha,
-  planBranch,
-  PULL_REQUEST_TITLE,
-  type BranchCommit,
-  type BranchNote,
-  type BranchPlan,
-} from './pull-request-fns.js';
+import { freshBranch, fromCompare, gitBlobSha, planBranch, type BranchCommit, type BranchPlan } from '../core/translation-branch.js';
+import { ACTION_TRAILER, BODY_MARKER, PULL_REQUEST_TITLE, type BranchNote } from './pull-request-fns.js';
 import { PullRequestError } from './pull-request-error.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
@@ -134,18 +127,18 @@ type Attempt = { kind: 'done'; commit: string | null; branchSha: string | null; 
 async function attemptSync(input: SyncInput, baseSha: string): Promise<Attempt> {
   const branchSha = await readBranchSha(input, input.branch);
   const plan: BranchPlan =
-    branchSha === null || branchSha === baseSha ? { parent: 'branch', force: false, peopleCommits: [], unseenCommits: 0 } : await compareBranch(input, baseSha, branchSha);
+    branchSha === null || branchSha === baseSha ? freshBranch() : await compareBranch(input, baseSha, branchSha);
   const parentSha = plan.parent === 'base' || branchSha === null ? baseSha : branchSha;
   const parentTree = await readTree(input, parentSha);
 
   // A file someone else changed on the branch is theirs: never written over, only named in the body. Behind commits
   // the compare API did not list, any file may be theirs.
-  const touched = plan.unseenCommits > 0 ? undefined : await pathsTouchedBy(input, plan.peopleCommits);
+  const touched = plan.unseenCommits > 0 ? undefined : await pathsTouchedBy(input, plan.foreignCommits);
   const differs = (file: RepoFile) => parentTree.entries.get(file.path) !== gitBlobSha(file.content);
   const heldFiles = input.files.filter((file) => differs(file) && (touched === undefined || touched.has(file.path)));
   const toWrite = input.files.filter((file) => differs(file) && !heldFiles.includes(file));
   const note: BranchNote | undefined =
-    plan.peopleCommits.length > 0 || plan.unseenCommits > 0 ? { branch: input.branch, peopleCommits: plan.peopleCommits, unseenCommits: plan.unseenCommits, heldFiles: heldFiles.map((f) => f.path) } : undefined;
+    plan.foreignCommits.length > 0 || plan.unseenCommits > 0 ? { branch: input.branch, peopleCommits: plan.foreignCommits, unseenCommits: plan.unseenCommits, heldFiles: heldFiles.map((f) => f.path) } : undefined;
   if (toWrite.every((file) => input.incidental.has(file.path))) return { kind: 'done', commit: null, branchSha, note };
 
   const commit = await writeCommit(input, { parentSha, parentTree, files: toWrite });
@@ -217,18 +210,7 @@ async function compareBranch(input: Repo, baseSha: string, branchSha: string): P
   const { octokit, owner, repo } = input;
   const route = 'GET /repos/{owner}/{repo}/compare/{basehead}';
   const { data } = await call(input, route, () => octokit.request(route, { owner, repo, basehead: `${baseSha}...${branchSha}`, per_page: 100 }));
-  return planBranch({
-    aheadBy: data.ahead_by,
-    behindBy: data.behind_by,
-    commits: data.commits.map(
-      (c): BranchCommit => ({
-        sha: c.sha,
-        message: c.commit.message,
-        committerType: c.committer && 'type' in c.committer ? (c.committer.type ?? null) : null,
-        author: c.author && 'login' in c.author ? `@${c.author.login}` : (c.commit.author?.name ?? 'an unknown author'),
-      }),
-    ),
-  });
+  return planBranch(fromCompare(data), ACTION_TRAILER);
 }
 
 /** The paths each commit changed against its first parent. */

@@ -5,7 +5,10 @@ import { ProbotOctokit } from 'probot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reportCheckRun, type CheckRow } from '../../server/github-app/check-run.js';
 import type { BatchReport, DriftImport, ProjectRef } from '../../server/github-app/pr-body.js';
-import { gitBlobSha, isParlanceCommit, planBranchUpdate, syncTranslationPullRequest, type TargetFile } from '../../server/github-app/translation-pr.js';
+import { BATCH_TRAILER, gitBlobSha, isParlanceCommit, syncTranslationPullRequest, type TargetFile } from '../../server/github-app/translation-pr.js';
+import { planBranch, type BranchCommit } from '../../src/core/translation-branch.js';
+
+const planBranchUpdate = (comparison: { aheadBy: number; behindBy: number; commits: BranchCommit[] }) => planBranch(comparison, BATCH_TRAILER);
 import { githubRequestProblems, type WireRequest } from '../helpers/github-openapi.js';
 
 // nock 15 intercepts through @mswjs/interceptors 0.44, which calls Promise.withResolvers (Node 22+); Node 20 is our engine floor.

@@ -1,7 +1,10 @@
 /** The Action's pull request decisions without GitHub: whose commits a branch holds, where the next commit goes, branch names. */
 import { describe, expect, it } from 'vitest';
 import { branchNameProblem } from '../../src/action/inputs.js';
-import { ACTION_TRAILER, isActionCommit, planBranch, type BranchCommit } from '../../src/action/pull-request-fns.js';
+import { ACTION_TRAILER, isActionCommit } from '../../src/action/pull-request-fns.js';
+import { planBranch as planFor, type BranchCommit } from '../../src/core/translation-branch.js';
+
+const planBranch = (comparison: { aheadBy: number; behindBy: number; commits: BranchCommit[] }) => planFor(comparison, ACTION_TRAILER);
 
 const own = (sha: string): BranchCommit => ({ sha, message: `Update translations from Parlance\n\n${ACTION_TRAILER}: 7`, committerType: 'Bot', author: '@github-actions[bot]' });
 const person = (sha: string): BranchCommit => ({ sha, message: 'Fix the German greeting', committerType: 'User', author: '@octocat' });
@@ -18,14 +21,14 @@ describe('isActionCommit', () => {
 
 describe('planBranch', () => {
   it('builds on the branch, never forcing, when a person committed to it (or a commit could not be seen)', () => {
-    expect(planBranch({ aheadBy: 2, behindBy: 3, commits: [own('a'), person('b')] })).toMatchObject({ parent: 'branch', force: false, peopleCommits: [person('b')] });
+    expect(planBranch({ aheadBy: 2, behindBy: 3, commits: [own('a'), person('b')] })).toMatchObject({ parent: 'branch', force: false, foreignCommits: [person('b')] });
     expect(planBranch({ aheadBy: 101, behindBy: 0, commits: Array.from({ length: 100 }, (_, i) => own(String(i))) })).toMatchObject({ parent: 'branch', force: false, unseenCommits: 1 });
   });
 
   it("rebuilds on a moved base when only the Action's commits would be replaced, and fast-forwards a merged branch", () => {
-    expect(planBranch({ aheadBy: 1, behindBy: 2, commits: [own('a')] })).toEqual({ parent: 'base', force: true, peopleCommits: [], unseenCommits: 0 });
-    expect(planBranch({ aheadBy: 0, behindBy: 2, commits: [] })).toEqual({ parent: 'base', force: false, peopleCommits: [], unseenCommits: 0 });
-    expect(planBranch({ aheadBy: 1, behindBy: 0, commits: [own('a')] })).toEqual({ parent: 'branch', force: false, peopleCommits: [], unseenCommits: 0 });
+    expect(planBranch({ aheadBy: 1, behindBy: 2, commits: [own('a')] })).toEqual({ parent: 'base', force: true, foreignCommits: [], unseenCommits: 0, baseMoved: true });
+    expect(planBranch({ aheadBy: 0, behindBy: 2, commits: [] })).toEqual({ parent: 'base', force: false, foreignCommits: [], unseenCommits: 0, baseMoved: true });
+    expect(planBranch({ aheadBy: 1, behindBy: 0, commits: [own('a')] })).toEqual({ parent: 'branch', force: false, foreignCommits: [], unseenCommits: 0, baseMoved: false });
   });
 });
 
