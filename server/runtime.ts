@@ -48,6 +48,8 @@ import type { Resolver } from './net/address-guard.js';
 
 /** How long an idle client connection stays open: longer than a load balancer's idle timeout (60 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** While stopping, how often connections that finished their answer are closed. */
+const CLOSE_SWEEP_MS = 50;
 
 export interface Roles {
   api: boolean;
@@ -259,9 +261,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     if (sweeper) clearInterval(sweeper);
     if (githubApp) await githubApp.close();
     if (server) {
-      const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
-      server.closeIdleConnections?.();
-      await closing;
+      const listener = server;
+      const closing = new Promise<void>((resolve) => listener.close(() => resolve()));
+      // close() ends the connections idle now; one answering a request becomes idle when its answer is sent, and would
+      // then stay open for the whole keep-alive (65 s). Ending idle connections until none is left closes each as
+      // soon as its answer is out.
+      listener.closeIdleConnections();
+      const sweep = setInterval(() => listener.closeIdleConnections(), CLOSE_SWEEP_MS);
+      await closing.finally(() => clearInterval(sweep));
     }
     await queue.close();
     await dispatcher.stop();
