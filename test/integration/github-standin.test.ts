@@ -239,7 +239,7 @@ describe.sequential('the App against the GitHub stand-in, through GITHUB_API_URL
     expect(files['locales/en.json']).toBe(json(changed));
     // main moved with the source change and the branch held only Parlance's commits: one commit on main's new head.
     const commits = parlanceCommits();
-    expect(commits.map((c) => c.parents)).toEqual([[pushed]]);
+    expect(commits.map((c) => c.parents), commits.map((c) => `${c.sha.slice(0, 7)} ${c.message}`).join('\n---\n')).toEqual([[pushed]]);
     expect(github.pulls).toHaveLength(1);
     expect(github.pulls[0]!.state).toBe('open');
     expect(github.pulls[0]!.body).toContain(`\`${batches[0]}\``);
