@@ -71747,12 +71747,17 @@ function getOctokit(token, options, ...additionalPlugins) {
 function translationBranchFor(base) {
     return `parlance/${base}`;
 }
-/** The message's last paragraph (git's trailer block) has a `<trailer>: <value>` line. */
-function hasTrailer(message, trailer) {
+/** The trailer that marks the GitHub App's and the code-host connectors' commits: `Parlance-Batch: <batch id>`. */
+const BATCH_TRAILER = 'Parlance-Batch';
+/** The values of a trailer's `<trailer>: <value>` lines in the message's last paragraph (git's trailer block). */
+function trailerValues(message, trailer) {
     const paragraphs = message.trim().split(/\r?\n\s*\r?\n/);
-    const trailers = paragraphs[paragraphs.length - 1] ?? '';
-    const line = new RegExp(`^${trailer}: \\S+$`);
-    return trailers.split(/\r?\n/).some((text) => line.test(text.trim()));
+    const line = new RegExp(`^${trailer}: (\\S+)$`);
+    return (paragraphs.at(-1) ?? '').split(/\r?\n/).flatMap((text) => line.exec(text.trim())?.[1] ?? []);
+}
+/** The message carries the trailer in its trailer block. */
+function hasTrailer(message, trailer) {
+    return trailerValues(message, trailer).length > 0;
 }
 /**
  * The writer's own commit: its trailer, and a bot committed it. A person who amends or cherry-picks one keeps the

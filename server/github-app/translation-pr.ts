@@ -5,7 +5,7 @@
  */
 import type { ProbotOctokit } from 'probot';
 import { RepoPathError, repoPathProblem } from '../../src/core/repo-path.js';
-import { freshBranch, fromCompare, gitBlobSha, isOwnCommit, planBranch, translationBranchFor, type BranchCommit, type BranchPlan } from '../../src/core/translation-branch.js';
+import { BATCH_TRAILER, freshBranch, fromCompare, gitBlobSha, isOwnCommit, planBranch, translationBranchFor, type BranchCommit, type BranchPlan } from '../../src/core/translation-branch.js';
 import { pullRequestBody, pullRequestTitle, type BatchReport, type DriftImport, type ProjectRef } from './pr-body.js';
 
 /** The part of an Octokit client the engine uses; Probot's `context.octokit` and a bare `@octokit/core` both fit. */
@@ -55,7 +55,7 @@ export class GitHubSyncError extends Error {
 }
 
 /** The trailer that marks a commit as Parlance's own, so a later batch may replace it. */
-export const BATCH_TRAILER = 'Parlance-Batch';
+export { BATCH_TRAILER };
 
 /** The branch Parlance owns for a base branch. */
 export const branchFor = translationBranchFor;

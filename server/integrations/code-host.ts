@@ -10,6 +10,7 @@
 import { z } from '@hono/zod-openapi';
 import { detectFormat, isFormatId } from '../../src/core/formats/index.js';
 import { repoPathProblem } from '../../src/core/repo-path.js';
+import { BATCH_TRAILER, hasTrailer, trailerValues, translationBranchFor } from '../../src/core/translation-branch.js';
 import { configPathProblem } from '../../src/project-config/config-path-problem.js';
 import { matchSourcePaths } from '../../src/project-config/match-source-paths.js';
 import { parseConfig, type ParlanceConfig } from '../../src/project-config/parse-config.js';
@@ -105,20 +106,15 @@ export interface CodeHostSettings {
 }
 
 /** The branch Parlance owns for a base branch (the GitHub App's name). */
-export const branchFor = (base: string) => `parlance/${base}`;
+export const branchFor = translationBranchFor;
 
-/** The marker that makes a commit Parlance's, as the GitHub App writes it. */
-export const BATCH_TRAILER = 'Parlance-Batch';
+export { BATCH_TRAILER };
 
 /** The batch ids of a commit message's `Parlance-Batch` trailers (lines of its last paragraph). */
-export function batchTrailers(message: string): string[] {
-  const paragraphs = message.trim().split(/\r?\n\s*\r?\n/);
-  const trailer = new RegExp(`^${BATCH_TRAILER}: (\\S+)$`);
-  return (paragraphs.at(-1) ?? '').split(/\r?\n/).flatMap((line) => trailer.exec(line.trim())?.[1] ?? []);
-}
+export const batchTrailers = (message: string): string[] => trailerValues(message, BATCH_TRAILER);
 
 /** Whether a commit message ends with Parlance's batch trailer. */
-export const hasBatchTrailer = (message: string): boolean => batchTrailers(message).length > 0;
+export const hasBatchTrailer = (message: string): boolean => hasTrailer(message, BATCH_TRAILER);
 
 export interface CodeHostSpec<Settings extends CodeHostSettings, Secrets> {
   id: string;

@@ -21,12 +21,19 @@ export interface BranchCommit {
   author: string;
 }
 
-/** The message's last paragraph (git's trailer block) has a `<trailer>: <value>` line. */
-export function hasTrailer(message: string, trailer: string): boolean {
+/** The trailer that marks the GitHub App's and the code-host connectors' commits: `Parlance-Batch: <batch id>`. */
+export const BATCH_TRAILER = 'Parlance-Batch';
+
+/** The values of a trailer's `<trailer>: <value>` lines in the message's last paragraph (git's trailer block). */
+export function trailerValues(message: string, trailer: string): string[] {
   const paragraphs = message.trim().split(/\r?\n\s*\r?\n/);
-  const trailers = paragraphs[paragraphs.length - 1] ?? '';
-  const line = new RegExp(`^${trailer}: \\S+$`);
-  return trailers.split(/\r?\n/).some((text) => line.test(text.trim()));
+  const line = new RegExp(`^${trailer}: (\\S+)$`);
+  return (paragraphs.at(-1) ?? '').split(/\r?\n/).flatMap((text) => line.exec(text.trim())?.[1] ?? []);
+}
+
+/** The message carries the trailer in its trailer block. */
+export function hasTrailer(message: string, trailer: string): boolean {
+  return trailerValues(message, trailer).length > 0;
 }
 
 /**
