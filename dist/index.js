@@ -72545,7 +72545,7 @@ async function run_settledRows(context, push) {
     }
     return rows;
 }
-/** At most this many held rows are read from the queue; the summary shows fewer. */
+/** At most this many held rows are read from the queue per source file; the summary shows fewer. */
 const HELD_LIMIT = 1000;
 /**
  * The review queue's held rows for the pulled source files and locales: they are left out of the files whether this
@@ -72558,8 +72558,11 @@ async function heldRows(context, pull) {
     if (sources.size === 0)
         return [];
     try {
-        const rows = await context.client().translations({ state: 'held', limit: HELD_LIMIT });
-        return rows.filter((row) => sources.has(row.path) && locales.has(row.locale));
+        // Per source file, so held rows of other files in the project never crowd these out of the limit.
+        const rows = [];
+        for (const path of sources)
+            rows.push(...(await context.client().translations({ state: 'held', path, limit: HELD_LIMIT })));
+        return rows.filter((row) => locales.has(row.locale));
     }
     catch (error) {
         lib_core.info(`Parlance: could not read the review queue (${error instanceof Error ? error.message : String(error)}); counting the keys the pulled files left out instead.`);

@@ -95,7 +95,7 @@ async function settledRows(context: CommandContext, push: RunResult['push']): Pr
   return rows;
 }
 
-/** At most this many held rows are read from the queue; the summary shows fewer. */
+/** At most this many held rows are read from the queue per source file; the summary shows fewer. */
 const HELD_LIMIT = 1000;
 
 /**
@@ -108,8 +108,10 @@ async function heldRows(context: CommandContext, pull: NonNullable<RunResult['pu
   const locales = new Set(pull.files.map((file) => file.locale));
   if (sources.size === 0) return [];
   try {
-    const rows = await context.client().translations({ state: 'held', limit: HELD_LIMIT });
-    return rows.filter((row) => sources.has(row.path) && locales.has(row.locale));
+    // Per source file, so held rows of other files in the project never crowd these out of the limit.
+    const rows: TranslationRow[] = [];
+    for (const path of sources) rows.push(...(await context.client().translations({ state: 'held', path, limit: HELD_LIMIT })));
+    return rows.filter((row) => locales.has(row.locale));
   } catch (error) {
     core.info(`Parlance: could not read the review queue (${error instanceof Error ? error.message : String(error)}); counting the keys the pulled files left out instead.`);
     return undefined;
