@@ -79,6 +79,9 @@ async function personPushes(files: Record<string, string | null>, batches: numbe
   expect(pushed.delivery?.status).toBe(200);
   const done = await batchesHandled(from, batches);
   await vi.waitFor(() => ready(pushed.sha), { timeout: 30_000, interval: 50 });
+  // A job whose first attempt failed is retried by the App 2 s later, after the branch may already look ready: the
+  // scenario ends when no job is left, so a late retry cannot land a commit on the next scenario's main.
+  await app.idle();
   await github.settled();
   return { sha: pushed.sha, batches: done.map((d) => d.batch) };
 }
