@@ -1,12 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { BACKEND_FREE } from './test/backend-free.js';
+import { BACKEND_FREE, BOTH_BACKENDS_IN_ONE_PASS } from './test/backend-free.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The PostgreSQL + Redis pass runs only the files whose outcome the backend can change; the others run once, embedded.
-    exclude: [...configDefaults.exclude, ...(process.env.PARLANCE_TEST_BACKEND === 'postgres' ? BACKEND_FREE : [])],
+    // The PostgreSQL + Redis pass runs only the files whose outcome the backend can change; the others run once, embedded,
+    // and so do the few that reach both backends themselves.
+    exclude: [...configDefaults.exclude, ...(process.env.PARLANCE_TEST_BACKEND === 'postgres' ? [...BACKEND_FREE, ...BOTH_BACKENDS_IN_ONE_PASS] : [])],
     setupFiles: ['test/setup.ts'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',

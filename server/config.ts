@@ -43,6 +43,7 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: positiveInt.default(2),
   BATCH_CHUNK_ROWS: positiveInt.default(500),
   LEASE_SECONDS: positiveInt.default(30),
+  ADMIN_WAIT_SECONDS: positiveInt.default(20),
   SWEEP_INTERVAL_MS: positiveInt.default(5000),
   TRANSLATION_PROVIDER: z.enum(PROVIDER_KINDS).default('pseudo'),
   CAREFUL_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(PROVIDER_KINDS).optional()),
@@ -178,6 +179,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** ADMIN_WAIT_SECONDS: how long `parlance admin` waits for a process that holds the embedded database without taking admin commands. */
+  adminWaitMs: number;
   publicUrl: string | undefined;
   /** MCP_ALLOWED_ORIGINS: browser origins, besides the service's own and localhost, allowed to call /mcp. */
   mcp: { allowedOrigins: string[] };
@@ -403,6 +406,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.PARLANCE_HOST,
     port: e.PORT,
     dataDir: resolve(e.PARLANCE_DATA_DIR),
+    adminWaitMs: e.ADMIN_WAIT_SECONDS * 1000,
     publicUrl: e.PARLANCE_PUBLIC_URL,
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) },
     database: e.DATABASE_URL

@@ -22,3 +22,10 @@ export const BACKEND_FREE: readonly string[] = [
   'test/integration/storage-clients.test.ts',
   'test/integration/webhooks-send.test.ts',
 ];
+
+/**
+ * The test files that run once, in the embedded pass, and reach PostgreSQL + Redis themselves where the backend matters:
+ * their costly set-up (installing the npm package) would otherwise run twice for one short test per backend. The
+ * PostgreSQL + Redis pass leaves them out too (vitest.config.ts); CI starts both backends before the embedded pass.
+ */
+export const BOTH_BACKENDS_IN_ONE_PASS: readonly string[] = ['test/integration/package.test.ts'];

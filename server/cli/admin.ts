@@ -56,7 +56,7 @@ export async function runAdmin(argv: string[]): Promise<number> {
   if (typeof line === 'number') return line;
   const config = loadConfig();
   if (config.database.kind !== 'pglite') return runOnOwnDatabase(config, line);
-  const lock = await lockOrForward(config.dataDir, argv);
+  const lock = await lockOrForward(config.dataDir, argv, config.adminWaitMs);
   if (typeof lock === 'number') return lock;
   try {
     return await runOnOwnDatabase(config, line);
@@ -76,16 +76,15 @@ async function runOnOwnDatabase(config: Config, line: AdminLine): Promise<number
   }
 }
 
-/** How long admin waits for a holder without a channel: another admin command or a migrate ends, a starting service opens it. */
-const HOLDER_WAIT_MS = 20_000;
 const HOLDER_POLL_MS = 200;
 
 /**
  * The data directory's lock, for a command run here; or, when a running service holds it, the exit code of the
  * command that service ran. A holder without a channel is waited for a while, then named in the error.
  */
-async function lockOrForward(dataDir: string, argv: string[]): Promise<DataDirLock | number> {
-  const deadline = Date.now() + HOLDER_WAIT_MS;
+async function lockOrForward(dataDir: string, argv: string[], waitMs: number): Promise<DataDirLock | number> {
+  // How long to wait for a holder without a channel (ADMIN_WAIT_SECONDS): another admin command or a migrate ends, a starting service opens it.
+  const deadline = Date.now() + waitMs;
   let told = false;
   for (;;) {
     let locked: DataDirLockedError;
@@ -106,9 +105,9 @@ async function lockOrForward(dataDir: string, argv: string[]): Promise<DataDirLo
         process.stderr.write(`parlance admin: ${error.message}\n`);
         return 1;
       }
-      if (!told && Date.now() > deadline - HOLDER_WAIT_MS + 3000) {
+      if (!told && Date.now() > deadline - waitMs + Math.min(3000, waitMs / 2)) {
         told = true;
-        process.stderr.write(`parlance admin: waiting for process ${locked.owner}, which holds the embedded database in ${dataDir} (up to ${HOLDER_WAIT_MS / 1000} s)…\n`);
+        process.stderr.write(`parlance admin: waiting for process ${locked.owner}, which holds the embedded database in ${dataDir} (up to ${waitMs / 1000} s)…\n`);
       }
     }
     await new Promise((resolve) => setTimeout(resolve, HOLDER_POLL_MS));

@@ -62,7 +62,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Delivery page in Chromium', () => {
           RATE_LIMIT_PER_MINUTE: '100000',
           STORAGE_SYNC_POLL_MS: '100',
           STORAGE_SYNC_TIMEOUT_MS: '5000',
-        }),
+        }, { migrated: true }),
       ),
       launchChromium(),
     ]);

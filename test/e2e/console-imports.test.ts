@@ -33,7 +33,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Import page in Chromium', () => {
   beforeAll(async () => {
     [poeditor, service, browser] = await Promise.all([
       startPoeditorMock(fixture),
-      startParlance(backendEnv({ LOG_LEVEL: 'info', PARLANCE_DEMO: 'true', PARLANCE_SECRET_KEY: 'c'.repeat(64), RATE_LIMIT_PER_MINUTE: '100000' })),
+      startParlance(backendEnv({ LOG_LEVEL: 'info', PARLANCE_DEMO: 'true', PARLANCE_SECRET_KEY: 'c'.repeat(64), RATE_LIMIT_PER_MINUTE: '100000' }, { migrated: true })),
       launchChromium(),
     ]);
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: service.url });

@@ -39,7 +39,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
 
   beforeAll(async () => {
     remote = await startHttpServiceMock({ signingSecret: SIGNING_SECRET });
-    [service, browser] = await Promise.all([startParlance(backendEnv({ ...KIT_ENV, LOG_LEVEL: 'info', PARLANCE_DEMO: 'true' })), launchChromium()]);
+    [service, browser] = await Promise.all([startParlance(backendEnv({ ...KIT_ENV, LOG_LEVEL: 'info', PARLANCE_DEMO: 'true' }, { migrated: true })), launchChromium()]);
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: service.url });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.url });
     owner = await context.newPage();

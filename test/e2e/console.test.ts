@@ -80,7 +80,7 @@ describe.skipIf(!HAS_CHROMIUM)('the web console in Chromium', () => {
         OPENAI_API_KEY: 'sk-test',
         OPENAI_MODEL: 'mock-fast',
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
-      }),
+      }, { migrated: true }),
     );
     browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { SERVICE_NODE_FLAGS } from './parlance-process.js';
 import { dropBackend } from './service.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -25,7 +26,7 @@ export interface Service {
 export async function startParlance(env: Record<string, string>): Promise<Service> {
   const base: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[name] !== undefined) base[name] = process.env[name]!;
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'parlance.js'), 'start'], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, join(ROOT, 'bin', 'parlance.js'), 'start'], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -5,6 +5,11 @@ import { runProcess, type Run } from './process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/parlance.js', import.meta.url));
+/**
+ * Node's flags for a service a test spawns: the embedded database's WebAssembly on V8's baseline compiler only, as in
+ * the test files themselves (vitest.config.ts); a test's service lives for seconds, too short to repay the optimiser.
+ */
+export const SERVICE_NODE_FLAGS = ['--liftoff-only'];
 
 /** A clean environment plus `env`: nothing such as DATABASE_URL leaks in from the shell that runs the tests. */
 export function processEnv(env: Record<string, string>): Record<string, string> {
@@ -34,7 +39,7 @@ export interface ServiceProcess {
 
 /** `parlance start` (or another long-running command) in the background. */
 export function spawnParlance(args: readonly string[], env: Record<string, string>): ServiceProcess {
-  const proc = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: processEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, BIN, ...args], { cwd: ROOT, env: processEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let exitCode: number | null | undefined;

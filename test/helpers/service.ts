@@ -15,6 +15,7 @@ import { createLogger } from '../../server/logger.js';
 import { createRuntime, type Roles, type Runtime } from '../../server/runtime.js';
 import type { Ability } from '../../server/services/tokens/token-fns.js';
 import type { Resolver } from '../../server/net/address-guard.js';
+import { copyMigratedDataDir } from './pglite-snapshot.js';
 
 export const BACKEND = process.env.PARLANCE_TEST_BACKEND === 'postgres' ? 'postgres' : 'embedded';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -34,10 +35,16 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-/** Environment for a service (in-process or spawned) on the selected backend, isolated from other test files. */
-export function backendEnv(extra: Record<string, string> = {}): Record<string, string> {
+/**
+ * Environment for a service (in-process or spawned) on the selected backend, isolated from other test files.
+ * `migrated`: on the embedded backend, the data directory starts with a copy of the migrated database, so a spawned
+ * `parlance` process skips initdb and the migrations; a test of the first start on an empty directory leaves it out.
+ */
+export function backendEnv(extra: Record<string, string> = {}, options: { migrated?: boolean } = {}): Record<string, string> {
   const id = randomBytes(4).toString('hex');
   const dataDir = mkdtempSync(join(tmpdir(), 'parlance-test-'));
+  const template = BACKEND === 'embedded' && options.migrated && process.env.VITEST ? inject('pgliteDataDir') : undefined;
+  if (template !== undefined) copyMigratedDataDir(template, extra.PARLANCE_DATA_DIR ?? dataDir);
   return {
     PARLANCE_HOST: '127.0.0.1',
     PORT: '0',

@@ -41,7 +41,7 @@ function rawRequest(socket: string, payload: string): Promise<string> {
 }
 
 describe(`parlance admin while parlance start runs (${BACKEND})`, () => {
-  const env = backendEnv({ LOG_LEVEL: 'info' });
+  const env = backendEnv({ LOG_LEVEL: 'info' }, { migrated: true });
   const dataDir = env.PARLANCE_DATA_DIR!;
   let service: ServiceProcess;
   let url: string;
@@ -137,7 +137,7 @@ describe.runIf(BACKEND === 'embedded')('the admin channel of the embedded databa
   const orgNames = async () => ((JSON.parse((await admin('org', 'list', '--json')).stdout) as Org[]).map((o) => o.name));
 
   beforeAll(async () => {
-    env = backendEnv({ LOG_LEVEL: 'info' });
+    env = backendEnv({ LOG_LEVEL: 'info' }, { migrated: true });
     dataDir = env.PARLANCE_DATA_DIR!;
     service = spawnParlance(['start'], env);
     await serviceUrl(service);
@@ -214,7 +214,8 @@ describe.runIf(BACKEND === 'embedded')('a data directory held by a process that 
   let holder: ChildProcess;
 
   beforeAll(() => {
-    env = backendEnv();
+    // admin waits ADMIN_WAIT_SECONDS for the holder, then names it: 4 s here rather than the default 20.
+    env = backendEnv({ ADMIN_WAIT_SECONDS: '4' }, { migrated: true });
     dataDir = env.PARLANCE_DATA_DIR!;
     // A live process that is not a parlance service (like one that reused a dead service's pid, or an older parlance).
     holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });

@@ -132,7 +132,7 @@ function send(path: string, options: { chunked: boolean; token?: string; type?: 
 describe.runIf(process.platform === 'linux')('body limits and memory', () => {
   beforeAll(async () => {
     const port = await freePort();
-    env = backendEnv({ PORT: String(port), LOG_LEVEL: 'warn' });
+    env = backendEnv({ PORT: String(port), LOG_LEVEL: 'warn' }, { migrated: true });
     base = `http://127.0.0.1:${port}`;
     // A clean environment: only the backend's settings, nothing from the test runner's.
     const clean: Record<string, string> = {};

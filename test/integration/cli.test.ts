@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVICE_NODE_FLAGS } from '../helpers/parlance-process.js';
 import { backendEnv, dropBackend, filePush } from '../helpers/service.js';
 
 const BIN = join(import.meta.dirname, '../../bin/parlance.js');
@@ -66,7 +67,7 @@ describe('the bin', () => {
 });
 
 describe('parlance admin', () => {
-  const env = backendEnv();
+  const env = backendEnv({}, { migrated: true });
   afterAll(async () => {
     await dropBackend(env);
   });
@@ -164,7 +165,7 @@ describe('first start', () => {
 });
 
 async function startAndReadToken(env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, BIN, 'start'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readCheckState } from '../../server/github-app/check-run.js';
 import { startGithubStandin, type GithubStandin } from '../helpers/github-standin.js';
 import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
+import { SERVICE_NODE_FLAGS } from '../helpers/parlance-process.js';
 import { backendEnv, dropBackend } from '../helpers/service.js';
 
 const BIN = fileURLToPath(new URL('../../bin/parlance.js', import.meta.url));
@@ -52,7 +53,7 @@ const children: Child[] = [];
 function spawnChild(name: string, args: string[], env: Record<string, string>, cwd: string): Child {
   const base: Record<string, string> = { HOME: cwd, XDG_CONFIG_HOME: join(cwd, 'config'), TMPDIR: tmpdir() };
   for (const key of ['PATH', 'LANG']) if (process.env[key] !== undefined) base[key] = process.env[key]!;
-  const proc = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, BIN, ...args], { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   let stdout = '';
   const started = Date.now();
@@ -176,7 +177,7 @@ beforeAll(async () => {
     OPENAI_BASE_URL: mock.url,
     OPENAI_API_KEY: 'sk-test',
     OPENAI_MODEL: 'mock-fast',
-  });
+  }, { migrated: true });
 
   // The operator's path: the project and a manage token on the data directory before the service takes it over.
   const org = await parlance<{ id: string }>(['admin', 'org', 'create', '--name', 'Acme', '--plan', 'starter'], env, scratch);

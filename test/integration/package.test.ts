@@ -5,14 +5,19 @@
  * repository against it. Then the CLI package (parlance-l10n, packages/cli) installed into an app, as its developers
  * do, runs `init`, `push` and `pull` against that packed service (cli-package.test.ts checks the CLI package itself,
  * offline, against an in-process service).
+ *
+ * Installing the package is most of this file's time, so it runs once (test/backend-free.ts, BOTH_BACKENDS_IN_ONE_PASS)
+ * and starts the installed service on both backends itself: the embedded default, then PostgreSQL + Redis (the
+ * `pg`, `ioredis` and `bullmq` the package must bring as production dependencies).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PACKAGE_DIR, NPM_FLAGS, npmPack, registryProblem, ROOT, runAsUser as run, userEnv } from '../helpers/npm-package.js';
-import { backendEnv, dropBackend } from '../helpers/service.js';
+import { backendEnv, dropBackend, TEST_DATABASE_URL, TEST_REDIS_URL } from '../helpers/service.js';
 
 describe('the npm package', { timeout: 300_000 }, () => {
   /** Why the service's dependencies could not be installed (neither npm's cache nor the registry has them): the later steps skip, saying so. */
@@ -27,6 +32,8 @@ describe('the npm package', { timeout: 300_000 }, () => {
   let tarball = '';
   let url = '';
   let token = '';
+  let pgEnv: Record<string, string> | undefined;
+  let pgService: ChildProcess | undefined;
 
   // In hooks, not at collection: a skipped run makes no directory and no database schema.
   beforeAll(() => {
@@ -34,6 +41,7 @@ describe('the npm package', { timeout: 300_000 }, () => {
     packDir = join(scratch, 'pack');
     installDir = join(scratch, 'install');
     repo = join(installDir, 'repo');
+    // The embedded default (this file runs in the embedded pass only); PostgreSQL + Redis is the last test.
     env = backendEnv({ PARLANCE_DEMO: 'true', LOG_LEVEL: 'info' });
   });
 
@@ -46,7 +54,15 @@ describe('the npm package', { timeout: 300_000 }, () => {
         // Already gone.
       }
     }
+    if (pgService?.pid) {
+      try {
+        process.kill(-pgService.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     await dropBackend(env);
+    if (pgEnv) await dropBackend(pgEnv);
     rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -173,4 +189,82 @@ describe('the npm package', { timeout: 300_000 }, () => {
     expect(output).toContain('SIGTERM received: stopping');
     expect(output).not.toContain('stop failed');
   });
+
+  it('on PostgreSQL + Redis, npx parlance start migrates a new schema and serves, and a push is translated and pulled', async (ctx) => {
+    if (uninstallable) ctx.skip();
+    const unreachable = await backendsUnreachable();
+    if (unreachable) {
+      // CI starts both (.ci/run); elsewhere `npm test` may run without them, and says what it left out.
+      if (process.env.CI) throw new Error(`PostgreSQL + Redis are needed for the installed package's test on them: ${unreachable}`);
+      console.warn(`The installed package on PostgreSQL + Redis is skipped: ${unreachable}`);
+      ctx.skip();
+    }
+    const id = randomBytes(4).toString('hex');
+    pgEnv = backendEnv({ PARLANCE_DEMO: 'true', LOG_LEVEL: 'info', DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: `t_pkg_${id}`, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `test-pkg-${id}` });
+    let out = '';
+    pgService = spawn('npx', ['--no-install', 'parlance', 'start'], { cwd: installDir, env: userEnv(pgEnv), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    pgService.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    pgService.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const deadline = Date.now() + 120_000;
+    while (!/export PARLANCE_TOKEN=prl_\w+/.test(out)) {
+      if (pgService.exitCode !== null || Date.now() > deadline) throw new Error(`parlance start on PostgreSQL printed no token (exit ${pgService.exitCode}):\n${out}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const pgUrl = /Parlance is running at (http:\/\/\S+)/.exec(out)![1]!;
+    const pgToken = /export PARLANCE_TOKEN=(prl_\w+)/.exec(out)![1]!;
+    expect((await fetch(`${pgUrl}/healthz`)).status).toBe(200);
+
+    const pgRepo = join(installDir, 'repo-postgres');
+    mkdirSync(join(pgRepo, 'locales'), { recursive: true });
+    writeFileSync(join(pgRepo, 'parlance.yml'), `service: ${pgUrl}\nlocales: [de]\nfiles:\n  - source: locales/en.json\n    translation: locales/{locale}.json\n`);
+    writeFileSync(join(pgRepo, 'locales/en.json'), '{\n  "greeting": "Hello, {name}!"\n}\n');
+    const cli = (...args: string[]) => run('npx', ['--no-install', 'parlance', ...args, '--json'], { cwd: pgRepo, env: { PARLANCE_TOKEN: pgToken } });
+    const push = await cli('push', '--wait');
+    expect(push.code, push.stderr).toBe(0);
+    expect(JSON.parse(push.stdout)).toMatchObject({ files: [{ path: 'locales/en.json', action: 'pushed', batch: { status: 'completed' } }] });
+    const pull = await cli('pull');
+    expect(pull.code, pull.stderr).toBe(0);
+    expect(readFileSync(join(pgRepo, 'locales/de.json'), 'utf8')).toContain('{name}');
+    // The tables are in the schema the service was given, not in public.
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const tables = await client.query(`select count(*)::int as n from information_schema.tables where table_schema = $1 and table_name = 'batches'`, [`t_pkg_${id}`]);
+      expect(tables.rows[0].n).toBe(1);
+    } finally {
+      await client.end();
+    }
+
+    const closed = new Promise<void>((resolve) => pgService!.on('close', () => resolve()));
+    process.kill(-pgService.pid!, 'SIGTERM');
+    await closed;
+    expect(out).toContain('SIGTERM received: stopping');
+    expect(out).not.toContain('stop failed');
+  });
 });
+
+/** Why PostgreSQL or Redis at TEST_DATABASE_URL / TEST_REDIS_URL cannot be reached, or undefined. */
+async function backendsUnreachable(): Promise<string | undefined> {
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } catch (error) {
+    return `PostgreSQL at ${TEST_DATABASE_URL}: ${(error as Error).message}`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    return `Redis at ${TEST_REDIS_URL}: ${(error as Error).message}`;
+  } finally {
+    redis.disconnect();
+  }
+  return undefined;
+}

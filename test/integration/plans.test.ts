@@ -72,7 +72,7 @@ team:
 `;
 
 describe('plans on a self-hosted instance: the admin CLI, then the service on the same database', () => {
-  const env = backendEnv({ PARLANCE_PLANS: file('plans.yaml', TEAM_PLAN_YAML), PARLANCE_DEFAULT_PLAN: 'team' });
+  const env = backendEnv({ PARLANCE_PLANS: file('plans.yaml', TEAM_PLAN_YAML), PARLANCE_DEFAULT_PLAN: 'team' }, { migrated: true });
   let service: TestService;
   let own: ReturnType<typeof seed> & { token: string };
   let starter: ReturnType<typeof seed> & { token: string };
@@ -175,7 +175,7 @@ describe('plans on a self-hosted instance: the admin CLI, then the service on th
 });
 
 describe('PARLANCE_PLANS and PARLANCE_DEFAULT_PLAN are checked at start-up', () => {
-  const env = backendEnv();
+  const env = backendEnv({}, { migrated: true });
   afterAll(async () => {
     await dropBackend(env);
   });
@@ -238,7 +238,7 @@ describe('PARLANCE_PLANS and PARLANCE_DEFAULT_PLAN are checked at start-up', () 
 });
 
 describe('an organisation whose plan is no longer configured, and a hosted instance', () => {
-  const env = backendEnv();
+  const env = backendEnv({}, { migrated: true });
   afterAll(async () => {
     await dropBackend(env);
   });

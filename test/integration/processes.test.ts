@@ -339,7 +339,7 @@ function serviceEnv(extra: Record<string, string> = {}, mock?: MockOpenAI): Reco
     RATE_LIMIT_PER_MINUTE: '100000',
     ...(mock ? { TRANSLATION_PROVIDER: 'openai', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'x' } : {}),
     ...extra,
-  });
+  }, { migrated: true });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

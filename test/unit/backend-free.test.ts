@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { BACKEND_FREE } from '../backend-free.js';
+import { BACKEND_FREE, BOTH_BACKENDS_IN_ONE_PASS } from '../backend-free.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -40,6 +40,13 @@ function withHelpers(file: string): string[] {
 
 it('every backend-free pattern is a directory (/**) or a test file that exists', () => {
   for (const pattern of BACKEND_FREE) expect(pattern.endsWith('/**') || existsSync(join(ROOT, pattern)), pattern).toBe(true);
+});
+
+it('every file that reaches both backends in one pass exists and names both', () => {
+  for (const file of BOTH_BACKENDS_IN_ONE_PASS) {
+    expect(existsSync(join(ROOT, file)), file).toBe(true);
+    expect(code(file), `${file} reaches PostgreSQL + Redis itself`).toMatch(/TEST_DATABASE_URL[\s\S]*TEST_REDIS_URL/);
+  }
 });
 
 it('no backend-free file, nor a helper it imports, starts a service or reaches a database or a queue', () => {
