@@ -218,11 +218,52 @@ export function createSlots(size: number): <T>(task: () => Promise<T>) => Promis
 }
 
 /**
+ * A chunk's rows that the answer left failed (not JSON, cut off, ids missing, a text that is no string, a refusal)
+ * are sent again: first once more as they are, then in halves, and the halves' failures in halves again, down to
+ * single rows. A row fails only when its own request still fails, with that request's reason; the rows an answer
+ * gave validly are kept at once. A model's occasional malformed answer so costs a request or two, never the chunk.
+ * At most about twice as many requests as the chunk has failed rows; each takes a slot like the first.
+ */
+async function recoverFailedRows(
+  chunk: readonly ProviderRow[],
+  first: readonly RowResult[],
+  inSlot: <T>(task: () => Promise<T>) => Promise<T>,
+  translateChunk: (chunk: readonly ProviderRow[]) => Promise<RowResult[]>,
+): Promise<RowResult[]> {
+  const results = new Map<ProviderRow, RowResult>();
+  chunk.forEach((row, i) => results.set(row, first[i] as RowResult));
+  const failedOf = (rows: readonly ProviderRow[]) => rows.filter((row) => !results.get(row)!.ok);
+
+  const send = async (rows: readonly ProviderRow[]) => {
+    const answers = await inSlot(() => translateChunk(rows));
+    rows.forEach((row, i) => results.set(row, answers[i] as RowResult));
+  };
+  const split = async (rows: readonly ProviderRow[]): Promise<void> => {
+    if (rows.length <= 1) return;
+    const half = Math.ceil(rows.length / 2);
+    await Promise.all(
+      [rows.slice(0, half), rows.slice(half)].map(async (part) => {
+        await send(part);
+        await split(failedOf(part));
+      }),
+    );
+  };
+
+  const failed = failedOf(chunk);
+  if (failed.length === 0) return [...first];
+  // Once more as they are: most malformed answers are one-offs.
+  await send(failed);
+  await split(failedOf(failed));
+  return chunk.map((row) => results.get(row)!);
+}
+
+/**
  * Runs a provider's chunk translator over the rows that need one: rows with nothing translatable come back as their
  * source without a request; rows asking the same (text, notes, context, budget, hints) are sent once and share the
  * answer; the rest go in requests sized by `limits`, each run in one of the provider's slots (PROVIDER_CONCURRENCY
- * requests in flight per provider, across the calls a worker makes at once). A request that fails after its own
- * retries fails the whole call, as one sequential request would.
+ * requests in flight per provider, across the calls a worker makes at once). Rows an answer left failed are sent
+ * again, alone or in smaller requests (recoverFailedRows). A request that fails after its own HTTP retries (the
+ * provider unreachable, 5xx, 429 past its retries) fails the whole call, as one sequential request would.
  */
 export async function translateInChunks(
   rows: readonly ProviderRow[],
@@ -249,19 +290,21 @@ export async function translateInChunks(
   }
   // Once a request has failed for good, the ones still waiting for a slot are not sent: the call has failed.
   let failed = false;
+  const guarded = async (chunk: readonly ProviderRow[]): Promise<RowResult[]> => {
+    if (failed) throw new Error('the call failed');
+    try {
+      return await translateChunk(chunk);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  };
   await Promise.all(
-    packChunks(unique, limits).map((chunk) =>
-      inSlot(async () => {
-        if (failed) return;
-        try {
-          const answers = await translateChunk(chunk);
-          chunk.forEach((row, j) => results.set(row, answers[j] as RowResult));
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      }),
-    ),
+    packChunks(unique, limits).map(async (chunk) => {
+      const answers = await inSlot(() => guarded(chunk));
+      const settled = answers.every((answer) => answer.ok) ? answers : await recoverFailedRows(chunk, answers, inSlot, guarded);
+      chunk.forEach((row, j) => results.set(row, settled[j] as RowResult));
+    }),
   );
   for (const [row, first] of sameAs) results.set(row, { ...results.get(first)!, id: row.id });
   return rows.map((row) => results.get(row) as RowResult);

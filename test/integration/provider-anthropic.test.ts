@@ -95,11 +95,13 @@ describe('anthropic provider', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('fails the rows of an answer cut off at max_tokens', async () => {
-    mock.script.push({ text: '{"translations":[{"id":"1","text":"HAL', stopReason: 'max_tokens' });
+  it('fails the rows of an answer cut off at max_tokens every time, after one retry', async () => {
+    const cutOff = { text: '{"translations":[{"id":"1","text":"HAL', stopReason: 'max_tokens' };
+    mock.script.push(cutOff, cutOff);
     const results = await provider({ maxTokens: 16 }).translate(request([HELLO_ROW]));
     expect(mock.requests[0]?.body.max_tokens).toBe(16);
     expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining('cut off (stop_reason: max_tokens)') }]);
+    expect(mock.requests).toHaveLength(2);
   });
 
   it('uses the careful model and puts context, glossary, memory and neighbours into the careful prompt', async () => {

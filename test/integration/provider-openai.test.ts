@@ -200,13 +200,15 @@ describe('openai provider', () => {
     expect(mock.requests).toHaveLength(1);
   });
 
-  it('leaves token checks to the caller and fails only the rows missing from the answer', async () => {
+  it('leaves token checks to the caller, keeps the valid rows of a partial answer and sends the others again', async () => {
     mock.script.push({
       text: JSON.stringify({
         translations: [
           { id: '1', text: 'HALLO <ph id="0"/>' },
           { id: '2', text: 'HALLO OHNE PLATZHALTER' },
           { id: '3', text: 42 },
+          // An id the chunk does not have: ignored.
+          { id: '9', text: 'EXTRA' },
         ],
       }),
     });
@@ -219,8 +221,41 @@ describe('openai provider', () => {
     expect(results[0]).toEqual({ id: 'ok', ok: true, text: 'HALLO <ph id="0"/>' });
     // A dropped token is the quality gate's finding, made after the caller restores the tokens.
     expect(results[1]).toEqual({ id: 'dropped', ok: true, text: 'HALLO OHNE PLATZHALTER' });
-    expect(results[2]).toEqual({ id: 'number', ok: false, reason: expect.stringContaining("row 3 (key 'k3') is not a string") });
-    expect(results[3]).toEqual({ id: 'missing', ok: false, reason: expect.stringContaining("row 4 (key 'k4') missing from the model answer") });
+    // The rows the answer got wrong went again, on their own request, under new positional ids.
+    expect(results[2]).toEqual({ id: 'number', ok: true, text: 'de: FORTY-TWO' });
+    expect(results[3]).toEqual({ id: 'missing', ok: true, text: 'de: GOODBYE' });
+    expect(mock.requests.map((r) => r.user.rows.map((row) => `${row.id}:${row.key}`))).toEqual([
+      ['1:k1', '2:k2', '3:k3', '4:k4'],
+      ['1:k3', '2:k4'],
+    ]);
+  });
+
+  it('a malformed answer in a chunk of 60 costs one more request and fails no row', async () => {
+    mock.script.push({ text: 'Sure! Here are your translations: ...' });
+    const rows = Array.from({ length: 60 }, (_, i) => ({ id: `r${i}`, key: `key.${i}`, text: `String number ${i}` }));
+    const results = await provider({ batchSize: 60 }).translate(request(rows));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(results[59]).toEqual({ id: 'r59', ok: true, text: 'de: STRING NUMBER 59' });
+    expect(mock.requests.map((r) => r.user.rows.length)).toEqual([60, 60]);
+  });
+
+  it('splits a chunk whose answer stays malformed, down to the one row the model cannot answer, which fails with the reason', async () => {
+    // Whenever key.5 is in a request, the answer is prose; every other request is answered normally.
+    const poisoned = (r: ChatRecorded) => (r.user.rows.some((row) => row.key === 'key.5') ? { text: 'I cannot translate this.' } : {});
+    mock.script.push(...Array.from({ length: 20 }, () => poisoned));
+    const rows = Array.from({ length: 8 }, (_, i) => ({ id: `r${i}`, key: `key.${i}`, text: `String number ${i}` }));
+    const results = await provider().translate(request(rows));
+    expect(results.filter((r) => r.ok).map((r) => r.id)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r6', 'r7']);
+    expect(results[5]).toEqual({ id: 'r5', ok: false, reason: expect.stringContaining("not the expected JSON {\"translations\":[...]}: 'I cannot translate this.'") });
+    // 8, the same 8 again, halves of 4, then of 2, then the single row: each request once.
+    expect(mock.requests.map((r) => r.user.rows.length)).toEqual([8, 8, 4, 4, 2, 2, 1, 1]);
+  });
+
+  it('fails a row whose answer is cut off every time, with the finish reason, after one retry', async () => {
+    mock.script.push({ text: '{"translations":[{"id":"1","te', stopReason: 'length' }, { text: '{"translations":[{"id":"1","te', stopReason: 'length' });
+    const results = await provider().translate(request([HELLO_ROW]));
+    expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining('cut off (finish_reason: length)') }]);
+    expect(mock.requests).toHaveLength(2);
   });
 
   it('accepts an answer wrapped in a ```json fence', async () => {
@@ -232,16 +267,10 @@ describe('openai provider', () => {
     expect(await provider().translate(request([HELLO_ROW]))).toEqual([{ id: 'a', ok: true, text: 'HALLO' }]);
   });
 
-  it('fails the rows of a chunk whose answer is not JSON', async () => {
-    mock.script.push({ text: 'Sure! Here are your translations: ...' });
+  it('fails the rows of a chunk whose answer is not JSON, each time', async () => {
+    mock.script.push({ text: 'Sure! Here are your translations: ...' }, { text: 'Sure! Here are your translations: ...' });
     const results = await provider().translate(request([HELLO_ROW]));
     expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining("not the expected JSON {\"translations\":[...]}: 'Sure! Here are") }]);
-  });
-
-  it('fails the rows of a cut-off answer with the finish reason', async () => {
-    mock.script.push({ text: '{"translations":[{"id":"1","te', stopReason: 'length' });
-    const results = await provider().translate(request([HELLO_ROW]));
-    expect(results).toEqual([{ id: 'a', ok: false, reason: expect.stringContaining('cut off (finish_reason: length)') }]);
   });
 
   it('puts careful-pass context into the prompt and asks for a self-check', async () => {

@@ -166,6 +166,26 @@ describe('gates and the corrective retry', () => {
   });
 });
 
+describe('a malformed model answer', () => {
+  it('in a chunk of 60 rows costs a retry of that request, and the batch translates every row', async () => {
+    const before = mock.requests;
+    // The first request's answer is prose, not the JSON asked for; the next are answered normally.
+    mock.replies = [
+      {
+        status: 200,
+        body: { id: 'chatcmpl-bad', object: 'chat.completion', model: 'mock-fast', choices: [{ index: 0, message: { role: 'assistant', content: 'Sorry, I can only help with that later.' }, finish_reason: 'stop' }] },
+      },
+    ];
+    const keys = Array.from({ length: 20 }, (_, i) => ({ key: `m.row${i}`, source: `Malformed answer number ${i}` }));
+    const batch = await push(keys, ['de', 'fr', 'pl']);
+    expect(batch.status).toBe('completed');
+    expect(batch.rows).toMatchObject({ total: 60, done: 60, failed: 0 });
+    // One request per locale (20 rows each, under the 40-row limit), and the one malformed answer's 20 rows again.
+    expect(mock.requests - before).toBe(4);
+    expect((await pull('fr')).body['m.row7']).toBe(mockTranslate('Malformed answer number 7', 'fr'));
+  });
+});
+
 describe('review and human edits', () => {
   it('approves a held candidate into the file, and rejects a translation so the next push redoes it', async () => {
     mock.script = (r, { locale }) => (r.key === 'r.upload' ? renamePlaceholder(r.text, locale) : undefined);
