@@ -63,7 +63,10 @@ export const envSchema = z.object({
   PROVIDER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   PROVIDER_BATCH_ROWS: positiveInt.default(40),
   PROVIDER_BATCH_TOKENS: positiveInt.default(3000),
-  PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  PROVIDER_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
+  PROVIDER_REQUESTS_PER_MINUTE: z.preprocess(emptyAsUndefined, positiveInt.optional()),
+  PROVIDER_TOKENS_PER_MINUTE: z.preprocess(emptyAsUndefined, positiveInt.optional()),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   PARLANCE_DEMO: z.enum(['true', 'false']).default('true'),
   // Which non-public addresses requests to user-supplied URLs may reach: 'false' (default), 'true', or networks and hosts.
@@ -153,11 +156,17 @@ export interface RemoteSettings {
   maxRetries: number;
 }
 
-/** How an LLM provider cuts rows into requests: rows and estimated prompt tokens per request, requests in flight. */
+/**
+ * How an LLM provider cuts rows into requests (rows and estimated prompt tokens per request) and how many it sends at
+ * once: `concurrency` at first, adapting up to `maxConcurrency` and within the per-minute caps (adaptive-limit.ts).
+ */
 export interface BatchingSettings {
   batchRows: number;
   batchTokens: number;
   concurrency: number;
+  maxConcurrency: number;
+  requestsPerMinute: number | undefined;
+  tokensPerMinute: number | undefined;
 }
 
 /** One translation provider and everything it needs; API keys live here and nowhere in logs. */
@@ -252,7 +261,15 @@ function chosenBy(e: Env, kind: ProviderKind): string {
 /** The settings of one provider kind, or the problem that stops it (a required variable unset). */
 function providerSettings(e: Env, kind: ProviderKind): { ok: true; settings: ProviderSettings } | { ok: false; problem: string } {
   const remote: RemoteSettings = { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES };
-  const batching: BatchingSettings = { batchRows: e.PROVIDER_BATCH_ROWS, batchTokens: e.PROVIDER_BATCH_TOKENS, concurrency: e.PROVIDER_CONCURRENCY };
+  const batching: BatchingSettings = {
+    batchRows: e.PROVIDER_BATCH_ROWS,
+    batchTokens: e.PROVIDER_BATCH_TOKENS,
+    // The starting point never above the ceiling.
+    concurrency: Math.min(e.PROVIDER_CONCURRENCY, e.PROVIDER_MAX_CONCURRENCY),
+    maxConcurrency: e.PROVIDER_MAX_CONCURRENCY,
+    requestsPerMinute: e.PROVIDER_REQUESTS_PER_MINUTE,
+    tokensPerMinute: e.PROVIDER_TOKENS_PER_MINUTE,
+  };
   const missing = (name: string, expected: string) => ({ ok: false as const, problem: `${name}=(unset): required because ${chosenBy(e, kind)}; expected ${expected}` });
   switch (kind) {
     case 'pseudo':

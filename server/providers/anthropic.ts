@@ -60,8 +60,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Tran
     options,
   );
 
-  return createLlmProvider(name, options, ({ model, system, user, signal }) => {
+  return createLlmProvider(name, options, ({ model, system, user, signal, limit, tokens }) => {
     const body = JSON.stringify({ model, max_tokens: maxTokens, system, messages: [{ role: 'user', content: user }], temperature: 0 });
-    return http.send({ method: 'POST', url, headers, body, signal }, MESSAGE);
+    return http.send({ method: 'POST', url, headers, body, signal, limit, tokens }, MESSAGE);
   });
 }

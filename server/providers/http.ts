@@ -16,6 +16,17 @@ export interface RemoteOptions {
   maxDelayMs?: number;
   /** Receives a warning per retried request, so throttling shows in the logs before it becomes a failure. */
   log?: Logger;
+  /** Places for the attempts in flight (adaptive-limit.ts); without one, every attempt goes at once. */
+  limit?: RequestLimit;
+}
+
+/** What the HTTP client needs of a limit on requests in flight: a place per attempt, and each answer's status and headers. */
+export interface RequestLimit {
+  /**
+   * Runs `attempt` once a place is free and the minute's budgets allow `tokens` more; rejects if `signal` aborts
+   * first. The attempt reports its answer through `answered`: 2xx grows the limit, a push back (429) shrinks it.
+   */
+  run<T>(attempt: (answered: (status: number, headers: Headers) => void) => Promise<T>, tokens: number, signal?: AbortSignal): Promise<T>;
 }
 
 /** What the client knows of the API it calls: its name in messages, the secrets to redact, and how to read its errors. */
@@ -37,6 +48,10 @@ export interface HttpRequest {
   /** JSON text for POST. */
   body?: string;
   signal?: AbortSignal | undefined;
+  /** Estimated prompt tokens, for a limit's tokens per minute. */
+  tokens?: number;
+  /** This request's limit in flight, in place of the client's (an LLM provider keeps one per model). */
+  limit?: RequestLimit;
 }
 
 /**
@@ -152,7 +167,9 @@ export function createHttpClient(api: HttpClientOptions, remote: RemoteOptions):
 
   const redact = (s: string): string => secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), s);
 
-  async function attempt<T>(request: HttpRequest, reader: BodyReader<T>): Promise<Attempt<T>> {
+  const limit: RequestLimit = remote.limit ?? { run: (attempt) => attempt(() => undefined) };
+
+  async function attempt<T>(request: HttpRequest, reader: BodyReader<T>, answered: (status: number, headers: Headers) => void): Promise<Attempt<T>> {
     const { signal } = request;
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -161,6 +178,7 @@ export function createHttpClient(api: HttpClientOptions, remote: RemoteOptions):
     try {
       res = await doFetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: combined });
       text = await res.text();
+      answered(res.status, res.headers);
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       if (timeout.aborted) return { ok: false, message: `${name}: request timed out after ${timeoutMs} ms`, retryAfterMs: undefined };
@@ -182,7 +200,7 @@ export function createHttpClient(api: HttpClientOptions, remote: RemoteOptions):
     async send(request, reader) {
       for (let retry = 0; ; retry++) {
         request.signal?.throwIfAborted();
-        const outcome = await attempt(request, reader);
+        const outcome = await (request.limit ?? limit).run((answered) => attempt(request, reader, answered), request.tokens ?? 0, request.signal);
         if (outcome.ok) return outcome.value;
         if (retry >= maxRetries) throw new ProviderError(`${outcome.message} (gave up after ${retry + 1} attempts)`, true);
         // A server-given wait is followed as is (up to the cap): it knows when the window reopens, our backoff only guesses.

@@ -16,8 +16,15 @@ function remoteOptions(settings: RemoteSettings, log: Logger | undefined): Remot
 }
 
 /** An LLM provider's request sizing from its settings. */
-function batchingOptions(settings: BatchingSettings): Pick<LlmOptions, 'batchSize' | 'batchTokens' | 'concurrency'> {
-  return { batchSize: settings.batchRows, batchTokens: settings.batchTokens, concurrency: settings.concurrency };
+function batchingOptions(settings: BatchingSettings): Pick<LlmOptions, 'batchSize' | 'batchTokens' | 'concurrency' | 'maxConcurrency' | 'requestsPerMinute' | 'tokensPerMinute'> {
+  return {
+    batchSize: settings.batchRows,
+    batchTokens: settings.batchTokens,
+    concurrency: settings.concurrency,
+    maxConcurrency: settings.maxConcurrency,
+    ...(settings.requestsPerMinute !== undefined ? { requestsPerMinute: settings.requestsPerMinute } : {}),
+    ...(settings.tokensPerMinute !== undefined ? { tokensPerMinute: settings.tokensPerMinute } : {}),
+  };
 }
 
 /** One provider from its settings; `log` receives a warning per retried request. */

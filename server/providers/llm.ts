@@ -1,5 +1,7 @@
 /** What the LLM providers (OpenAI-compatible, Anthropic) share: their options, the prompt, reading the answer, and the chunked translate loop. */
-import { isRecord, parseJson, type RemoteOptions } from './http.js';
+import { setMaxListeners } from 'node:events';
+import { createAdaptiveLimit, type AdaptiveLimit, type LimitSnapshot } from './adaptive-limit.js';
+import { isRecord, parseJson, type RemoteOptions, type RequestLimit } from './http.js';
 import { hasTranslatableText } from './mt-text.js';
 import type { Pass, ProviderRow, RowResult, TranslateRequest, TranslationProvider } from './provider.js';
 
@@ -12,26 +14,35 @@ export interface LlmOptions extends RemoteOptions {
   batchSize?: number;
   /** At most about this many prompt tokens of rows per request (estimated at 4 characters a token). Default 3,000. */
   batchTokens?: number;
-  /** Requests in flight at once, across all calls to this provider. Default 4. */
+  /** Requests in flight at first, per model, across all calls to this provider; the limit adapts from there (adaptive-limit.ts). Default 16. */
   concurrency?: number;
+  /** Requests in flight at most, per model. Default 64. */
+  maxConcurrency?: number;
+  /** The operator's cap on requests started per minute, per model. */
+  requestsPerMinute?: number;
+  /** The operator's cap on estimated prompt tokens sent per minute, per model. */
+  tokensPerMinute?: number;
 }
 
-/** How a provider cuts a translate call's rows into requests. */
+/** How a provider cuts a translate call's rows into requests, and how many it starts with in flight. */
 export interface ChunkLimits {
   rows: number;
   tokens: number;
   concurrency: number;
+  maxConcurrency: number;
 }
 
-export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { rows: 40, tokens: 3000, concurrency: 4 };
+export const DEFAULT_CHUNK_LIMITS: ChunkLimits = { rows: 40, tokens: 3000, concurrency: 16, maxConcurrency: 64 };
 
-/** The limits from a provider's options, each at least 1. */
-export function chunkLimits(options: { batchSize?: number | undefined; batchTokens?: number | undefined; concurrency?: number | undefined }): ChunkLimits {
+/** The limits from a provider's options, each at least 1; the starting concurrency at most the maximum. */
+export function chunkLimits(options: Pick<LlmOptions, 'batchSize' | 'batchTokens' | 'concurrency' | 'maxConcurrency'>): ChunkLimits {
   const atLeastOne = (value: number | undefined, fallback: number) => Math.max(1, Math.floor(value ?? fallback));
+  const maxConcurrency = atLeastOne(options.maxConcurrency, DEFAULT_CHUNK_LIMITS.maxConcurrency);
   return {
     rows: atLeastOne(options.batchSize, DEFAULT_CHUNK_LIMITS.rows),
     tokens: atLeastOne(options.batchTokens, DEFAULT_CHUNK_LIMITS.tokens),
-    concurrency: atLeastOne(options.concurrency, DEFAULT_CHUNK_LIMITS.concurrency),
+    concurrency: Math.min(maxConcurrency, atLeastOne(options.concurrency, DEFAULT_CHUNK_LIMITS.concurrency)),
+    maxConcurrency,
   };
 }
 
@@ -200,34 +211,16 @@ export function packChunks(rows: readonly ProviderRow[], limits: Pick<ChunkLimit
   return chunks;
 }
 
-/** Lets at most `size` tasks run at once, in the order they asked; shared by every call of one provider. */
-export function createSlots(size: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  return async (task) => {
-    if (running >= size) await new Promise<void>((resolve) => queue.push(resolve));
-    else running += 1;
-    try {
-      return await task();
-    } finally {
-      const next = queue.shift();
-      if (next) next();
-      else running -= 1;
-    }
-  };
-}
-
 /**
  * A chunk's rows that the answer left failed (not JSON, cut off, ids missing, a text that is no string, a refusal)
  * are sent again: first once more as they are, then in halves, and the halves' failures in halves again, down to
  * single rows. A row fails only when its own request still fails, with that request's reason; the rows an answer
  * gave validly are kept at once. A model's occasional malformed answer so costs a request or two, never the chunk.
- * At most about twice as many requests as the chunk has failed rows; each takes a slot like the first.
+ * At most about twice as many requests as the chunk has failed rows; each waits for its place like the first.
  */
 async function recoverFailedRows(
   chunk: readonly ProviderRow[],
   first: readonly RowResult[],
-  inSlot: <T>(task: () => Promise<T>) => Promise<T>,
   translateChunk: (chunk: readonly ProviderRow[]) => Promise<RowResult[]>,
 ): Promise<RowResult[]> {
   const results = new Map<ProviderRow, RowResult>();
@@ -235,7 +228,7 @@ async function recoverFailedRows(
   const failedOf = (rows: readonly ProviderRow[]) => rows.filter((row) => !results.get(row)!.ok);
 
   const send = async (rows: readonly ProviderRow[]) => {
-    const answers = await inSlot(() => translateChunk(rows));
+    const answers = await translateChunk(rows);
     rows.forEach((row, i) => results.set(row, answers[i] as RowResult));
   };
   const split = async (rows: readonly ProviderRow[]): Promise<void> => {
@@ -260,16 +253,16 @@ async function recoverFailedRows(
 /**
  * Runs a provider's chunk translator over the rows that need one: rows with nothing translatable come back as their
  * source without a request; rows asking the same (text, notes, context, budget, hints) are sent once and share the
- * answer; the rest go in requests sized by `limits`, each run in one of the provider's slots (PROVIDER_CONCURRENCY
- * requests in flight per provider, across the calls a worker makes at once). Rows an answer left failed are sent
- * again, alone or in smaller requests (recoverFailedRows). A request that fails after its own HTTP retries (the
- * provider unreachable, 5xx, 429 past its retries) fails the whole call, as one sequential request would.
+ * answer; the rest go in requests sized by `limits`, all at once, each waiting for its place in the model's adaptive
+ * limit (adaptive-limit.ts). Rows an answer left failed are sent again, alone or in smaller requests
+ * (recoverFailedRows). A request that fails after its own HTTP retries (the provider unreachable, 5xx, 429 past its
+ * retries) fails the whole call, as one sequential request would: the requests still waiting or in flight are aborted.
  */
 export async function translateInChunks(
   rows: readonly ProviderRow[],
   limits: Pick<ChunkLimits, 'rows' | 'tokens'>,
-  inSlot: <T>(task: () => Promise<T>) => Promise<T>,
-  translateChunk: (chunk: readonly ProviderRow[]) => Promise<RowResult[]>,
+  translateChunk: (chunk: readonly ProviderRow[], signal: AbortSignal) => Promise<RowResult[]>,
+  signal?: AbortSignal,
 ): Promise<RowResult[]> {
   const results = new Map<ProviderRow, RowResult>();
   const unique: ProviderRow[] = [];
@@ -288,24 +281,31 @@ export async function translateInChunks(
       unique.push(row);
     }
   }
-  // Once a request has failed for good, the ones still waiting for a slot are not sent: the call has failed.
-  let failed = false;
+  // Once a request has failed for good, the others are not sent, or are cut short: the call has failed.
+  const call = new AbortController();
+  const callSignal = signal ? AbortSignal.any([signal, call.signal]) : call.signal;
+  const chunks = packChunks(unique, limits);
+  // Every request of the call listens to it while it waits for a place and while it runs (two listeners a request).
+  setMaxListeners(Math.max(10, chunks.length * 4), callSignal);
   const guarded = async (chunk: readonly ProviderRow[]): Promise<RowResult[]> => {
-    if (failed) throw new Error('the call failed');
     try {
-      return await translateChunk(chunk);
+      return await translateChunk(chunk, callSignal);
     } catch (error) {
-      failed = true;
+      if (!call.signal.aborted) call.abort(error);
       throw error;
     }
   };
-  await Promise.all(
-    packChunks(unique, limits).map(async (chunk) => {
-      const answers = await inSlot(() => guarded(chunk));
-      const settled = answers.every((answer) => answer.ok) ? answers : await recoverFailedRows(chunk, answers, inSlot, guarded);
-      chunk.forEach((row, j) => results.set(row, settled[j] as RowResult));
+  const settled = await Promise.allSettled(
+    chunks.map(async (chunk) => {
+      const answers = await guarded(chunk);
+      const final = answers.every((answer) => answer.ok) ? answers : await recoverFailedRows(chunk, answers, guarded);
+      chunk.forEach((row, j) => results.set(row, final[j] as RowResult));
     }),
   );
+  // The first failure is the call's: the others are the aborts it caused. Nothing is left running.
+  if (call.signal.aborted) throw call.signal.reason;
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
   for (const [row, first] of sameAs) results.set(row, { ...results.get(first)!, id: row.id });
   return rows.map((row) => results.get(row) as RowResult);
 }
@@ -316,25 +316,41 @@ export interface ChunkPrompt {
   system: string;
   user: string;
   signal: AbortSignal | undefined;
+  /** The model's place in flight (adaptive-limit.ts), for the HTTP client to take per attempt. */
+  limit: RequestLimit;
+  /** Estimated prompt tokens, for the operator's tokens per minute. */
+  tokens: number;
 }
 
 /**
  * An instructable provider over an LLM API: each chunk of rows becomes a {@link ChunkPrompt}, `complete` sends it
  * and reads the reply as a {@link Completion}, and the chunk's results are read from that.
  */
-export function createLlmProvider(name: string, options: LlmOptions, complete: (prompt: ChunkPrompt) => Promise<Completion>): TranslationProvider {
+export function createLlmProvider(name: string, options: LlmOptions, complete: (prompt: ChunkPrompt) => Promise<Completion>): TranslationProvider & { limits(): Record<string, LimitSnapshot> } {
   const limits = chunkLimits(options);
-  const inSlot = createSlots(limits.concurrency);
   const modelFor = (pass: Pass): string => (pass === 'careful' ? (options.carefulModel ?? options.model) : options.model);
+  const perModel = new Map<string, AdaptiveLimit>();
+  const limitFor = (model: string): AdaptiveLimit => {
+    let limit = perModel.get(model);
+    if (!limit) {
+      limit = createAdaptiveLimit({ initial: limits.concurrency, max: limits.maxConcurrency, requestsPerMinute: options.requestsPerMinute, tokensPerMinute: options.tokensPerMinute });
+      perModel.set(model, limit);
+    }
+    return limit;
+  };
 
-  async function translateChunk(chunk: readonly ProviderRow[], request: TranslateRequest): Promise<RowResult[]> {
-    const prompt = { model: modelFor(request.pass), system: systemPrompt(request.pass, chunk), user: userMessage(request, chunk), signal: request.signal };
-    return chunkResults(chunk, await complete(prompt));
+  async function translateChunk(chunk: readonly ProviderRow[], request: TranslateRequest, signal: AbortSignal): Promise<RowResult[]> {
+    const model = modelFor(request.pass);
+    const system = systemPrompt(request.pass, chunk);
+    const user = userMessage(request, chunk);
+    const tokens = Math.ceil((system.length + user.length) / 4);
+    return chunkResults(chunk, await complete({ model, system, user, signal, limit: limitFor(model), tokens }));
   }
 
   return {
     name,
     instructable: true,
-    translate: (request) => translateInChunks(request.rows, limits, inSlot, (chunk) => translateChunk(chunk, request)),
+    translate: (request) => translateInChunks(request.rows, limits, (chunk, signal) => translateChunk(chunk, request, signal), request.signal),
+    limits: () => Object.fromEntries([...perModel].map(([model, limit]) => [model, limit.snapshot()])),
   };
 }

@@ -35,7 +35,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Translatio
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   const http = createHttpClient({ name, secrets: [apiKey] }, options);
 
-  return createLlmProvider(name, options, ({ model, system, user, signal }) => {
+  return createLlmProvider(name, options, ({ model, system, user, signal, limit, tokens }) => {
     const body = JSON.stringify({
       model,
       messages: [
@@ -45,6 +45,6 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Translatio
       temperature: 0,
       response_format: { type: 'json_object' },
     });
-    return http.send({ method: 'POST', url, headers, body, signal }, CHAT_COMPLETION);
+    return http.send({ method: 'POST', url, headers, body, signal, limit, tokens }, CHAT_COMPLETION);
   });
 }

@@ -15,7 +15,7 @@ function configError(env: Record<string, string>): string {
 }
 
 const remote = { timeoutMs: 60_000, maxRetries: 3 };
-const batching = { batchRows: 40, batchTokens: 3000, concurrency: 4 };
+const batching = { batchRows: 40, batchTokens: 3000, concurrency: 16, maxConcurrency: 64, requestsPerMinute: undefined, tokensPerMinute: undefined };
 
 describe('providers configuration', () => {
   it('uses pseudo for both passes by default', () => {
@@ -64,6 +64,10 @@ describe('providers configuration', () => {
     const config = loadConfig({ TRANSLATION_PROVIDER: 'openai', PROVIDER_BATCH_ROWS: '25', PROVIDER_BATCH_TOKENS: '1500', PROVIDER_CONCURRENCY: '8' });
     expect(config.providers.fast).toMatchObject({ kind: 'openai', batchRows: 25, batchTokens: 1500, concurrency: 8 });
     expect(configError({ PROVIDER_CONCURRENCY: '0' })).toContain('PROVIDER_CONCURRENCY');
+    const paced = loadConfig({ TRANSLATION_PROVIDER: 'openai', PROVIDER_CONCURRENCY: '32', PROVIDER_MAX_CONCURRENCY: '8', PROVIDER_REQUESTS_PER_MINUTE: '500', PROVIDER_TOKENS_PER_MINUTE: '200000' });
+    // The starting point is capped by the ceiling.
+    expect(paced.providers.fast).toMatchObject({ concurrency: 8, maxConcurrency: 8, requestsPerMinute: 500, tokensPerMinute: 200000 });
+    expect(configError({ PROVIDER_REQUESTS_PER_MINUTE: '-5' })).toContain('PROVIDER_REQUESTS_PER_MINUTE');
     expect(configError({ PROVIDER_BATCH_TOKENS: 'many' })).toContain('PROVIDER_BATCH_TOKENS');
   });
 
