@@ -65414,9 +65414,14 @@ function progressBar(settled, total, width = BAR_WIDTH) {
     const filled = Math.round(fraction * width);
     return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${settled}/${total} rows ${String(Math.floor(fraction * 100)).padStart(3)}%`;
 }
-/** One progress line for a batch: label, status and bar. */
+/** One progress line for a batch: label, status and bar, and while it runs its pace (`1,250 rows/min, about 12 s left`). */
 function progressLine(label, batch) {
-    return `${label} ${batch.status.padEnd(9)} ${progressBar(settledRows(batch), batch.rows.total)}`;
+    const line = `${label} ${batch.status.padEnd(9)} ${progressBar(settledRows(batch), batch.rows.total)}`;
+    const perMinute = batch.rate?.rows_per_minute;
+    if (batch.status !== 'running' || perMinute === null || perMinute === undefined)
+        return line;
+    const left = batch.rate?.eta_seconds;
+    return `${line}  ${perMinute.toLocaleString('en-US')} rows/min${left !== null && left !== undefined ? `, about ${formatSeconds(left * 1000)} left` : ''}`;
 }
 /** Seconds for a human: `12 s`, `1.5 s`. */
 function formatSeconds(ms) {

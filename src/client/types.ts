@@ -17,6 +17,8 @@ export interface Batch {
   keys: { added: number; changed: number; unchanged: number; removed: number };
   rows: { total: number; queued: number; done: number; failed: number; cancelled: number; outcomes: Record<string, number> };
   words: { reserved: number; spent: number; refunded: number };
+  /** Rows settled a minute since the batch started, and the seconds left at that pace; null before the first row settles. Absent from older services. */
+  rate?: { rows_per_minute: number | null; eta_seconds: number | null };
   error: string | null;
   created_at: string;
   started_at: string | null;

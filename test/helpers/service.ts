@@ -173,6 +173,7 @@ export interface BatchBody {
   keys: { added: number; changed: number; unchanged: number; removed: number };
   rows: { total: number; queued: number; done: number; failed: number; cancelled: number; outcomes: Record<string, number> };
   words: { reserved: number; spent: number; refunded: number };
+  rate: { rows_per_minute: number | null; eta_seconds: number | null };
   error: string | null;
   row_outcomes: { items: BatchRowBody[]; next_cursor: string | null };
 }

@@ -46,6 +46,9 @@ describe('batches', () => {
     expect(done.status).toBe('completed');
     expect(done.rows).toMatchObject({ total: 6, done: 6, failed: 0, queued: 0 });
     expect(done.rows.outcomes).toEqual({ translated: 6 });
+    // The pace since the worker started it, to its end; nothing is left, so no time left.
+    expect(done.rate.rows_per_minute).toBeGreaterThan(0);
+    expect(done.rate.eta_seconds).toBeNull();
     const de = JSON.parse(await (await service.api('/v1/pull?locale=de')).text()) as Record<string, string>;
     expect(de).toEqual({ greet: 'de: HELLO {name}', bye: 'de: GOODBYE' });
   });
@@ -93,6 +96,8 @@ describe('batches', () => {
       expect(batch.words.reserved).toBe(6);
       expect(await allowance()).toBe(before - 6);
       await waitFor(async () => mock.requests > 0 && ((await (await service.api(`/v1/batches/${batch.id}`)).json()) as BatchBody).status === 'running');
+      // Running, no row settled yet: no pace to tell.
+      expect(((await (await service.api(`/v1/batches/${batch.id}`)).json()) as BatchBody).rate).toEqual({ rows_per_minute: null, eta_seconds: null });
       const res = await service.api(`/v1/batches/${batch.id}/cancel`, { method: 'POST' });
       expect(res.status).toBe(200);
       const cancelled = (await res.json()) as BatchBody;

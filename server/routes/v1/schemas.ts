@@ -49,6 +49,9 @@ export const Batch = z
       outcomes: z.record(z.string(), z.number().int()),
     }),
     words: z.object({ reserved: z.number().int(), spent: z.number().int(), refunded: z.number().int() }),
+    rate: z
+      .object({ rows_per_minute: z.number().int().nullable(), eta_seconds: z.number().int().nullable() })
+      .openapi({ description: 'Rows settled a minute since a worker started the batch (to its end, once ended), and the seconds left at that pace while rows are queued; null before the first row settles.' }),
     error: z.string().nullable(),
     created_at: z.string(),
     started_at: z.string().nullable(),

@@ -8,6 +8,17 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { refundWords, reserveWords } from '../allowance.js';
 import { batchTally, type BatchTally } from './batch-tally.js';
 
+/**
+ * How fast the batch's rows settle: rows a minute since it started (to its end, once it has one), and the seconds
+ * left at that pace while rows are queued. Null before a worker starts it or before a row settles.
+ */
+export function batchRate(batch: Pick<BatchRecord, 'started_at' | 'finished_at'>, settled: number, queued: number, now: number = Date.now()) {
+  if (!batch.started_at || settled === 0) return { rows_per_minute: null, eta_seconds: null };
+  const elapsedMs = Math.max(1, (batch.finished_at?.getTime() ?? now) - batch.started_at.getTime());
+  const perMinute = (settled * 60_000) / elapsedMs;
+  return { rows_per_minute: Math.round(perMinute), eta_seconds: queued > 0 && !batch.finished_at ? Math.ceil((queued * 60) / perMinute) : null };
+}
+
 export function publicBatch(batch: BatchRecord, tally: BatchTally) {
   return {
     id: batch.id,
@@ -33,6 +44,7 @@ export function publicBatch(batch: BatchRecord, tally: BatchTally) {
       spent: tally.wordsSpent,
       refunded: batch.words_refunded,
     },
+    rate: batchRate(batch, tally.done + tally.failed + tally.cancelled, tally.queued),
     error: batch.error,
     created_at: batch.created_at.toISOString(),
     started_at: batch.started_at?.toISOString() ?? null,
