@@ -203,6 +203,11 @@ export interface Config {
   maxJsonBodyBytes: number;
   worker: { concurrency: number; chunkRows: number; leaseSeconds: number; sweepIntervalMs: number };
   providers: ProvidersConfig;
+  /**
+   * Every provider a project may choose (GET/PATCH /v1/project/translation): the two the operator chose, and each
+   * other kind whose credentials are set (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPL_API_KEY, LIBRETRANSLATE_URL), and pseudo.
+   */
+  providerCatalog: Partial<Record<ProviderKind, ProviderSettings>>;
   logLevel: Env['LOG_LEVEL'];
   people: {
     sessionTtlMs: number;
@@ -316,6 +321,26 @@ export function providersFromEnv(e: Env): { ok: true; providers: ProvidersConfig
   if (!careful.ok && careful !== fast) problems.push(careful.problem);
   if (problems.length > 0 || !fast.ok || !careful.ok) return { ok: false, problems };
   return { ok: true, providers: { fast: fast.settings, careful: careful.settings } };
+}
+
+/** The providers a project may choose: the operator's two, every other kind with its credentials set, and pseudo. */
+function providerCatalog(e: Env, chosen: ProvidersConfig): Partial<Record<ProviderKind, ProviderSettings>> {
+  const catalog: Partial<Record<ProviderKind, ProviderSettings>> = { pseudo: { kind: 'pseudo' } };
+  const credentialed: Record<ProviderKind, boolean> = {
+    pseudo: true,
+    openai: e.OPENAI_API_KEY !== undefined,
+    anthropic: e.ANTHROPIC_API_KEY !== undefined,
+    deepl: e.DEEPL_API_KEY !== undefined,
+    libretranslate: e.LIBRETRANSLATE_URL !== undefined,
+  };
+  for (const kind of PROVIDER_KINDS) {
+    if (!credentialed[kind]) continue;
+    const settings = providerSettings(e, kind);
+    if (settings.ok) catalog[kind] = settings.settings;
+  }
+  catalog[chosen.fast.kind] = chosen.fast;
+  catalog[chosen.careful.kind] = chosen.careful;
+  return catalog;
 }
 
 /** PARLANCE_SECRET_KEY decoded, or the problem that stops start-up; the message describes the value without quoting it. */
@@ -441,6 +466,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     },
     providers: providers.providers,
+    providerCatalog: providerCatalog(e, providers.providers),
     logLevel: e.LOG_LEVEL,
     people: {
       sessionTtlMs: durationMs(e.SESSION_TTL),

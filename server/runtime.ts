@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import type { Config, ProviderKind } from './config.js';
 import { migrate, openDatabase, type Db } from './db/database.js';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.js';
 import { createApp } from './http/app.js';
@@ -12,7 +12,7 @@ import { createBullQueue, createEmbeddedQueue, type JobQueue } from './jobs/queu
 import { createLinksService } from './github-app/links.js';
 import type { GithubAppServer } from './github-app/server.js';
 import { createLogger, type Logger } from './logger.js';
-import { createProviders } from './providers/index.js';
+import { createProviderRegistry, createProviders, defaultChoice } from './providers/index.js';
 import type { TranslationProvider } from './providers/provider.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter.js';
 import { createBatchRunner, type Providers } from './services/batches/batch-runner.js';
@@ -178,11 +178,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     members,
     keyStates: createKeyStatesService({ db }),
     publicUrl: config.publicUrl,
+    translationProviders: {
+      catalog: new Set(Object.keys(config.providerCatalog) as ProviderKind[]),
+      defaults: { fast: defaultChoice(config.providers.fast, 'fast'), careful: defaultChoice(config.providers.careful, 'careful') },
+    },
   };
   const app = createApp(deps, { mcpAllowedOrigins: config.mcp.allowedOrigins });
   const runner = createBatchRunner({
     db,
     providers,
+    providerFor: createProviderRegistry(config, providers, log),
     log,
     workerId,
     chunkRows: config.worker.chunkRows,

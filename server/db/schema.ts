@@ -41,6 +41,8 @@ export interface ProjectsTable {
   name: string;
   source_locale: string;
   length_budget_percent: number | null;
+  /** GET/PATCH /v1/project/translation (services/translation-settings.ts); null: the operator's defaults. */
+  translation_settings: unknown;
   /** The public CDN route's secret path segment; minted at the first release, replaced on rotation. */
   bundle_id: string | null;
   /** Publish a release after every completed batch. */

@@ -16,6 +16,7 @@ import { qaRoutes } from '../routes/v1/qa.js';
 import { translationsRoutes } from '../routes/v1/translations.js';
 import { translationsUploadRoutes } from '../routes/v1/translations-upload.js';
 import { projectRoutes } from '../routes/v1/project.js';
+import { translationSettingsRoutes } from '../routes/v1/translation-settings.js';
 import { pullRoutes } from '../routes/v1/pull.js';
 import { pushRoutes } from '../routes/v1/push.js';
 import { tokensRoutes } from '../routes/v1/tokens.js';
@@ -120,6 +121,7 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
   app.route('/v1/storage-targets', storageTargetsRoutes(deps));
   app.route('/v1/imports', importsRoutes(deps));
   app.route('/v1', projectRoutes(deps));
+  app.route('/v1', translationSettingsRoutes(deps));
 
   const document = () =>
     documentBodyLimits(

@@ -1,5 +1,6 @@
 /** What the HTTP layer needs from the rest of the service, and the variables middleware sets per request. */
 import type { ArchiveLimits } from '../../src/core/archive-limits.js';
+import type { ProviderKind } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { LinksService } from '../github-app/links.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -55,6 +56,11 @@ export interface AppDeps {
   connections: ConnectionsService;
   /** PARLANCE_PUBLIC_URL: the service's address as browsers see it (invitation links, the CSRF origin check). */
   publicUrl: string | undefined;
+  /** The providers a project may choose (config.providerCatalog) and the operator's choice per pass. */
+  translationProviders: {
+    catalog: ReadonlySet<ProviderKind>;
+    defaults: { fast: { provider: ProviderKind; model: string | null }; careful: { provider: ProviderKind; model: string | null } };
+  };
 }
 
 export interface AppEnv {

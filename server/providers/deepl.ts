@@ -132,6 +132,12 @@ function describeDeepLError(status: number, body: string): string {
   return detail;
 }
 
+/** DeepL's `formality` for the request's target locale from the project's style guide, if it sets one. */
+function formalityOf(request: TranslateRequest): 'prefer_more' | 'prefer_less' | undefined {
+  const formality = request.style?.formality?.[request.targetLocale] ?? request.style?.formality?.[request.targetLocale.split('-')[0]!];
+  return formality === 'formal' ? 'prefer_more' : formality === 'informal' ? 'prefer_less' : undefined;
+}
+
 export function createDeepLProvider(options: DeepLProviderOptions): TranslationProvider {
   const url = `${(options.baseUrl ?? deeplBaseUrl(options.apiKey)).replace(/\/+$/, '')}/v2/translate`;
   const maxTexts = Math.min(MAX_TEXTS, Math.max(1, Math.floor(options.batchSize ?? MAX_TEXTS)));
@@ -149,6 +155,8 @@ export function createDeepLProvider(options: DeepLProviderOptions): TranslationP
       // UI strings are fragments: DeepL must not "fix" their capitalisation or final punctuation.
       preserve_formatting: true,
       ...(context ? { context } : {}),
+      // The project's style guide: 'prefer_' so a language without formal forms is translated rather than refused.
+      ...(formalityOf(request) ? { formality: formalityOf(request) } : {}),
     });
     return http.send({ method: 'POST', url, headers, body, signal: request.signal }, answersReader('translations', jobs.length, translationText));
   }

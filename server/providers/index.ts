@@ -1,5 +1,5 @@
 /** Builds the translation providers of the fast and careful passes from their settings. */
-import type { BatchingSettings, ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
+import type { BatchingSettings, Config, ProviderKind, ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
 import type { LlmOptions } from './llm.js';
 import type { Logger } from '../logger.js';
 import { createAnthropicProvider } from './anthropic.js';
@@ -85,4 +85,41 @@ export function createProviders(settings: ProvidersConfig, log?: Logger): { fast
     );
   }
   return { fast, careful };
+}
+
+/**
+ * The providers projects choose in their translation settings, made on first use and kept: one per provider kind and
+ * model, from the operator's settings for that kind (its credentials, timeouts and concurrency) with the project's
+ * model in place of the operator's. A choice the service no longer offers (the operator removed the credentials since)
+ * falls back to the operator's provider for the pass, with a warning.
+ */
+export function createProviderRegistry(config: Pick<Config, 'providers' | 'providerCatalog'>, defaults: { fast: TranslationProvider; careful: TranslationProvider }, log?: Logger) {
+  const keyOf = (settings: ProviderSettings) => `${settings.kind}|${'model' in settings ? settings.model : ''}|${'carefulModel' in settings ? (settings.carefulModel ?? '') : ''}`;
+  // The operator's own providers serve a choice that comes to the same settings: one adaptive limit per model.
+  const made = new Map<string, TranslationProvider>([
+    [keyOf(config.providers.careful), defaults.careful],
+    [keyOf(config.providers.fast), defaults.fast],
+  ]);
+  return (pass: 'fast' | 'careful', choice: { provider: ProviderKind | null; model: string | null }): TranslationProvider => {
+    const kind = choice.provider ?? config.providers[pass].kind;
+    const base = config.providerCatalog[kind];
+    if (!base) {
+      log?.warn(`a project chose the ${pass} provider '${kind}', which this service no longer offers; using the operator's`);
+      return defaults[pass];
+    }
+    const settings: ProviderSettings = choice.model !== null && (base.kind === 'openai' || base.kind === 'anthropic') ? { ...base, model: choice.model, carefulModel: choice.model } : base;
+    const key = keyOf(settings);
+    let provider = made.get(key);
+    if (!provider) {
+      provider = createProvider(settings, log);
+      made.set(key, provider);
+    }
+    return provider;
+  };
+}
+
+/** The operator's provider and model for a pass, as GET /v1/project/translation shows it under `defaults`. */
+export function defaultChoice(settings: ProviderSettings, pass: 'fast' | 'careful'): { provider: ProviderKind; model: string | null } {
+  if (settings.kind !== 'openai' && settings.kind !== 'anthropic') return { provider: settings.kind, model: null };
+  return { provider: settings.kind, model: pass === 'careful' ? (settings.carefulModel ?? settings.model) : settings.model };
 }

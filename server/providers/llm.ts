@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { createAdaptiveLimit, type AdaptiveLimit, type LimitSnapshot } from './adaptive-limit.js';
 import { isRecord, parseJson, type RemoteOptions, type RequestLimit } from './http.js';
 import { hasTranslatableText } from './mt-text.js';
-import type { Pass, ProviderRow, RowResult, TranslateRequest, TranslationProvider } from './provider.js';
+import type { Pass, ProviderRow, RowResult, StyleGuide, TranslateRequest, TranslationProvider } from './provider.js';
 
 /** The options both LLM providers take beside their API's own. */
 export interface LlmOptions extends RemoteOptions {
@@ -81,10 +81,23 @@ function usesField(row: ProviderRow, field: OptionalField): boolean {
   return typeof value === 'string' ? value !== '' : !Array.isArray(value) || value.length > 0;
 }
 
-/** The system prompt for one chunk: the shared instructions, notes on the optional fields its rows carry, and the careful-pass checks. */
-export function systemPrompt(pass: Pass, rows: readonly ProviderRow[]): string {
+/** The project's style guide as instructions for the target locale; none when it has none. */
+export function styleLines(style: StyleGuide | undefined, targetLocale: string): string[] {
+  if (!style) return [];
+  const lines: string[] = [];
+  if (style.product) lines.push(`The product: ${style.product}`);
+  if (style.audience) lines.push(`Its audience: ${style.audience}`);
+  if (style.tone) lines.push(`Write in this tone: ${style.tone}`);
+  const formality = style.formality?.[targetLocale] ?? style.formality?.[targetLocale.split('-')[0]!];
+  if (formality) lines.push(`Address the reader ${formality === 'formal' ? 'formally (e.g. German "Sie", French "vous")' : 'informally (e.g. German "du", French "tu")'} in ${targetLocale}.`);
+  if (style.keep && style.keep.length > 0) lines.push(`Keep these words untranslated, exactly as written: ${JSON.stringify(style.keep)}.`);
+  return lines.length > 0 ? ["The project's style guide (follow it unless a row's glossary says otherwise):", ...lines] : [];
+}
+
+/** The system prompt for one chunk: the shared instructions, notes on the optional fields its rows carry, the project's style guide, and the careful-pass checks. */
+export function systemPrompt(pass: Pass, rows: readonly ProviderRow[], style?: StyleGuide, targetLocale = ''): string {
   const fields = (Object.keys(FIELD_NOTES) as OptionalField[]).filter((field) => rows.some((row) => usesField(row, field)));
-  return [...INSTRUCTIONS, ...fields.map((field) => FIELD_NOTES[field]), ...(pass === 'careful' ? CAREFUL : [])].join('\n');
+  return [...INSTRUCTIONS, ...fields.map((field) => FIELD_NOTES[field]), ...styleLines(style, targetLocale), ...(pass === 'careful' ? CAREFUL : [])].join('\n');
 }
 
 /** Positional id of a chunk's row: short ids cost fewer tokens and get fewer copying mistakes than the caller's long ones. */
@@ -341,7 +354,7 @@ export function createLlmProvider(name: string, options: LlmOptions, complete: (
 
   async function translateChunk(chunk: readonly ProviderRow[], request: TranslateRequest, signal: AbortSignal): Promise<RowResult[]> {
     const model = modelFor(request.pass);
-    const system = systemPrompt(request.pass, chunk);
+    const system = systemPrompt(request.pass, chunk, request.style, request.targetLocale);
     const user = userMessage(request, chunk);
     const tokens = Math.ceil((system.length + user.length) / 4);
     return chunkResults(chunk, await complete({ model, system, user, signal, limit: limitFor(model), tokens }));

@@ -45,12 +45,27 @@ export interface ProviderRow {
   correction?: { previous: string; reasons: readonly string[] };
 }
 
+/** A project's style guide (GET/PATCH /v1/project/translation), sent with every request of its batches. */
+export interface StyleGuide {
+  /** What the product is and does, in a sentence or two. */
+  product?: string;
+  audience?: string;
+  /** The voice: 'friendly and brief', 'formal', ... */
+  tone?: string;
+  /** Per target locale (BCP 47 tag): address the reader formally or informally (German Sie or du, French vous or tu). */
+  formality?: Readonly<Record<string, 'formal' | 'informal'>>;
+  /** Words and names to keep untranslated, as written. */
+  keep?: readonly string[];
+}
+
 export interface TranslateRequest {
   sourceLocale: string;
   targetLocale: string;
   pass: Pass;
   rows: readonly ProviderRow[];
   signal?: AbortSignal;
+  /** The project's style guide, if it has one: an LLM reads all of it; DeepL uses the target locale's formality. */
+  style?: StyleGuide;
 }
 
 export type RowResult = { id: string; ok: true; text: string } | { id: string; ok: false; reason: string };

@@ -246,6 +246,7 @@ export const DeepLRequest = z.strictObject({
   ignore_tags: z.tuple([z.literal('ph')]),
   preserve_formatting: z.literal(true),
   context: z.string().min(1).optional(),
+  formality: z.enum(['default', 'more', 'less', 'prefer_more', 'prefer_less']).optional(),
 });
 
 export interface DeepLRecorded {

@@ -76,6 +76,14 @@ describe('deepl provider', () => {
     expect(mock.requests[0]?.body.context).toBeUndefined();
   });
 
+  it("sends the style guide's formality for the target locale (or its language) as prefer_more / prefer_less, and none otherwise", async () => {
+    const style = { formality: { de: 'informal', fr: 'formal' } as const, tone: 'brief' };
+    await provider().translate(request([HELLO_ROW], { targetLocale: 'de-AT', style }));
+    await provider().translate(request([HELLO_ROW], { targetLocale: 'fr', style }));
+    await provider().translate(request([HELLO_ROW], { targetLocale: 'es', style }));
+    expect(mock.requests.map((r) => r.body.formality)).toEqual(['prefer_less', 'prefer_more', undefined]);
+  });
+
   it('waits for Retry-After on 429, then succeeds', async () => {
     await common.expectWaitsOutRetryAfter(deeplError('Too many requests'), 'DE: HELLO');
   });

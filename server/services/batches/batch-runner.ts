@@ -14,6 +14,7 @@ import { exactMatchesAcross, fuzzyMatches, matchKey, rememberTranslations, sourc
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import type { RowShape } from '../quality/row-shape.js';
 import { loadGlossary } from '../quality/glossary-service.js';
+import { readTranslationSettings, styleGuideOf, type TranslationSettings } from '../translation-settings.js';
 import { lengthBudget } from '../quality/budget.js';
 import { holdCandidates, writeTranslations } from '../quality/translation-writes.js';
 import { emitBatchFinished } from '../../webhooks/batch-events.js';
@@ -23,9 +24,14 @@ export interface Providers {
   careful: TranslationProvider;
 }
 
+/** A project's choice for one pass (GET/PATCH /v1/project/translation); null fields keep the operator's default. */
+export type ProviderChoice = TranslationSettings['fast'];
+
 export interface BatchRunnerDeps {
   db: Db;
   providers: Providers;
+  /** The provider for a project's choice; without it, or for a choice of nulls, `providers`. */
+  providerFor?: (pass: PassName, choice: ProviderChoice) => TranslationProvider;
   log: Logger;
   workerId: string;
   chunkRows: number;
@@ -235,7 +241,22 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
    * `committing`: what the chunk before this one, whose commit is still under way, adds to the memory (see
    * `memoryOf`), so a source it translated is reused here exactly as it would be once committed.
    */
-  async function translateChunk(rows: ClaimedRow[], project: ProjectInfo, glossary: readonly GlossaryTerm[], committing: ReadonlyMap<string, ExactMatch>, signal: AbortSignal): Promise<ChunkOutcome[]> {
+  /** The provider of a pass for the project's settings: its own choice, else the operator's. */
+  function providerOf(pass: PassName, settings: TranslationSettings): TranslationProvider {
+    const choice = settings[pass];
+    if (deps.providerFor && (choice.provider !== null || choice.model !== null)) return deps.providerFor(pass, choice);
+    return pass === 'careful' ? providers.careful : providers.fast;
+  }
+
+  async function translateChunk(
+    rows: ClaimedRow[],
+    project: ProjectInfo,
+    glossary: readonly GlossaryTerm[],
+    settings: TranslationSettings,
+    committing: ReadonlyMap<string, ExactMatch>,
+    signal: AbortSignal,
+  ): Promise<ChunkOutcome[]> {
+    const style = styleGuideOf(settings);
     const groups = new Map<string, ClaimedRow[]>();
     for (const row of rows) {
       const group = `${row.locale}\u0000${row.pass}`;
@@ -279,7 +300,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       }
       if (toTranslate.length === 0) return;
 
-      const provider = pass === 'careful' ? providers.careful : providers.fast;
+      const provider = providerOf(pass, settings);
       const byId = new Map(toTranslate.map((r) => [String(r.id), r]));
       const memory = new Map<string, Awaited<ReturnType<typeof fuzzyMatches>>>();
       if (pass === 'careful' && provider.instructable) {
@@ -298,6 +319,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         memory: (r) => memory.get(r.id) ?? [],
         signal,
         shapes,
+        ...(style ? { style } : {}),
       });
       for (const d of decisions) {
         const row = byId.get(d.row.id)!;
@@ -524,11 +546,13 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
           settledRows += rows.length;
           // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
           const glossary = await loadGlossary(db, project.id);
+          // So are the project's translation settings: a new model or style guide applies from the next chunk on.
+          const settings = await readTranslationSettings(db, project.id);
           // A slow provider may take longer than the lease over one chunk: the lease is renewed while it works.
           const heartbeat = setInterval(() => void takeLease(batchId).catch((error: unknown) => log.warn('lease renewal failed', { batch: batchId, error })), (deps.leaseSeconds * 1000) / 3);
           let outcomes: ChunkOutcome[];
           try {
-            outcomes = await translateChunk(rows, project, glossary, committing?.memory ?? new Map(), signal);
+            outcomes = await translateChunk(rows, project, glossary, settings, committing?.memory ?? new Map(), signal);
           } finally {
             clearInterval(heartbeat);
           }

@@ -7,7 +7,7 @@ import type { PluralForms } from '../../../src/core/formats/codec.js';
 import { runGates, termTranslation, termsInSource } from '../../../src/core/gates/index.js';
 import type { GateFailure, GateReport, GlossaryTerm } from '../../../src/core/gates/types.js';
 import type { StoredFailure } from '../../db/schema.js';
-import { ProviderError, type GlossaryHint, type MemoryHint, type Pass, type ProviderRow, type RowResult, type TranslationProvider } from '../../providers/provider.js';
+import { ProviderError, type GlossaryHint, type MemoryHint, type Pass, type ProviderRow, type RowResult, type StyleGuide, type TranslationProvider } from '../../providers/provider.js';
 import { assemble, shapeOf, type Assembled, type RowShape } from './row-shape.js';
 
 export interface PipelineRow {
@@ -33,6 +33,8 @@ export interface PipelineGroup {
   /** Careful pass: fuzzy translation-memory matches of a row. */
   memory?: (row: PipelineRow) => readonly MemoryHint[];
   signal?: AbortSignal;
+  /** The project's style guide, sent with every request. */
+  style?: StyleGuide;
   /**
    * The shapes of plain strings by source, shared by the groups of one chunk: a plain string's shape does not depend
    * on the target locale, so a source queued in three locales is masked once.
@@ -128,7 +130,7 @@ export async function translateGroup(group: PipelineGroup): Promise<RowDecision[
     if (rows.length === 0) return;
     let results: RowResult[];
     try {
-      results = await provider.translate({ sourceLocale, targetLocale, pass: group.pass, rows, ...(group.signal ? { signal: group.signal } : {}) });
+      results = await provider.translate({ sourceLocale, targetLocale, pass: group.pass, rows, ...(group.signal ? { signal: group.signal } : {}), ...(group.style ? { style: group.style } : {}) });
     } catch (error) {
       if (group.signal?.aborted) throw error;
       const reason = `provider_error: ${error instanceof ProviderError ? error.message : String(error)}`;

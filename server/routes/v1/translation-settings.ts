@@ -1,0 +1,101 @@
+/** GET and PATCH /v1/project/translation: the project's provider and model per pass, and its style guide. */
+import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
+import { PROVIDER_KINDS } from '../../config.js';
+import type { AppDeps, AppEnv } from '../../http/context.js';
+import { requireAbility } from '../../http/middleware/require-ability.js';
+import { checkSettings, readTranslationSettings, writeTranslationSettings, type TranslationSettings } from '../../services/translation-settings.js';
+import { problemResponses } from './schemas.js';
+import { json } from './route-shapes.js';
+
+const Choice = z
+  .object({
+    provider: z.enum(PROVIDER_KINDS).nullable().openapi({ description: "One of `available`; null: the operator's provider for this pass." }),
+    model: z.string().nullable().openapi({ description: "The model to ask (openai, anthropic); null: the operator's." }),
+  })
+  .openapi('TranslationChoice');
+
+const StyleGuide = z
+  .object({
+    product: z.string().nullable().openapi({ description: 'What the product is and does, in a sentence or two (at most 2,000 characters).' }),
+    audience: z.string().nullable(),
+    tone: z.string().nullable().openapi({ description: "The voice, e.g. 'friendly and brief'." }),
+    formality: z.record(z.string(), z.enum(['formal', 'informal'])).openapi({ description: 'Per target locale: address the reader formally or informally. DeepL gets it as `formality` (prefer_more / prefer_less).' }),
+    keep: z.array(z.string()).openapi({ description: 'Words and names to keep untranslated (at most 200).' }),
+  })
+  .openapi('StyleGuide');
+
+const Settings = z
+  .object({
+    fast: Choice,
+    careful: Choice,
+    style_guide: StyleGuide,
+    available: z.array(z.enum(PROVIDER_KINDS)).openapi({ description: 'The providers this service offers a project: the operator configures them and keeps their credentials.' }),
+    defaults: z.object({ fast: z.object({ provider: z.enum(PROVIDER_KINDS), model: z.string().nullable() }), careful: z.object({ provider: z.enum(PROVIDER_KINDS), model: z.string().nullable() }) }),
+  })
+  .openapi('TranslationSettings');
+
+const ChoicePatch = z.object({ provider: z.enum(PROVIDER_KINDS).nullable().optional(), model: z.string().trim().min(1).max(200).nullable().optional() }).strict();
+
+const SettingsPatch = z
+  .object({
+    fast: ChoicePatch.optional(),
+    careful: ChoicePatch.optional(),
+    style_guide: z
+      .object({
+        product: z.string().trim().max(2000).nullable().optional(),
+        audience: z.string().trim().max(2000).nullable().optional(),
+        tone: z.string().trim().max(2000).nullable().optional(),
+        formality: z.record(z.string().min(1).max(35), z.enum(['formal', 'informal'])).optional(),
+        keep: z.array(z.string().trim().min(1).max(200)).max(200).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .openapi('TranslationSettingsPatch');
+
+export function translationSettingsRoutes(deps: AppDeps) {
+  const app = new OpenAPIHono<AppEnv>();
+  const { catalog, defaults } = deps.translationProviders;
+  const view = (settings: TranslationSettings) => ({ ...settings, available: [...catalog].sort(), defaults });
+
+  app.openapi(
+    createRoute({
+      method: 'get',
+      path: '/project/translation',
+      summary: "The project's translation settings",
+      description: 'Ability: `read`. The provider and model of each pass (null: the operator\'s, shown in `defaults`) and the style guide sent with every request.',
+      middleware: [requireAbility('read')] as const,
+      responses: { 200: json('The settings', Settings), ...problemResponses },
+    }),
+    async (c) => c.json(view(await readTranslationSettings(deps.db, c.get('auth').project.id)), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/project/translation',
+      summary: "Change the project's translation settings",
+      description:
+        "Ability: `manage`. Fields left out keep their value; null returns a choice to the operator's default. Applies from the next chunk of a running batch on, without a restart, and re-translates nothing by itself: push with changed sources, or `translate-missing`, to use it. 422 names a provider the service does not offer, an MT engine on the careful pass, or a model for a provider that takes none.",
+      middleware: [requireAbility('manage')] as const,
+      request: { body: { required: true, content: { 'application/json': { schema: SettingsPatch } } } },
+      responses: { 200: json('The changed settings', Settings), ...problemResponses },
+    }),
+    async (c) => {
+      const body = c.req.valid('json');
+      const projectId = c.get('auth').project.id;
+      const current = await readTranslationSettings(deps.db, projectId);
+      const next: TranslationSettings = {
+        fast: { ...current.fast, ...body.fast },
+        careful: { ...current.careful, ...body.careful },
+        style_guide: { ...current.style_guide, ...body.style_guide },
+      };
+      checkSettings(next, catalog, { fast: defaults.fast.provider, careful: defaults.careful.provider });
+      await writeTranslationSettings(deps.db, projectId, next);
+      return c.json(view(next), 200);
+    },
+  );
+
+  return app;
+}

@@ -1,0 +1,133 @@
+/**
+ * A project's translation settings over HTTP (GET/PATCH /v1/project/translation): provider and model per pass from
+ * the providers the operator configured, and a style guide that reaches the model's request; two projects on one
+ * service with different models; a change that applies to the next push without a restart. The model is the
+ * OpenAI wire mock, which records each request's model and system prompt.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
+import { startService, waitForBatch, type BatchBody, type TestService } from '../helpers/service.js';
+
+let service: TestService;
+let mock: MockOpenAI;
+
+beforeAll(async () => {
+  mock = await startMockOpenAI();
+  service = await startService({ env: { TRANSLATION_PROVIDER: 'openai', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'mock-fast', RATE_LIMIT_PER_MINUTE: '100000' } });
+});
+afterAll(async () => {
+  await service?.stop();
+  await mock?.close();
+});
+
+interface Settings {
+  fast: { provider: string | null; model: string | null };
+  careful: { provider: string | null; model: string | null };
+  style_guide: { product: string | null; audience: string | null; tone: string | null; formality: Record<string, string>; keep: string[] };
+  available: string[];
+  defaults: { fast: { provider: string; model: string | null }; careful: { provider: string; model: string | null } };
+}
+
+async function body<T>(res: Response, status = 200): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+const patch = (json: unknown, token?: string) => service.api('/v1/project/translation', { method: 'PATCH', json, ...(token ? { token } : {}) });
+
+/** Pushes keys with `token`, waits for the batch, and returns the mock's calls it made. */
+async function pushAndCalls(keys: { key: string; source: string }[], token = service.token, locales = ['de']) {
+  const before = mock.calls.length;
+  const batch = await body<BatchBody>(await service.api('/v1/push', { method: 'POST', json: { keys, locales }, token }), 202);
+  const done = await waitForBatch(service, batch.id, token);
+  expect(done.status).toBe('completed');
+  return mock.calls.slice(before);
+}
+
+describe('translation settings', () => {
+  it('GET shows the operator defaults, what the service offers, and an empty style guide', async () => {
+    const settings = await body<Settings>(await service.api('/v1/project/translation'));
+    expect(settings).toEqual({
+      fast: { provider: null, model: null },
+      careful: { provider: null, model: null },
+      style_guide: { product: null, audience: null, tone: null, formality: {}, keep: [] },
+      available: ['openai', 'pseudo'],
+      defaults: { fast: { provider: 'openai', model: 'mock-fast' }, careful: { provider: 'openai', model: 'mock-fast' } },
+    });
+  });
+
+  it('PATCH needs manage, and refuses a provider the service does not offer, an MT engine for the careful pass or a model where none applies', async () => {
+    const reader = await service.mintToken({ abilities: ['read'] });
+    expect((await patch({ style_guide: { tone: 'terse' } }, reader)).status).toBe(403);
+
+    const deepl = await body<{ code: string; detail: string }>(await patch({ fast: { provider: 'deepl' } }), 422);
+    expect(deepl.code).toBe('provider_not_configured');
+    expect(deepl.detail).toContain("fast.provider 'deepl' is not configured on this service; expected one of 'openai', 'pseudo'");
+    const model = await body<{ code: string; detail: string }>(await patch({ careful: { provider: 'pseudo', model: 'gpt-x' } }), 422);
+    expect(model).toMatchObject({ code: 'model_not_applicable' });
+    expect(model.detail).toContain("careful.model 'gpt-x': pseudo takes no model name");
+    expect((await patch({ fast: { temperature: 2 } })).status).toBe(422);
+    expect((await patch({ style_guide: { formality: { de: 'very' } } })).status).toBe(422);
+    // Nothing was written by the refusals.
+    expect((await body<Settings>(await service.api('/v1/project/translation'))).style_guide.tone).toBeNull();
+  });
+
+  it("sends the project's style guide with every request, and the target locale's formality", async () => {
+    const saved = await body<Settings>(
+      await patch({ style_guide: { product: 'Acme Books, an app for sharing reading lists', audience: 'teenagers', tone: 'playful and brief', formality: { de: 'informal', fr: 'formal' }, keep: ['Acme Books', 'Shelf'] } }),
+    );
+    expect(saved.style_guide).toEqual({ product: 'Acme Books, an app for sharing reading lists', audience: 'teenagers', tone: 'playful and brief', formality: { de: 'informal', fr: 'formal' }, keep: ['Acme Books', 'Shelf'] });
+
+    const calls = await pushAndCalls([{ key: 'style.welcome', source: 'Welcome to your Shelf' }], service.token, ['de', 'fr']);
+    const de = calls.find((call) => call.locale === 'de')!;
+    const fr = calls.find((call) => call.locale === 'fr')!;
+    for (const call of [de, fr]) {
+      expect(call.system).toContain('The product: Acme Books, an app for sharing reading lists');
+      expect(call.system).toContain('Its audience: teenagers');
+      expect(call.system).toContain('Write in this tone: playful and brief');
+      expect(call.system).toContain('Keep these words untranslated, exactly as written: ["Acme Books","Shelf"].');
+    }
+    expect(de.system).toContain('Address the reader informally (e.g. German "du", French "tu") in de.');
+    expect(fr.system).toContain('Address the reader formally (e.g. German "Sie", French "vous") in fr.');
+
+    // Cleared again: the next request carries no style guide.
+    await body<Settings>(await patch({ style_guide: { product: null, audience: null, tone: null, formality: {}, keep: [] } }));
+    const [plain] = await pushAndCalls([{ key: 'style.plain', source: 'Plain text here' }]);
+    expect(plain!.system).not.toContain('style guide');
+  });
+
+  it('two projects on one service translate with different models, and a change applies to the next push without a restart', async () => {
+    const other = await service.runtime.organisations.createProject({ organisationId: service.organisationId, name: 'Docs', sourceLocale: 'en', targetLocales: ['de'] });
+    const otherToken = await service.mintToken({ projectId: other.id, abilities: ['push', 'pull', 'read', 'write', 'manage'] });
+    await body<Settings>(await patch({ fast: { model: 'mock-docs' } }, otherToken));
+
+    const [mine] = await pushAndCalls([{ key: 'models.a', source: 'First project text' }]);
+    const [theirs] = await pushAndCalls([{ key: 'models.b', source: 'Second project text' }], otherToken);
+    expect(mine!.model).toBe('mock-fast');
+    expect(theirs!.model).toBe('mock-docs');
+
+    // The first project changes its model while the service runs; its next push uses it, the other keeps its own.
+    const changed = await body<Settings>(await patch({ fast: { provider: 'openai', model: 'mock-fast-2' } }));
+    expect(changed.fast).toEqual({ provider: 'openai', model: 'mock-fast-2' });
+    const [after] = await pushAndCalls([{ key: 'models.a2', source: 'First project again' }]);
+    expect(after!.model).toBe('mock-fast-2');
+    const [still] = await pushAndCalls([{ key: 'models.b2', source: 'Second project again' }], otherToken);
+    expect(still!.model).toBe('mock-docs');
+
+    // Back to the operator's default with null.
+    await body<Settings>(await patch({ fast: { provider: null, model: null } }));
+    const [reset] = await pushAndCalls([{ key: 'models.a3', source: 'First project once more' }]);
+    expect(reset!.model).toBe('mock-fast');
+  });
+
+  it('a project may choose the pseudo provider for its fast pass; the careful pass stays the operator’s model', async () => {
+    await body<Settings>(await patch({ fast: { provider: 'pseudo' } }));
+    const calls = await pushAndCalls([{ key: 'pseudo.one', source: 'Made by pseudo' }]);
+    expect(calls).toEqual([]);
+    const de = JSON.parse(await (await service.api('/v1/pull?locale=de')).text()) as Record<string, string>;
+    expect(de['pseudo.one']).toBeDefined();
+    expect(de['pseudo.one']).not.toBe('de: MADE BY PSEUDO');
+    await body<Settings>(await patch({ fast: { provider: null } }));
+  });
+});
