@@ -54596,6 +54596,8 @@ function createClient(options) {
         project: () => json({ method: 'GET', path: '/v1/project' }),
         languages: async () => (await json({ method: 'GET', path: '/v1/languages' })).items,
         addLanguage: (tag) => json({ method: 'POST', path: '/v1/languages', json: { tag } }),
+        translationSettings: () => json({ method: 'GET', path: '/v1/project/translation' }),
+        updateTranslationSettings: (patch) => json({ method: 'PATCH', path: '/v1/project/translation', json: patch }),
         removeLanguage: (tag) => json({ method: 'DELETE', path: `/v1/languages/${encodeURIComponent(tag)}` }),
         files: async () => (await json({ method: 'GET', path: '/v1/files' })).items,
         pushFile(input) {

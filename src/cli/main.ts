@@ -14,6 +14,7 @@ import { importCommand } from './commands/import.js';
 import { initCommand } from './commands/init.js';
 import { integrationsCommand } from './commands/integrations.js';
 import { languagesCommand } from './commands/languages.js';
+import { translationCommand } from './commands/translation.js';
 import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { mcpCommand } from './commands/mcp.js';
@@ -32,7 +33,7 @@ import { translateMissingCommand } from './commands/translate-missing.js';
 import { storedToken } from './credentials-file.js';
 import { createOutput } from './output.js';
 
-const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, diffCommand, statusCommand, retryCommand, translateMissingCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand, loginCommand, logoutCommand];
+const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, diffCommand, statusCommand, retryCommand, translateMissingCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, translationCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand, loginCommand, logoutCommand];
 
 const GLOBAL_HELP = `Options for every command:
   --token <token>     project token (default: $PARLANCE_TOKEN, else the one 'parlance login' stored for the

@@ -2,6 +2,8 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import type {
   Batch,
+  TranslationSettings,
+  TranslationSettingsPatch,
   BatchRow,
   BatchWithRows,
   GlossaryTerm,
@@ -139,6 +141,10 @@ export interface ParlanceClient {
   languages(): Promise<Language[]>;
   /** POST /v1/languages: also queues the translation of every existing key into it (`batch`). */
   addLanguage(tag: string): Promise<AddedLanguage>;
+  /** GET /v1/project/translation */
+  translationSettings(): Promise<TranslationSettings>;
+  /** PATCH /v1/project/translation (needs 'manage') */
+  updateTranslationSettings(patch: TranslationSettingsPatch): Promise<TranslationSettings>;
   removeLanguage(tag: string): Promise<Language>;
   /** GET /v1/files */
   files(): Promise<SourceFile[]>;
@@ -293,6 +299,8 @@ export function createClient(options: ClientOptions): ParlanceClient {
     project: () => json<Project>({ method: 'GET', path: '/v1/project' }),
     languages: async () => (await json<{ items: Language[] }>({ method: 'GET', path: '/v1/languages' })).items,
     addLanguage: (tag) => json<AddedLanguage>({ method: 'POST', path: '/v1/languages', json: { tag } }),
+    translationSettings: () => json<TranslationSettings>({ method: 'GET', path: '/v1/project/translation' }),
+    updateTranslationSettings: (patch) => json<TranslationSettings>({ method: 'PATCH', path: '/v1/project/translation', json: patch }),
     removeLanguage: (tag) => json<Language>({ method: 'DELETE', path: `/v1/languages/${encodeURIComponent(tag)}` }),
     files: async () => (await json<{ items: SourceFile[] }>({ method: 'GET', path: '/v1/files' })).items,
 

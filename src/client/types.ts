@@ -582,3 +582,21 @@ export interface ConnectionPatch {
   schedule_minutes?: number | null;
   enabled?: boolean;
 }
+
+export type ProviderKind = 'pseudo' | 'openai' | 'anthropic' | 'deepl' | 'libretranslate';
+
+/** GET/PATCH /v1/project/translation. */
+export interface TranslationSettings {
+  fast: { provider: ProviderKind | null; model: string | null };
+  careful: { provider: ProviderKind | null; model: string | null };
+  style_guide: { product: string | null; audience: string | null; tone: string | null; formality: Record<string, 'formal' | 'informal'>; keep: string[] };
+  available: ProviderKind[];
+  defaults: { fast: { provider: ProviderKind; model: string | null }; careful: { provider: ProviderKind; model: string | null } };
+}
+
+/** What PATCH /v1/project/translation takes: fields left out keep their value. */
+export interface TranslationSettingsPatch {
+  fast?: { provider?: ProviderKind | null; model?: string | null };
+  careful?: { provider?: ProviderKind | null; model?: string | null };
+  style_guide?: Partial<TranslationSettings['style_guide']>;
+}

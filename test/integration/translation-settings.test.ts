@@ -5,7 +5,11 @@
  * OpenAI wire mock, which records each request's model and system prompt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
+import { runParlance } from '../helpers/parlance-process.js';
 import { startService, waitForBatch, type BatchBody, type TestService } from '../helpers/service.js';
 
 let service: TestService;
@@ -129,5 +133,40 @@ describe('translation settings', () => {
     expect(de['pseudo.one']).toBeDefined();
     expect(de['pseudo.one']).not.toBe('de: MADE BY PSEUDO');
     await body<Settings>(await patch({ fast: { provider: null } }));
+  });
+
+  it('the CLI shows and sets them: parlance translation show | set, with usage errors that name the flag', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'parlance-translation-'));
+    try {
+      const env = { PARLANCE_URL: service.url, PARLANCE_TOKEN: service.token, XDG_CONFIG_HOME: cwd };
+      const set = await runParlance(['translation', 'set', '--tone', 'warm', '--formality', 'de=informal', '--formality', 'fr=formal', '--keep', 'Acme', '--fast-model', 'mock-cli'], env, cwd);
+      expect(set.code, set.stderr).toBe(0);
+      expect(set.stdout).toContain('fast     openai mock-cli');
+      expect(set.stdout).toContain('tone     warm');
+      expect(set.stdout).toContain('formal   de informal, fr formal');
+
+      const shown = await runParlance(['translation', 'show', '--json'], env, cwd);
+      expect(shown.code, shown.stderr).toBe(0);
+      const settings = JSON.parse(shown.stdout) as Settings;
+      expect(settings.fast).toEqual({ provider: null, model: 'mock-cli' });
+      expect(settings.style_guide).toMatchObject({ tone: 'warm', formality: { de: 'informal', fr: 'formal' }, keep: ['Acme'] });
+
+      const unset = await runParlance(['translation', 'set', '--unset', 'fast-model', '--unset', 'tone', '--unset', 'formality', '--unset', 'keep'], env, cwd);
+      expect(unset.code, unset.stderr).toBe(0);
+      expect(unset.stdout).toContain("fast     openai mock-fast (the operator's default)");
+      expect(unset.stdout).toContain('tone     -');
+
+      const bad = await runParlance(['translation', 'set', '--formality', 'de=casual'], env, cwd);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain("expected LOCALE=formal or LOCALE=informal, e.g. 'de=informal'");
+      const refused = await runParlance(['translation', 'set', '--fast-provider', 'deepl'], env, cwd);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("fast.provider 'deepl' is not configured on this service");
+      const nothing = await runParlance(['translation', 'set'], env, cwd);
+      expect(nothing.code).toBe(1);
+      expect(nothing.stderr).toContain('Nothing to set');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });
