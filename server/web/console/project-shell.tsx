@@ -20,6 +20,7 @@ import { MembersPage } from './pages/members.js';
 import { OverviewPage } from './pages/overview.js';
 import { ReviewPage } from './pages/review.js';
 import { TokensPage } from './pages/tokens.js';
+import { TranslationPage } from './pages/translation.js';
 import { UploadPage } from './pages/upload.js';
 import { UsagePage } from './pages/usage.js';
 import { WebhooksPage } from './pages/webhooks.js';
@@ -50,6 +51,7 @@ export const NAV: { group: string; entries: NavEntry[] }[] = [
       { page: 'batches', label: 'Batches', ability: 'read' },
       { page: 'delivery', label: 'Delivery', ability: 'read' },
       { page: 'languages', label: 'Languages', ability: 'read' },
+      { page: 'translation', label: 'Translation', ability: 'read' },
       { page: 'usage', label: 'Usage', ability: 'read' },
     ],
   },
@@ -189,6 +191,8 @@ function ProjectPageView(props: { route: Extract<Route, { name: 'project' }> }) 
       return <GlossaryPage />;
     case 'languages':
       return <LanguagesPage />;
+    case 'translation':
+      return <TranslationPage />;
     case 'usage':
       return <UsagePage />;
     case 'members':

@@ -1,6 +1,6 @@
 /** Hash routes of the console (`#/p/<projectId>/keys?locale=de`), so the server only ever serves index.html at `/`. */
 
-export const PROJECT_PAGES = ['overview', 'keys', 'review', 'upload', 'imports', 'batches', 'delivery', 'glossary', 'languages', 'usage', 'members', 'invitations', 'tokens', 'webhooks', 'github', 'integrations'] as const;
+export const PROJECT_PAGES = ['overview', 'keys', 'review', 'upload', 'imports', 'batches', 'delivery', 'glossary', 'languages', 'translation', 'usage', 'members', 'invitations', 'tokens', 'webhooks', 'github', 'integrations'] as const;
 export type ProjectPage = (typeof PROJECT_PAGES)[number];
 
 export type Route =
