@@ -13,6 +13,7 @@ import { createLinksService } from './github-app/links.js';
 import type { GithubAppServer } from './github-app/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createProviderRegistry, createProviders, defaultChoice } from './providers/index.js';
+import { sharedLimits } from './providers/shared-limit.js';
 import type { TranslationProvider } from './providers/provider.js';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './rate-limit/rate-limiter.js';
 import { createBatchRunner, type Providers } from './services/batches/batch-runner.js';
@@ -71,6 +72,12 @@ export interface RuntimeOptions {
 
 export type Runtime = Awaited<ReturnType<typeof createRuntime>>;
 
+/** How long a shared limit's lease lives: the provider's request timeout and 10 s. */
+function providerLeaseMs(config: Config): number {
+  const remote = [config.providers.fast, config.providers.careful].map((p) => ('timeoutMs' in p ? p.timeoutMs : 60_000));
+  return Math.max(...remote) + 10_000;
+}
+
 export async function createRuntime(config: Config, options: RuntimeOptions) {
   const log = options.log ?? createLogger(config.logLevel);
   // The plans are process-wide (server/services/plans.ts says why); the runtime of this process installs them.
@@ -119,7 +126,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     ? await createBullQueue({ redisUrl: config.redis.url, prefix: config.redis.prefix, concurrency: config.worker.concurrency, onError: onJobError })
     : createEmbeddedQueue({ concurrency: config.worker.concurrency, onError: onJobError });
 
-  const configured = options.provider || (options.providers?.fast && options.providers.careful) ? undefined : createProviders(config.providers, log);
+  // On Redis, every worker shares one limit of requests in flight per provider and model (shared-limit.ts); a lease
+  // outlives a request by its timeout and a margin, so a worker that dies mid-request frees its places.
+  const limits = redis && config.redis ? sharedLimits(redis, config.redis.prefix, providerLeaseMs(config)) : undefined;
+  const configured = options.provider || (options.providers?.fast && options.providers.careful) ? undefined : createProviders(config.providers, log, limits);
   const providers: Providers = {
     fast: options.providers?.fast ?? options.provider ?? configured!.fast,
     careful: options.providers?.careful ?? options.provider ?? configured!.careful,
@@ -187,7 +197,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
   const runner = createBatchRunner({
     db,
     providers,
-    providerFor: createProviderRegistry(config, providers, log),
+    providerFor: createProviderRegistry(config, providers, log, limits),
     log,
     workerId,
     chunkRows: config.worker.chunkRows,

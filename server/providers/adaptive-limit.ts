@@ -11,7 +11,8 @@
  * pace requests as a sliding minute.
  *
  * One limit serves every batch a worker translates with that provider and model, so two projects together stay
- * within what the provider allows this worker. Each HTTP attempt takes a place; a retry's wait does not hold one.
+ * within what the provider allows; on Redis the same rules run in Redis for every worker at once (shared-limit.ts).
+ * Each HTTP attempt takes a place; a retry's wait does not hold one.
  */
 import { sleep, type RequestLimit } from './http.js';
 

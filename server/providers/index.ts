@@ -1,5 +1,6 @@
 /** Builds the translation providers of the fast and careful passes from their settings. */
 import type { BatchingSettings, Config, ProviderKind, ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
+import type { AdaptiveLimit, AdaptiveLimitOptions } from './adaptive-limit.js';
 import type { LlmOptions } from './llm.js';
 import type { Logger } from '../logger.js';
 import { createAnthropicProvider } from './anthropic.js';
@@ -27,8 +28,11 @@ function batchingOptions(settings: BatchingSettings): Pick<LlmOptions, 'batchSiz
   };
 }
 
-/** One provider from its settings; `log` receives a warning per retried request. */
-export function createProvider(settings: ProviderSettings, log?: Logger): TranslationProvider {
+/** Makes a model's limit of requests in flight for a provider kind: shared by every worker on Redis (shared-limit.ts). */
+export type LimitFactory = (provider: string, model: string, options: AdaptiveLimitOptions) => AdaptiveLimit;
+
+/** One provider from its settings; `log` receives a warning per retried request; `limits`, when given, makes each model's limit. */
+export function createProvider(settings: ProviderSettings, log?: Logger, limits?: LimitFactory): TranslationProvider {
   switch (settings.kind) {
     case 'pseudo':
       return createPseudoProvider();
@@ -40,6 +44,7 @@ export function createProvider(settings: ProviderSettings, log?: Logger): Transl
         ...batchingOptions(settings),
         ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
         ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
+        ...(limits ? { limitFactory: (model: string, options: AdaptiveLimitOptions) => limits('openai', model, options) } : {}),
       });
     case 'anthropic':
       return createAnthropicProvider({
@@ -49,6 +54,7 @@ export function createProvider(settings: ProviderSettings, log?: Logger): Transl
         model: settings.model,
         ...batchingOptions(settings),
         ...(settings.carefulModel ? { carefulModel: settings.carefulModel } : {}),
+        ...(limits ? { limitFactory: (model: string, options: AdaptiveLimitOptions) => limits('anthropic', model, options) } : {}),
       });
     case 'deepl':
       return createDeepLProvider({
@@ -76,9 +82,9 @@ const sameSettings = (a: ProviderSettings, b: ProviderSettings): boolean => a ==
  * is picked per request). An MT engine on the careful pass is allowed only as the fallback of an unset
  * CAREFUL_PROVIDER, and it is worth a warning: careful keys then get a plain translation without context or self-check.
  */
-export function createProviders(settings: ProvidersConfig, log?: Logger): { fast: TranslationProvider; careful: TranslationProvider } {
-  const fast = createProvider(settings.fast, log);
-  const careful = sameSettings(settings.fast, settings.careful) ? fast : createProvider(settings.careful, log);
+export function createProviders(settings: ProvidersConfig, log?: Logger, limits?: LimitFactory): { fast: TranslationProvider; careful: TranslationProvider } {
+  const fast = createProvider(settings.fast, log, limits);
+  const careful = sameSettings(settings.fast, settings.careful) ? fast : createProvider(settings.careful, log, limits);
   if (!careful.instructable) {
     log?.warn(
       `careful pass: ${careful.name} takes no instructions, so keys marked careful get its plain translation (no neighbours, glossary, memory or self-check); set CAREFUL_PROVIDER to openai, anthropic or pseudo for a real careful pass`,
@@ -93,7 +99,7 @@ export function createProviders(settings: ProvidersConfig, log?: Logger): { fast
  * model in place of the operator's. A choice the service no longer offers (the operator removed the credentials since)
  * falls back to the operator's provider for the pass, with a warning.
  */
-export function createProviderRegistry(config: Pick<Config, 'providers' | 'providerCatalog'>, defaults: { fast: TranslationProvider; careful: TranslationProvider }, log?: Logger) {
+export function createProviderRegistry(config: Pick<Config, 'providers' | 'providerCatalog'>, defaults: { fast: TranslationProvider; careful: TranslationProvider }, log?: Logger, limits?: LimitFactory) {
   const keyOf = (settings: ProviderSettings) => `${settings.kind}|${'model' in settings ? settings.model : ''}|${'carefulModel' in settings ? (settings.carefulModel ?? '') : ''}`;
   // The operator's own providers serve a choice that comes to the same settings: one adaptive limit per model.
   const made = new Map<string, TranslationProvider>([
@@ -111,7 +117,7 @@ export function createProviderRegistry(config: Pick<Config, 'providers' | 'provi
     const key = keyOf(settings);
     let provider = made.get(key);
     if (!provider) {
-      provider = createProvider(settings, log);
+      provider = createProvider(settings, log, limits);
       made.set(key, provider);
     }
     return provider;

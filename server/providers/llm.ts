@@ -1,6 +1,6 @@
 /** What the LLM providers (OpenAI-compatible, Anthropic) share: their options, the prompt, reading the answer, and the chunked translate loop. */
 import { setMaxListeners } from 'node:events';
-import { createAdaptiveLimit, type AdaptiveLimit, type LimitSnapshot } from './adaptive-limit.js';
+import { createAdaptiveLimit, type AdaptiveLimit, type AdaptiveLimitOptions, type LimitSnapshot } from './adaptive-limit.js';
 import { isRecord, parseJson, type RemoteOptions, type RequestLimit } from './http.js';
 import { hasTranslatableText } from './mt-text.js';
 import type { Pass, ProviderRow, RowResult, StyleGuide, TranslateRequest, TranslationProvider } from './provider.js';
@@ -22,6 +22,8 @@ export interface LlmOptions extends RemoteOptions {
   requestsPerMinute?: number;
   /** The operator's cap on estimated prompt tokens sent per minute, per model. */
   tokensPerMinute?: number;
+  /** Makes the limit of a model; by default one in this process (adaptive-limit.ts), on Redis one shared by every worker (shared-limit.ts). */
+  limitFactory?: (model: string, options: AdaptiveLimitOptions) => AdaptiveLimit;
 }
 
 /** How a provider cuts a translate call's rows into requests, and how many it starts with in flight. */
@@ -346,7 +348,8 @@ export function createLlmProvider(name: string, options: LlmOptions, complete: (
   const limitFor = (model: string): AdaptiveLimit => {
     let limit = perModel.get(model);
     if (!limit) {
-      limit = createAdaptiveLimit({ initial: limits.concurrency, max: limits.maxConcurrency, requestsPerMinute: options.requestsPerMinute, tokensPerMinute: options.tokensPerMinute });
+      const settings = { initial: limits.concurrency, max: limits.maxConcurrency, requestsPerMinute: options.requestsPerMinute, tokensPerMinute: options.tokensPerMinute };
+      limit = options.limitFactory ? options.limitFactory(model, settings) : createAdaptiveLimit(settings);
       perModel.set(model, limit);
     }
     return limit;
