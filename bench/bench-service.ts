@@ -134,6 +134,8 @@ export interface ServiceProcess {
   projectId: string;
   headers: { authorization: string };
   config: Config;
+  /** Stops the service and starts it again on the same database and data directory, as an operator's restart; `pid` is the new process's. */
+  restart(): Promise<void>;
 }
 
 /**
@@ -161,24 +163,48 @@ export async function withServiceProcess(
     }
     // BENCH_SERVICE_NODE_ARGS: Node options for the service, to try V8 settings (e.g. `--max-semi-space-size=4`).
     const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/parlance.js'), 'start'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     const url = `http://127.0.0.1:${port}`;
-    try {
-      const started = Date.now();
-      while (!(await fetch(`${url}/healthz`).then((res) => res.status === 200, () => false))) {
-        if (child.exitCode !== null) throw new Error(`parlance start exited with ${child.exitCode}`);
-        if (Date.now() - started > 60_000) throw new Error('parlance start gave no 200 within 60 s');
-        await new Promise((resolve) => setTimeout(resolve, 20));
+    const start = async () => {
+      const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/parlance.js'), 'start'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      const stop = async () => {
+        child.kill('SIGTERM');
+        await exited;
+      };
+      try {
+        const started = Date.now();
+        while (!(await fetch(`${url}/healthz`).then((res) => res.status === 200, () => false))) {
+          if (child.exitCode !== null) throw new Error(`parlance start exited with ${child.exitCode}`);
+          if (Date.now() - started > 60_000) throw new Error('parlance start gave no 200 within 60 s');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } catch (error) {
+        await stop();
+        throw error;
       }
-      await fn({ url, pid: child.pid!, projectId: seeded.projectId, headers: { authorization: `Bearer ${seeded.secret}` }, config });
+      return { pid: child.pid!, stop };
+    };
+    let running = await start();
+    const service: ServiceProcess = {
+      url,
+      pid: running.pid,
+      projectId: seeded.projectId,
+      headers: { authorization: `Bearer ${seeded.secret}` },
+      config,
+      async restart() {
+        await running.stop();
+        running = await start();
+        service.pid = running.pid;
+      },
+    };
+    try {
+      await fn(service);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await running.stop();
     }
     if (after) {
       const { openDatabase } = await import('../server/db/database.js');
