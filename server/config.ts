@@ -17,7 +17,8 @@ const httpUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL su
 export const PROVIDER_KINDS = ['pseudo', 'openai', 'anthropic', 'deepl', 'libretranslate'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 /** Machine-translation engines read no instructions, so they cannot run the careful pass. */
-const UNINSTRUCTABLE: ReadonlySet<ProviderKind> = new Set(['deepl', 'libretranslate']);
+/** The machine-translation engines: they take no instructions, so they cannot run the careful pass or read a style guide. */
+export const UNINSTRUCTABLE: ReadonlySet<ProviderKind> = new Set(['deepl', 'libretranslate']);
 
 export const envSchema = z.object({
   PARLANCE_HOST: z.string().min(1).default('127.0.0.1'),

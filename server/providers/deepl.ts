@@ -1,7 +1,7 @@
 /** Machine translation through the DeepL API (`/v2/translate`), with `<ph/>` tokens kept as XML tags DeepL leaves alone. */
 import { createHttpClient, errorDetail, isRecord, type RemoteOptions } from './http.js';
 import { answersReader, decodeXmlEntities, translateAsMarkup, type MarkupJob } from './mt-text.js';
-import type { ProviderRow, RowResult, TranslateRequest, TranslationProvider } from './provider.js';
+import { formalityFor, type ProviderRow, type RowResult, type TranslateRequest, type TranslationProvider } from './provider.js';
 
 export const DEEPL_PRO_URL = 'https://api.deepl.com';
 export const DEEPL_FREE_URL = 'https://api-free.deepl.com';
@@ -134,7 +134,7 @@ function describeDeepLError(status: number, body: string): string {
 
 /** DeepL's `formality` for the request's target locale from the project's style guide, if it sets one. */
 function formalityOf(request: TranslateRequest): 'prefer_more' | 'prefer_less' | undefined {
-  const formality = request.style?.formality?.[request.targetLocale] ?? request.style?.formality?.[request.targetLocale.split('-')[0]!];
+  const formality = formalityFor(request.style, request.targetLocale);
   return formality === 'formal' ? 'prefer_more' : formality === 'informal' ? 'prefer_less' : undefined;
 }
 
@@ -146,6 +146,7 @@ export function createDeepLProvider(options: DeepLProviderOptions): TranslationP
   const http = createHttpClient({ name: 'deepl', secrets: [options.apiKey], describeError: describeDeepLError }, options);
 
   async function send({ context, jobs }: DeepLRequest, sourceLang: string, targetLang: string, request: TranslateRequest): Promise<string[]> {
+    const deeplFormality = formalityOf(request);
     const body = JSON.stringify({
       text: jobs.map((job) => job.markup),
       source_lang: sourceLang,
@@ -156,7 +157,7 @@ export function createDeepLProvider(options: DeepLProviderOptions): TranslationP
       preserve_formatting: true,
       ...(context ? { context } : {}),
       // The project's style guide: 'prefer_' so a language without formal forms is translated rather than refused.
-      ...(formalityOf(request) ? { formality: formalityOf(request) } : {}),
+      ...(deeplFormality ? { formality: deeplFormality } : {}),
     });
     return http.send({ method: 'POST', url, headers, body, signal: request.signal }, answersReader('translations', jobs.length, translationText));
   }

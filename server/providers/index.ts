@@ -1,6 +1,7 @@
 /** Builds the translation providers of the fast and careful passes from their settings. */
 import type { BatchingSettings, Config, ProviderKind, ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
-import type { AdaptiveLimit, AdaptiveLimitOptions } from './adaptive-limit.js';
+import type { AdaptiveLimitOptions } from './adaptive-limit.js';
+import type { RequestLimit } from './http.js';
 import type { LlmOptions } from './llm.js';
 import type { Logger } from '../logger.js';
 import { createAnthropicProvider } from './anthropic.js';
@@ -29,7 +30,7 @@ function batchingOptions(settings: BatchingSettings): Pick<LlmOptions, 'batchSiz
 }
 
 /** Makes a model's limit of requests in flight for a provider kind: shared by every worker on Redis (shared-limit.ts). */
-export type LimitFactory = (provider: string, model: string, options: AdaptiveLimitOptions) => AdaptiveLimit;
+export type LimitFactory = (provider: string, model: string, options: AdaptiveLimitOptions) => RequestLimit;
 
 /** One provider from its settings; `log` receives a warning per retried request; `limits`, when given, makes each model's limit. */
 export function createProvider(settings: ProviderSettings, log?: Logger, limits?: LimitFactory): TranslationProvider {

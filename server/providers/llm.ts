@@ -1,9 +1,9 @@
 /** What the LLM providers (OpenAI-compatible, Anthropic) share: their options, the prompt, reading the answer, and the chunked translate loop. */
 import { setMaxListeners } from 'node:events';
-import { createAdaptiveLimit, type AdaptiveLimit, type AdaptiveLimitOptions, type LimitSnapshot } from './adaptive-limit.js';
+import { createAdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.js';
 import { isRecord, parseJson, type RemoteOptions, type RequestLimit } from './http.js';
 import { hasTranslatableText } from './mt-text.js';
-import type { Pass, ProviderRow, RowResult, StyleGuide, TranslateRequest, TranslationProvider } from './provider.js';
+import { formalityFor, type Pass, type ProviderRow, type RowResult, type StyleGuide, type TranslateRequest, type TranslationProvider } from './provider.js';
 
 /** The options both LLM providers take beside their API's own. */
 export interface LlmOptions extends RemoteOptions {
@@ -23,7 +23,7 @@ export interface LlmOptions extends RemoteOptions {
   /** The operator's cap on estimated prompt tokens sent per minute, per model. */
   tokensPerMinute?: number;
   /** Makes the limit of a model; by default one in this process (adaptive-limit.ts), on Redis one shared by every worker (shared-limit.ts). */
-  limitFactory?: (model: string, options: AdaptiveLimitOptions) => AdaptiveLimit;
+  limitFactory?: (model: string, options: AdaptiveLimitOptions) => RequestLimit;
 }
 
 /** How a provider cuts a translate call's rows into requests, and how many it starts with in flight. */
@@ -90,7 +90,7 @@ export function styleLines(style: StyleGuide | undefined, targetLocale: string):
   if (style.product) lines.push(`The product: ${style.product}`);
   if (style.audience) lines.push(`Its audience: ${style.audience}`);
   if (style.tone) lines.push(`Write in this tone: ${style.tone}`);
-  const formality = style.formality?.[targetLocale] ?? style.formality?.[targetLocale.split('-')[0]!];
+  const formality = formalityFor(style, targetLocale);
   if (formality) lines.push(`Address the reader ${formality === 'formal' ? 'formally (e.g. German "Sie", French "vous")' : 'informally (e.g. German "du", French "tu")'} in ${targetLocale}.`);
   if (style.keep && style.keep.length > 0) lines.push(`Keep these words untranslated, exactly as written: ${JSON.stringify(style.keep)}.`);
   return lines.length > 0 ? ["The project's style guide (follow it unless a row's glossary says otherwise):", ...lines] : [];
@@ -341,11 +341,11 @@ export interface ChunkPrompt {
  * An instructable provider over an LLM API: each chunk of rows becomes a {@link ChunkPrompt}, `complete` sends it
  * and reads the reply as a {@link Completion}, and the chunk's results are read from that.
  */
-export function createLlmProvider(name: string, options: LlmOptions, complete: (prompt: ChunkPrompt) => Promise<Completion>): TranslationProvider & { limits(): Record<string, LimitSnapshot> } {
+export function createLlmProvider(name: string, options: LlmOptions, complete: (prompt: ChunkPrompt) => Promise<Completion>): TranslationProvider {
   const limits = chunkLimits(options);
   const modelFor = (pass: Pass): string => (pass === 'careful' ? (options.carefulModel ?? options.model) : options.model);
-  const perModel = new Map<string, AdaptiveLimit>();
-  const limitFor = (model: string): AdaptiveLimit => {
+  const perModel = new Map<string, RequestLimit>();
+  const limitFor = (model: string): RequestLimit => {
     let limit = perModel.get(model);
     if (!limit) {
       const settings = { initial: limits.concurrency, max: limits.maxConcurrency, requestsPerMinute: options.requestsPerMinute, tokensPerMinute: options.tokensPerMinute };
@@ -367,6 +367,5 @@ export function createLlmProvider(name: string, options: LlmOptions, complete: (
     name,
     instructable: true,
     translate: (request) => translateInChunks(request.rows, limits, (chunk, signal) => translateChunk(chunk, request, signal), request.signal),
-    limits: () => Object.fromEntries([...perModel].map(([model, limit]) => [model, limit.snapshot()])),
   };
 }

@@ -58,6 +58,11 @@ export interface StyleGuide {
   keep?: readonly string[];
 }
 
+/** The style guide's formality for a target locale, or for its language (`de` serves `de-AT`); undefined when it sets none. */
+export function formalityFor(style: StyleGuide | undefined, locale: string): 'formal' | 'informal' | undefined {
+  return style?.formality?.[locale] ?? style?.formality?.[locale.split('-')[0]!];
+}
+
 export interface TranslateRequest {
   sourceLocale: string;
   targetLocale: string;

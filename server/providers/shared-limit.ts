@@ -12,7 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createAdaptiveLimit, nearlySpent, type AdaptiveLimit, type AdaptiveLimitOptions, type LimitSnapshot } from './adaptive-limit.js';
+import { createAdaptiveLimit, nearlySpent, type AdaptiveLimitOptions } from './adaptive-limit.js';
+import type { RequestLimit } from './http.js';
 
 const POLL_MS = 25;
 const MINUTE_MS = 60_000;
@@ -63,7 +64,7 @@ redis.call('PEXPIRE', KEYS[3], ${2 * MINUTE_MS})
 return {0, gen}
 `;
 
-/** KEYS: state. ARGV: generation the attempt was sent in, outcome ('push' | 'ok'), max. Returns the limit, as text. */
+/** KEYS: state. ARGV: generation the attempt was sent in, outcome ('push' | 'ok'), max. Returns the new limit, as text. */
 const ANSWER = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return '0' end
 local limit = tonumber(redis.call('HGET', KEYS[1], 'limit'))
@@ -91,14 +92,12 @@ export interface SharedLimitOptions extends AdaptiveLimitOptions {
   leaseMs: number;
 }
 
-export function createSharedLimit(options: SharedLimitOptions): AdaptiveLimit {
+export function createSharedLimit(options: SharedLimitOptions): RequestLimit {
   const { redis, key } = options;
   const keys = [`${key}:state`, `${key}:leases`, `${key}:starts`];
   /** The worker's own limit, used while Redis cannot be reached. */
   const local = createAdaptiveLimit(options);
   const wakers = new Set<() => void>();
-  let known: Pick<LimitSnapshot, 'limit'> = { limit: Math.floor(options.initial) };
-  let inFlight = 0;
 
   async function acquire(id: string, tokens: number, signal: AbortSignal | undefined): Promise<number | undefined> {
     for (;;) {
@@ -137,30 +136,21 @@ export function createSharedLimit(options: SharedLimitOptions): AdaptiveLimit {
       const generation = await acquire(id, tokens, signal);
       // Redis unreachable: the worker's own limit carries the attempt.
       if (generation === undefined) return local.run(attempt, tokens, signal);
-      inFlight += 1;
       try {
         return await attempt((status, headers) => {
           const pushedBack = status === 429 || nearlySpent(headers);
           if (!pushedBack && (status < 200 || status >= 300)) return;
-          redis
-            .eval(ANSWER, 1, keys[0]!, generation, pushedBack ? 'push' : 'ok', options.max)
-            .then((limit) => (known = { limit: Math.floor(Number(limit)) }))
-            .catch(() => undefined);
+          redis.eval(ANSWER, 1, keys[0]!, generation, pushedBack ? 'push' : 'ok', options.max).catch(() => undefined);
         });
       } finally {
-        inFlight -= 1;
         await redis.zrem(keys[1]!, id).catch(() => undefined);
         for (const wake of [...wakers]) wake();
       }
-    },
-    snapshot() {
-      const mine = local.snapshot();
-      return { ...mine, limit: known.limit, inFlight: inFlight + mine.inFlight };
     },
   };
 }
 
 /** Makes shared limits on one Redis connection, under the deployment's key prefix. */
 export function sharedLimits(redis: Redis, prefix: string, leaseMs: number) {
-  return (provider: string, model: string, options: AdaptiveLimitOptions): AdaptiveLimit => createSharedLimit({ ...options, redis, key: `${prefix}:provider-limit:${provider}:${model}`, leaseMs });
+  return (provider: string, model: string, options: AdaptiveLimitOptions): RequestLimit => createSharedLimit({ ...options, redis, key: `${prefix}:provider-limit:${provider}:${model}`, leaseMs });
 }

@@ -4,18 +4,18 @@
  * runner, so a change applies to the next chunk without a restart; it re-translates nothing by itself.
  */
 import { z } from 'zod';
-import { PROVIDER_KINDS, type ProviderKind } from '../config.js';
+import { PROVIDER_KINDS, UNINSTRUCTABLE, type ProviderKind } from '../config.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import type { StyleGuide } from '../providers/provider.js';
 
-const MAX_TEXT = 2000;
-const MAX_KEEP = 200;
+/** How long each field may be: the stored shape here and PATCH /v1/project/translation read the same bounds. */
+export const SETTINGS_LIMITS = { text: 2000, keep: 200, word: 200, model: 200, locale: 35 } as const;
 
 const PassChoice = z
   .object({
     provider: z.enum(PROVIDER_KINDS).nullable(),
-    model: z.string().trim().min(1).max(200).nullable(),
+    model: z.string().trim().min(1).max(SETTINGS_LIMITS.model).nullable(),
   })
   .strict();
 
@@ -25,11 +25,11 @@ export const TranslationSettingsSchema = z
     careful: PassChoice,
     style_guide: z
       .object({
-        product: z.string().trim().max(MAX_TEXT).nullable(),
-        audience: z.string().trim().max(MAX_TEXT).nullable(),
-        tone: z.string().trim().max(MAX_TEXT).nullable(),
-        formality: z.record(z.string().min(1).max(35), z.enum(['formal', 'informal'])),
-        keep: z.array(z.string().trim().min(1).max(200)).max(MAX_KEEP),
+        product: z.string().trim().max(SETTINGS_LIMITS.text).nullable(),
+        audience: z.string().trim().max(SETTINGS_LIMITS.text).nullable(),
+        tone: z.string().trim().max(SETTINGS_LIMITS.text).nullable(),
+        formality: z.record(z.string().min(1).max(SETTINGS_LIMITS.locale), z.enum(['formal', 'informal'])),
+        keep: z.array(z.string().trim().min(1).max(SETTINGS_LIMITS.word)).max(SETTINGS_LIMITS.keep),
       })
       .strict(),
   })
@@ -55,8 +55,6 @@ export async function readTranslationSettings(db: Db, projectId: string): Promis
   return settingsOf(row?.translation_settings);
 }
 
-/** Only LLMs (and pseudo) read instructions: the careful pass and the style guide need one of them. */
-const INSTRUCTABLE: ReadonlySet<ProviderKind> = new Set(['openai', 'anthropic', 'pseudo']);
 /** The kinds whose requests name a model. */
 const HAS_MODEL: ReadonlySet<ProviderKind> = new Set(['openai', 'anthropic']);
 
@@ -72,7 +70,7 @@ export function checkSettings(settings: TranslationSettings, catalog: ReadonlySe
       throw new ApiError(422, 'provider_not_configured', `${pass}.provider '${choice.provider}' is not configured on this service; expected one of ${available.map((k) => `'${k}'`).join(', ')} or null for the operator's default`, { field: `${pass}.provider` });
     }
     const kind = choice.provider ?? defaults[pass];
-    if (pass === 'careful' && !INSTRUCTABLE.has(kind)) {
+    if (pass === 'careful' && UNINSTRUCTABLE.has(kind)) {
       throw new ApiError(422, 'provider_not_instructable', `careful.provider '${kind}' is a machine-translation engine that takes no instructions; expected 'openai', 'anthropic' or 'pseudo'`, { field: 'careful.provider' });
     }
     if (choice.model !== null && !HAS_MODEL.has(kind)) {

@@ -8,7 +8,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client } from '../../server/delivery/storage/s3-client.js';
 import type { StorageClient } from '../../server/delivery/storage/storage-client.js';
-import { CHROMIUM, HAS_CHROMIUM, PASSWORD, checkPage, settled, startParlance, stopParlance, launchChromium, watchProblems, type Service } from '../helpers/console-browser.js';
+import { checkPage, CHROMIUM, HAS_CHROMIUM, launchChromium, settled, signUpDemoOwner, startParlance, stopParlance, type Service, watchProblems } from '../helpers/console-browser.js';
 import { backendEnv } from '../helpers/service.js';
 import { startS3rver, type S3rverHandle } from '../helpers/storage-servers.js';
 
@@ -81,12 +81,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Delivery page in Chromium', () => {
   });
 
   it('signs up the owner of the Demo project, which gets keys translated', async () => {
-    await owner.goto('/#/sign-up');
-    await owner.getByLabel('Email', { exact: true }).fill('owner@example.com');
-    await owner.getByLabel('Password').fill(PASSWORD);
-    await owner.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => owner.locator('#page-title').textContent(), { timeout: 15_000 }).toBe('Demo: overview');
-    const projectId = /#\/p\/([^/?]+)/.exec(owner.url())![1]!;
+    const projectId = await signUpDemoOwner(owner);
 
     // The keys come through the API with the owner's own console credential; uploading a file is the console test's part.
     const status = await owner.evaluate(async (id) => {

@@ -6,7 +6,7 @@
  */
 import { type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, HAS_CHROMIUM, PASSWORD, checkPage, settled, startParlance, stopParlance, launchChromium, watchProblems, type Service } from '../helpers/console-browser.js';
+import { checkPage, CHROMIUM, HAS_CHROMIUM, launchChromium, settled, signUpDemoOwner, startParlance, stopParlance, type Service, watchProblems } from '../helpers/console-browser.js';
 import { importFixture } from '../helpers/import-fixture.js';
 import { poeditorArchive, startPoeditorMock, type PoeditorMock } from '../helpers/platform-mocks/poeditor.js';
 import { backendEnv } from '../helpers/service.js';
@@ -57,11 +57,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Import page in Chromium', () => {
   }
 
   it('signs up the owner of the Demo project and opens the Import page from the navigation', async () => {
-    await owner.goto('/#/sign-up');
-    await owner.getByLabel('Email', { exact: true }).fill('owner@example.com');
-    await owner.getByLabel('Password').fill(PASSWORD);
-    await owner.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => owner.locator('#page-title').textContent(), { timeout: 15_000 }).toBe('Demo: overview');
+    await signUpDemoOwner(owner);
 
     await owner.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Import', exact: true }).click();
     await expect.poll(() => owner.locator('#page-title').textContent()).toBe('Import from another platform');

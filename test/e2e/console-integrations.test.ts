@@ -9,7 +9,7 @@
  */
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, HAS_CHROMIUM, PASSWORD, checkPage, launchChromium, settled, startParlance, stopParlance, watchProblems, type Service } from '../helpers/console-browser.js';
+import { checkPage, CHROMIUM, HAS_CHROMIUM, launchChromium, PASSWORD, settled, signUpDemoOwner, startParlance, stopParlance, type Service, watchProblems } from '../helpers/console-browser.js';
 import { KIT_ENV } from '../helpers/connector-kit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
 import { backendEnv } from '../helpers/service.js';
@@ -55,12 +55,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
   });
 
   it('signs up the owner of the Demo project and lists the catalog by category', async () => {
-    await owner.goto('/#/sign-up');
-    await owner.getByLabel('Email', { exact: true }).fill('owner@example.com');
-    await owner.getByLabel('Password').fill(PASSWORD);
-    await owner.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => owner.locator('#page-title').textContent(), { timeout: 15_000 }).toBe('Demo: overview');
-    projectId = /#\/p\/([^/?]+)/.exec(owner.url())![1]!;
+    projectId = await signUpDemoOwner(owner);
 
     await owner.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Integrations', exact: true }).click();
     await expect.poll(() => owner.locator('#page-title').textContent()).toBe('Integrations');

@@ -6,7 +6,7 @@
  */
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, HAS_CHROMIUM, PASSWORD, checkPage, settled, startParlance, stopParlance, launchChromium, watchProblems, type Service } from '../helpers/console-browser.js';
+import { checkPage, CHROMIUM, HAS_CHROMIUM, launchChromium, settled, signUpDemoOwner, startParlance, stopParlance, type Service, watchProblems } from '../helpers/console-browser.js';
 import { backendEnv } from '../helpers/service.js';
 
 if (!HAS_CHROMIUM) console.warn(`test/e2e/console-translation.test.ts is skipped: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
@@ -40,12 +40,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Translation page in Chromium', () => {
   });
 
   it('signs up the owner of the Demo project and opens its Translation page, which shows the operator defaults', async () => {
-    await owner.goto('/#/sign-up');
-    await owner.getByLabel('Email', { exact: true }).fill('owner@example.com');
-    await owner.getByLabel('Password').fill(PASSWORD);
-    await owner.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => owner.locator('#page-title').textContent(), { timeout: 15_000 }).toBe('Demo: overview');
-    projectId = /#\/p\/([^/?]+)/.exec(owner.url())![1]!;
+    projectId = await signUpDemoOwner(owner);
 
     await owner.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Translation', exact: true }).click();
     await expect.poll(() => owner.locator('#page-title').textContent()).toBe('Translation');

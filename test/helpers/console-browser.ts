@@ -102,3 +102,13 @@ export function watchProblems(page: Page, problems: string[]): void {
     if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
   });
 }
+
+/** Signs up owner@example.com, who owns the demo project of a first start, and returns that project's id from the overview's URL. */
+export async function signUpDemoOwner(page: Page): Promise<string> {
+  await page.goto('/#/sign-up');
+  await page.getByLabel('Email', { exact: true }).fill('owner@example.com');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect.poll(() => page.locator('#page-title').textContent(), { timeout: 15_000 }).toBe('Demo: overview');
+  return /#\/p\/([^/?]+)/.exec(page.url())![1]!;
+}

@@ -28,7 +28,8 @@ describe('the npm package', { timeout: 300_000 }, () => {
   let repo = '';
   let env: Record<string, string> = {};
   let service: ChildProcess | undefined;
-  let output = '';
+  /** What the embedded service has printed so far. */
+  let output: () => string = () => '';
   let tarball = '';
   let url = '';
   let token = '';
@@ -112,16 +113,10 @@ describe('the npm package', { timeout: 300_000 }, () => {
 
   it('npx parlance start migrates, serves the API and the console, and prints a demo token', async (ctx) => {
     if (uninstallable) ctx.skip();
-    service = spawn('npx', ['--no-install', 'parlance', 'start'], { cwd: installDir, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    service.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    service.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 120_000;
-    while (!/export PARLANCE_TOKEN=prl_\w+/.test(output)) {
-      if (service.exitCode !== null || Date.now() > deadline) throw new Error(`parlance start printed no token (exit ${service.exitCode}):\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    url = /Parlance is running at (http:\/\/\S+)/.exec(output)![1]!;
-    token = /export PARLANCE_TOKEN=(prl_\w+)/.exec(output)![1]!;
+    const started = startInstalled(installDir, env);
+    service = started.child;
+    ({ url, token } = await demoOf(started, 'parlance start'));
+    output = started.output;
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const page = await fetch(`${url}/`);
@@ -186,8 +181,8 @@ describe('the npm package', { timeout: 300_000 }, () => {
     // 'close' comes once the service, which holds the output pipes, has exited.
     process.kill(-service!.pid!, 'SIGTERM');
     await closed;
-    expect(output).toContain('SIGTERM received: stopping');
-    expect(output).not.toContain('stop failed');
+    expect(output()).toContain('SIGTERM received: stopping');
+    expect(output()).not.toContain('stop failed');
   });
 
   it('on PostgreSQL + Redis, npx parlance start migrates a new schema and serves, and a push is translated and pulled', async (ctx) => {
@@ -201,17 +196,9 @@ describe('the npm package', { timeout: 300_000 }, () => {
     }
     const id = randomBytes(4).toString('hex');
     pgEnv = backendEnv({ PARLANCE_DEMO: 'true', LOG_LEVEL: 'info', DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: `t_pkg_${id}`, REDIS_URL: TEST_REDIS_URL, REDIS_PREFIX: `test-pkg-${id}` });
-    let out = '';
-    pgService = spawn('npx', ['--no-install', 'parlance', 'start'], { cwd: installDir, env: userEnv(pgEnv), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    pgService.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    pgService.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const deadline = Date.now() + 120_000;
-    while (!/export PARLANCE_TOKEN=prl_\w+/.test(out)) {
-      if (pgService.exitCode !== null || Date.now() > deadline) throw new Error(`parlance start on PostgreSQL printed no token (exit ${pgService.exitCode}):\n${out}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const pgUrl = /Parlance is running at (http:\/\/\S+)/.exec(out)![1]!;
-    const pgToken = /export PARLANCE_TOKEN=(prl_\w+)/.exec(out)![1]!;
+    const started = startInstalled(installDir, pgEnv);
+    pgService = started.child;
+    const { url: pgUrl, token: pgToken } = await demoOf(started, 'parlance start on PostgreSQL');
     expect((await fetch(`${pgUrl}/healthz`)).status).toBe(200);
 
     const pgRepo = join(installDir, 'repo-postgres');
@@ -239,10 +226,29 @@ describe('the npm package', { timeout: 300_000 }, () => {
     const closed = new Promise<void>((resolve) => pgService!.on('close', () => resolve()));
     process.kill(-pgService.pid!, 'SIGTERM');
     await closed;
-    expect(out).toContain('SIGTERM received: stopping');
-    expect(out).not.toContain('stop failed');
+    expect(started.output()).toContain('SIGTERM received: stopping');
+    expect(started.output()).not.toContain('stop failed');
   });
 });
+
+/** `npx parlance start` of the installed package, in a process group of its own (npx passes no signals on), its output collected. */
+function startInstalled(cwd: string, env: Record<string, string>): { child: ChildProcess; output(): string } {
+  let output = '';
+  const child = spawn('npx', ['--no-install', 'parlance', 'start'], { cwd, env: userEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output };
+}
+
+/** The URL and demo token the started service prints, waited for up to 2 minutes. */
+async function demoOf(started: ReturnType<typeof startInstalled>, what: string): Promise<{ url: string; token: string }> {
+  const deadline = Date.now() + 120_000;
+  while (!/export PARLANCE_TOKEN=prl_\w+/.test(started.output())) {
+    if (started.child.exitCode !== null || Date.now() > deadline) throw new Error(`${what} printed no token (exit ${started.child.exitCode}):\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url: /Parlance is running at (http:\/\/\S+)/.exec(started.output())![1]!, token: /export PARLANCE_TOKEN=(prl_\w+)/.exec(started.output())![1]! };
+}
 
 /** Why PostgreSQL or Redis at TEST_DATABASE_URL / TEST_REDIS_URL cannot be reached, or undefined. */
 async function backendsUnreachable(): Promise<string | undefined> {

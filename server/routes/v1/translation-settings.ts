@@ -3,7 +3,7 @@ import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { PROVIDER_KINDS } from '../../config.js';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
-import { checkSettings, readTranslationSettings, writeTranslationSettings, type TranslationSettings } from '../../services/translation-settings.js';
+import { checkSettings, readTranslationSettings, SETTINGS_LIMITS as LIMITS, writeTranslationSettings, type TranslationSettings } from '../../services/translation-settings.js';
 import { problemResponses } from './schemas.js';
 import { json } from './route-shapes.js';
 
@@ -34,7 +34,7 @@ const Settings = z
   })
   .openapi('TranslationSettings');
 
-const ChoicePatch = z.object({ provider: z.enum(PROVIDER_KINDS).nullable().optional(), model: z.string().trim().min(1).max(200).nullable().optional() }).strict();
+const ChoicePatch = z.object({ provider: z.enum(PROVIDER_KINDS).nullable().optional(), model: z.string().trim().min(1).max(LIMITS.model).nullable().optional() }).strict();
 
 const SettingsPatch = z
   .object({
@@ -42,11 +42,11 @@ const SettingsPatch = z
     careful: ChoicePatch.optional(),
     style_guide: z
       .object({
-        product: z.string().trim().max(2000).nullable().optional(),
-        audience: z.string().trim().max(2000).nullable().optional(),
-        tone: z.string().trim().max(2000).nullable().optional(),
-        formality: z.record(z.string().min(1).max(35), z.enum(['formal', 'informal'])).optional(),
-        keep: z.array(z.string().trim().min(1).max(200)).max(200).optional(),
+        product: z.string().trim().max(LIMITS.text).nullable().optional(),
+        audience: z.string().trim().max(LIMITS.text).nullable().optional(),
+        tone: z.string().trim().max(LIMITS.text).nullable().optional(),
+        formality: z.record(z.string().min(1).max(LIMITS.locale), z.enum(['formal', 'informal'])).optional(),
+        keep: z.array(z.string().trim().min(1).max(LIMITS.word)).max(LIMITS.keep).optional(),
       })
       .strict()
       .optional(),
