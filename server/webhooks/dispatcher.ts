@@ -67,14 +67,20 @@ export async function attemptDelivery(deps: { db: Db; log: Logger } & DeliverySe
     .execute();
 
   const error = result.error ?? (result.ok ? null : `HTTP ${result.status}`);
+  // A delivery's final state and its subscription's health change in one transaction: a reader never sees a
+  // failed delivery beside a subscription that is about to be disabled because of it.
   if (result.ok) {
-    await db.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts: attempt, last_status: result.status, last_error: null, finished_at: sql`now()`, next_attempt_at: null, lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).execute();
-    await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', row.webhook_id).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('webhook_deliveries').set({ status: 'succeeded', attempts: attempt, last_status: result.status, last_error: null, finished_at: sql`now()`, next_attempt_at: null, lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).execute();
+      await trx.updateTable('webhooks').set({ failing_since: null }).where('id', '=', row.webhook_id).execute();
+    });
     return;
   }
   if (result.status === 410) {
-    await db.updateTable('webhook_deliveries').set({ status: 'failed', attempts: attempt, last_status: 410, last_error: error, finished_at: sql`now()`, next_attempt_at: null, lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).execute();
-    await db.updateTable('webhooks').set({ enabled: false, disabled_reason: 'the receiver answered 410 Gone', disabled_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', row.webhook_id).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('webhook_deliveries').set({ status: 'failed', attempts: attempt, last_status: 410, last_error: error, finished_at: sql`now()`, next_attempt_at: null, lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).execute();
+      await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'the receiver answered 410 Gone', disabled_at: sql`now()`, updated_at: sql`now()` }).where('id', '=', row.webhook_id).execute();
+    });
     log.warn('webhook disabled: 410 Gone', { webhook: row.webhook_id });
     return;
   }
@@ -90,17 +96,19 @@ export async function attemptDelivery(deps: { db: Db; log: Logger } & DeliverySe
       .execute();
     return;
   }
-  await db.updateTable('webhook_deliveries').set({ status: 'failed', attempts: attempt, last_status: result.status, last_error: error, finished_at: sql`now()`, next_attempt_at: null, lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).execute();
-  const webhook = await db.selectFrom('webhooks').select(['failing_since']).where('id', '=', row.webhook_id).executeTakeFirst();
-  if (webhook?.failing_since && Date.now() - webhook.failing_since.getTime() >= deps.disableAfterMs) {
+  const disabledSince = await db.transaction().execute(async (trx) => {
+    await trx.updateTable('webhook_deliveries').set({ status: 'failed', attempts: attempt, last_status: result.status, last_error: error, finished_at: sql`now()`, next_attempt_at: null, lease_owner: null, lease_expires_at: null }).where('id', '=', deliveryId).execute();
+    const webhook = await trx.selectFrom('webhooks').select(['failing_since']).where('id', '=', row.webhook_id).executeTakeFirst();
+    if (!webhook?.failing_since || Date.now() - webhook.failing_since.getTime() < deps.disableAfterMs) return undefined;
     const since = webhook.failing_since.toISOString();
-    await db
+    await trx
       .updateTable('webhooks')
       .set({ enabled: false, disabled_reason: `every delivery has failed since ${since}; the last one gave up after ${attempt} attempts (${error})`, disabled_at: sql`now()`, updated_at: sql`now()` })
       .where('id', '=', row.webhook_id)
       .execute();
-    log.warn('webhook disabled after repeated failures', { webhook: row.webhook_id, since });
-  }
+    return since;
+  });
+  if (disabledSince) log.warn('webhook disabled after repeated failures', { webhook: row.webhook_id, since: disabledSince });
 }
 
 export function createDispatcher(options: DispatcherOptions) {
