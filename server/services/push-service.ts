@@ -15,7 +15,8 @@ import { publicBatch, type PublicBatch } from './batches/batch-service.js';
 import { computeDelta, type Delta, type SourceEntry } from './push-fns.js';
 import { EVENT_LIST_LIMIT, emitEvent } from '../webhooks/outbox.js';
 import { emitBatchFinished } from '../webhooks/batch-events.js';
-import { reusableOrigins, sourceSha } from './quality/memory.js';
+import { PERSON_ORIGINS, reusableOrigins, sourceSha, styledShaSql, styleKey } from './quality/memory.js';
+import { readTranslationSettings, styleGuideOf } from './translation-settings.js';
 
 export interface PushInput {
   projectId: string;
@@ -119,7 +120,11 @@ export function createPushService(deps: { db: Db; queue: JobQueue; onCompleted?:
   }
 
   /** POST /v1/translate-missing: one batch for every active key, in `paths` (default all), lacking a current translation in `locales` (default all). */
-  async function translateMissing(input: { projectId: string; locales?: string[]; paths?: string[] }): Promise<PublicBatch> {
+  /**
+   * `retranslateMachine`: also queue keys whose current translation a machine made and no one reviewed (accepted or
+   * flagged), to use a new model or style guide. A person's translations and approved ones are never queued.
+   */
+  async function translateMissing(input: { projectId: string; locales?: string[]; paths?: string[]; retranslateMachine?: boolean }): Promise<PublicBatch> {
     const batchId = newId('bat');
     const { batch, rowCount } = await db.transaction().execute(async (trx) => {
       // Locked like a push, so the two never queue the same row twice.
@@ -145,16 +150,24 @@ export function createPushService(deps: { db: Db; queue: JobQueue; onCompleted?:
         entry: { key: k.key, source: k.source, pass: k.pass, ...(k.source_plurals ? { plurals: k.source_plurals } : {}), ...(k.context !== null ? { context: k.context } : {}) },
       }));
       // Most keys of a project have their translations: checked before their words and memory shas are worked out.
-      const { batch, rowCount } = await queueBatch(trx, project, locales, work, new Set(work.map((k) => k.id)), {
-        id: batchId,
-        // A batch names its file when it has one; across files it has none.
-        path: input.paths?.length === 1 ? input.paths[0]! : null,
-        format: null,
-        keys_added: 0,
-        keys_changed: 0,
-        keys_unchanged: keys.length,
-        keys_removed: 0,
-      });
+      const { batch, rowCount } = await queueBatch(
+        trx,
+        project,
+        locales,
+        work,
+        new Set(work.map((k) => k.id)),
+        {
+          id: batchId,
+          // A batch names its file when it has one; across files it has none.
+          path: input.paths?.length === 1 ? input.paths[0]! : null,
+          format: null,
+          keys_added: 0,
+          keys_changed: 0,
+          keys_unchanged: keys.length,
+          keys_removed: 0,
+        },
+        input.retranslateMachine === true,
+      );
       if (rowCount === 0) await emitBatchFinished(trx, batchId);
       return { batch, rowCount };
     });
@@ -188,18 +201,24 @@ async function queueBatch(
   keys: readonly WorkKey[],
   settled: ReadonlySet<string>,
   facts: BatchFacts,
+  retranslateMachine = false,
 ) {
   await trx.insertInto('batches').values({ ...facts, project_id: project.id, status: 'queued', words_reserved: 0 }).execute();
   const translatable = keys.filter((k) => k.entry.translatable !== false);
   const settledKeys = translatable.filter((k) => settled.has(k.id));
   // Most pushes of a file change nothing: when these are all of its keys and each has a current translation in every
   // locale, two counts say so without sending the keys to the database.
-  const unchangedFile = facts.path != null && settledKeys.length === translatable.length && (await allTranslated(trx, project.id, facts.path, locales, settledKeys.length));
-  const needed = unchangedFile ? new Set<string>() : await settledNeedingWork(trx, locales, settledKeys);
+  const needsWork = retranslateMachine ? NEEDS_WORK_OR_MACHINE : NEEDS_WORK;
+  const unchangedFile = !retranslateMachine && facts.path != null && settledKeys.length === translatable.length && (await allTranslated(trx, project.id, facts.path, locales, settledKeys.length));
+  const needed = unchangedFile ? new Set<string>() : await settledNeedingWork(trx, locales, settledKeys, needsWork);
   const pending = translatable.filter((k) => !settled.has(k.id) || needed.has(k.id)).map((k, ord) => ({ ...k, ord }));
   let rows = 0;
   let words = 0;
   if (pending.length > 0 && locales.length > 0) {
+    // The memory match the worker will reuse (see `memoryMatch`): a person's by the source, a machine one by the
+    // source and the project's style guide for the locale.
+    const style = styleGuideOf(await readTranslationSettings(trx, project.id));
+    const styles = locales.map((l) => styleKey(style, l));
     const work = unnestRows(
       pending,
       {
@@ -216,14 +235,17 @@ async function queueBatch(
       with queued as (
         insert into batch_rows (batch_id, key_id, locale, source_hash, pass, words)
         select ${facts.id}, w.key_id, l.locale, w.hash, w.pass,
-          case when m.text is not null and m.text is distinct from t.text
-            and m.origin = any(case when w.pass = 'careful' then ${REUSABLE_CAREFUL}::text[] else ${REUSABLE_FAST}::text[] end)
+          case when coalesce(mp.text, ms.text) is not null and coalesce(mp.text, ms.text) is distinct from t.text
+            and coalesce(mp.origin, ms.origin) = any(case when w.pass = 'careful' then ${REUSABLE_CAREFUL}::text[] else ${REUSABLE_FAST}::text[] end)
           then 0 else w.words end
         from ${work} as w
-        cross join unnest(${locales}::text[]) with ordinality as l(locale, ord)
+        cross join unnest(${locales}::text[], ${styles}::text[]) with ordinality as l(locale, style, ord)
         left join translations t on t.key_id = w.key_id and t.locale = l.locale
-        left join memory_entries m on m.organisation_id = ${project.organisation_id} and m.source_locale = ${project.source_locale} and m.locale = l.locale and m.source_sha = w.sha
-        where ${NEEDS_WORK}
+        left join memory_entries mp on mp.organisation_id = ${project.organisation_id} and mp.source_locale = ${project.source_locale} and mp.locale = l.locale and mp.source_sha = w.sha
+          and (l.style = '' or mp.origin = any(${PERSON_ORIGINS}::text[]))
+        left join memory_entries ms on l.style <> '' and mp.origin is null and ms.organisation_id = ${project.organisation_id} and ms.source_locale = ${project.source_locale} and ms.locale = l.locale
+          and ms.source_sha = ${styledShaSql(sql`w.sha`, sql`l.style`)}
+        where ${needsWork}
         order by w.ord, l.ord
         returning words
       )
@@ -244,13 +266,18 @@ async function queueBatch(
   return { batch, rowCount: rows };
 }
 
+/** Neither a candidate held for review nor a queued row already carries the pair of key `w` and locale `l`. */
+const NOT_COVERED = sql`not exists (select 1 from held_translations h where h.key_id = w.key_id and h.locale = l.locale and h.state = 'held' and h.source_hash = w.hash)
+  and not exists (select 1 from batch_rows r where r.key_id = w.key_id and r.locale = l.locale and r.status = 'queued' and r.source_hash = w.hash)`;
+
 /**
  * Whether the pair of key `w` and locale `l`, with its translation `t` (left-joined), needs a row: no current
  * translation of this source (or one a glossary edit marked stale), no candidate held for review, no row queued.
  */
-const NEEDS_WORK = sql`(t.key_id is null or t.stale or t.source_hash <> w.hash)
-  and not exists (select 1 from held_translations h where h.key_id = w.key_id and h.locale = l.locale and h.state = 'held' and h.source_hash = w.hash)
-  and not exists (select 1 from batch_rows r where r.key_id = w.key_id and r.locale = l.locale and r.status = 'queued' and r.source_hash = w.hash)`;
+const NEEDS_WORK = sql`(t.key_id is null or t.stale or t.source_hash <> w.hash) and ${NOT_COVERED}`;
+
+/** `NEEDS_WORK`, or a current translation a machine made that no one reviewed (translate-missing's `retranslate_machine`). */
+const NEEDS_WORK_OR_MACHINE = sql`(t.key_id is null or t.stale or t.source_hash <> w.hash or t.state in ('accepted', 'flagged')) and ${NOT_COVERED}`;
 
 /**
  * Whether the file at `path` has exactly `expected` active keys to translate, each with a current translation (of its
@@ -272,14 +299,14 @@ async function allTranslated(trx: Trx, projectId: string, path: string, locales:
  * Which of `keys`, expected to have their translations (an unchanged re-push), still need work in some locale. Only
  * these get their words counted and memory shas computed, which for 10,000 unchanged keys is most of a re-push.
  */
-async function settledNeedingWork(trx: Trx, locales: readonly string[], keys: readonly WorkKey[]): Promise<Set<string>> {
+async function settledNeedingWork(trx: Trx, locales: readonly string[], keys: readonly WorkKey[], needsWork: typeof NEEDS_WORK): Promise<Set<string>> {
   if (keys.length === 0 || locales.length === 0) return new Set();
   const work = unnestRows(keys, { key_id: ['text', (k) => k.id], hash: ['text', (k) => k.hash] }, 'w');
   const needing = await sql<{ key_id: string }>`
     select distinct w.key_id from ${work} as w
     cross join unnest(${locales}::text[]) as l(locale)
     left join translations t on t.key_id = w.key_id and t.locale = l.locale
-    where ${NEEDS_WORK}`.execute(trx);
+    where ${needsWork}`.execute(trx);
   return new Set(needing.rows.map((r) => r.key_id));
 }
 

@@ -185,7 +185,7 @@ export interface ParlanceClient {
   linkGithub(input: { installation_id: number; repository: string; base_branch?: string; config_path?: string }): Promise<GithubLink>;
   unlinkGithub(id: string): Promise<GithubLink>;
   /** POST /v1/translate-missing: one batch for every key without a current translation in `locales` (default all). */
-  translateMissing(input?: { locales?: string[]; paths?: string[] }): Promise<Batch>;
+  translateMissing(input?: { locales?: string[]; paths?: string[]; retranslate_machine?: boolean }): Promise<Batch>;
   /** GET /v1/translations?key=&locale=&path=: the key's written translation rows (at most one per locale and path). */
   getTranslation(input: { key: string; locale?: string; path?: string; state?: ReviewState }): Promise<TranslationRow[]>;
   /** One page of GET /v1/translations (the review queue when `state` is held or flagged), for callers that page themselves. */

@@ -317,12 +317,16 @@ export function createMcpServer(client: ParlanceClient): McpServer {
     {
       title: 'Translate what is missing',
       description: describeAbility('translate_missing', 'Queue one batch for every key that has no current translation (missing or stale) in the given locales, e.g. after adding a language. Only those rows are charged; calling again queues nothing new.'),
-      inputSchema: { locales: Locales.optional(), paths: z.array(z.string()).min(1).optional().describe('Only keys of these source files; omit for every file.') },
+      inputSchema: {
+        locales: Locales.optional(),
+        paths: z.array(z.string()).min(1).optional().describe('Only keys of these source files; omit for every file.'),
+        retranslate_machine: z.boolean().optional().describe("Also re-translate what a machine translated and no one reviewed, e.g. after the project's model or style guide changed. A person's translations and approved ones are never queued."),
+      },
       outputSchema: { batch: BatchOut },
     },
-    ({ locales, paths }) =>
+    ({ locales, paths, retranslate_machine }) =>
       call(async () => {
-        const batch = await client.translateMissing({ ...(locales ? { locales } : {}), ...(paths ? { paths } : {}) });
+        const batch = await client.translateMissing({ ...(locales ? { locales } : {}), ...(paths ? { paths } : {}), ...(retranslate_machine ? { retranslate_machine } : {}) });
         return ok(`Batch ${batch.id} ${batch.status}: ${batch.rows.total} row(s) queued, ${batch.words.reserved} word(s) reserved.`, { batch });
       }),
   );

@@ -125,6 +125,69 @@ describe('translation settings', () => {
     expect(reset!.model).toBe('mock-fast');
   });
 
+  it('a style guide counts in the memory: a change re-translates on request only, and another guide never reuses a machine translation', async () => {
+    const tone = (system: string) => /Write in this tone: (\w+)/.exec(system)?.[1];
+    mock.script = (row, { system }) => (tone(system) ? `[${tone(system)}] ${row.text}` : undefined);
+    try {
+      await body<Settings>(await patch({ style_guide: { tone: 'warm' } }));
+      expect(await pushAndCalls([{ key: 'memo.save', source: 'Save your changes' }])).toHaveLength(1);
+      // The same source in the same project, under the same guide: the memory answers, and the push reserves no words for it.
+      const reused = await body<BatchBody & { words: { reserved: number } }>(await service.api('/v1/push', { method: 'POST', json: { keys: [{ key: 'memo.save2', source: 'Save your changes' }], locales: ['de'] } }), 202);
+      expect(reused.words.reserved).toBe(0);
+      const callsAt = mock.calls.length;
+      expect((await waitForBatch(service, reused.id)).status).toBe('completed');
+      expect(mock.calls.length).toBe(callsAt);
+      // A human translation of another key, which nothing below may replace.
+      await body(await service.api('/v1/push', { method: 'POST', json: { keys: [{ key: 'memo.mine', source: 'Keep me' }], locales: ['de'] } }), 202).then((b) => waitForBatch(service, (b as BatchBody).id));
+      const put = await service.api('/v1/translations/memo.mine/de', { method: 'PUT', json: { text: 'Von Hand' } });
+      expect(put.status, await put.text()).toBe(200);
+
+      // Another project of the organisation with another guide shares the memory, but not this machine translation.
+      const other = await service.runtime.organisations.createProject({ organisationId: service.organisationId, name: 'Brisk', sourceLocale: 'en', targetLocales: ['de'] });
+      const otherToken = await service.mintToken({ projectId: other.id, abilities: ['push', 'pull', 'read', 'write', 'manage'] });
+      await body<Settings>(await patch({ style_guide: { tone: 'brisk' } }, otherToken));
+      const theirBatch = await body<BatchBody & { words: { reserved: number } }>(
+        await service.api('/v1/push', { method: 'POST', json: { keys: [{ key: 'memo.save', source: 'Save your changes' }, { key: 'memo.mine', source: 'Keep me' }], locales: ['de'] }, token: otherToken }),
+        202,
+      );
+      // Words are reserved for the source the memory cannot answer under this guide (3), none for the person's (2).
+      expect(theirBatch.words.reserved).toBe(3);
+      const theirsAt = mock.calls.length;
+      expect((await waitForBatch(service, theirBatch.id, otherToken)).status).toBe('completed');
+      const theirs = mock.calls.slice(theirsAt);
+      // The person's translation serves every guide; the machine one is asked for again, under the other guide.
+      expect(theirs.flatMap((c) => c.rows.map((r) => r.text))).toEqual(['Save your changes']);
+      expect(tone(theirs[0]!.system)).toBe('brisk');
+      const theirFile = JSON.parse(await (await service.api('/v1/pull?locale=de', { token: otherToken })).text()) as Record<string, string>;
+      expect(theirFile).toMatchObject({ 'memo.save': '[brisk] Save your changes', 'memo.mine': 'Von Hand' });
+
+      // A change of guide re-translates nothing by itself: an unchanged push sends nothing.
+      await body<Settings>(await patch({ style_guide: { tone: 'formal' } }));
+      expect(await pushAndCalls([{ key: 'memo.save', source: 'Save your changes' }, { key: 'memo.save2', source: 'Save your changes' }, { key: 'memo.mine', source: 'Keep me' }])).toEqual([]);
+      const pull = async () => JSON.parse(await (await service.api('/v1/pull?locale=de')).text()) as Record<string, string>;
+      expect(await pull()).toMatchObject({ 'memo.save': '[warm] Save your changes', 'memo.save2': '[warm] Save your changes', 'memo.mine': 'Von Hand' });
+
+      // On request it does, one request for the source under the new guide; the person's translation is not queued.
+      const before = mock.calls.length;
+      const queued = await body<BatchBody>(await service.api('/v1/translate-missing', { method: 'POST', json: { locales: ['de'], retranslate_machine: true } }), 202);
+      expect((await waitForBatch(service, queued.id)).status).toBe('completed');
+      const asked = mock.calls.slice(before).flatMap((c) => c.rows.map((r) => r.text));
+      expect(asked.filter((t) => t === 'Save your changes')).toHaveLength(1);
+      expect(asked).not.toContain('Keep me');
+      expect(await pull()).toMatchObject({ 'memo.save': '[formal] Save your changes', 'memo.save2': '[formal] Save your changes', 'memo.mine': 'Von Hand' });
+      // Back to the first guide: its translation is in the memory still, so a re-translation costs no call.
+      await body<Settings>(await patch({ style_guide: { tone: 'warm' } }));
+      const again = await body<BatchBody>(await service.api('/v1/translate-missing', { method: 'POST', json: { locales: ['de'], retranslate_machine: true } }), 202);
+      const callsBefore = mock.calls.length;
+      expect((await waitForBatch(service, again.id)).status).toBe('completed');
+      expect(mock.calls.slice(callsBefore).flatMap((c) => c.rows.map((r) => r.text))).not.toContain('Save your changes');
+      expect(await pull()).toMatchObject({ 'memo.save': '[warm] Save your changes', 'memo.mine': 'Von Hand' });
+    } finally {
+      mock.script = undefined;
+      await body<Settings>(await patch({ style_guide: { tone: null } }));
+    }
+  });
+
   it('a project may choose the pseudo provider for its fast pass; the careful pass stays the operator’s model', async () => {
     await body<Settings>(await patch({ fast: { provider: 'pseudo' } }));
     const calls = await pushAndCalls([{ key: 'pseudo.one', source: 'Made by pseudo' }]);
@@ -155,6 +218,12 @@ describe('translation settings', () => {
       expect(unset.code, unset.stderr).toBe(0);
       expect(unset.stdout).toContain("fast     openai mock-fast (the operator's default)");
       expect(unset.stdout).toContain('tone     -');
+
+      // After a change of guide, what a machine made is re-translated on request: translate-missing --machine.
+      await pushAndCalls([{ key: 'cli.title', source: 'Title from the CLI test' }]);
+      const again = await runParlance(['translate-missing', '--machine', '--locale', 'de', '--wait'], env, cwd);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr + again.stdout).toMatch(/Queued batch bat_\w+: \d+ rows?/);
 
       const bad = await runParlance(['translation', 'set', '--formality', 'de=casual'], env, cwd);
       expect(bad.code).toBe(1);

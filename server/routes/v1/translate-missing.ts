@@ -10,6 +10,10 @@ const TranslateMissingRequest = z
   .object({
     locales: z.array(z.string().min(1)).min(1).optional().openapi({ description: "Target locales; default: all of the project's languages." }),
     paths: z.array(RepoPathParam).min(1).optional().openapi({ description: 'Source files to cover; default: every file (and keys pushed without one).' }),
+    retranslate_machine: z.boolean().optional().openapi({
+      description:
+        "Default false. Also re-translate keys whose current translation a machine made and no one reviewed (accepted or flagged), e.g. after a change of model or style guide (PATCH /v1/project/translation). A person's translations and approved ones are never queued.",
+    }),
   })
   .strict()
   .openapi('TranslateMissingRequest');
@@ -23,7 +27,7 @@ export function translateMissingRoutes(deps: AppDeps) {
       path: '/',
       summary: 'Queue a batch for every key without a current translation',
       description:
-        'Ability: `push`. Covers active translatable keys whose translation in a locale is missing or stale (a held candidate or a queued row counts as covered). Only those rows are queued and charged; calling again before they finish queues nothing.',
+        'Ability: `push`. Covers active translatable keys whose translation in a locale is missing or stale (a held candidate or a queued row counts as covered); with `retranslate_machine`, also those whose translation a machine made and no one reviewed. Only those rows are queued and charged; calling again before they finish queues nothing.',
       middleware: [requireAbility('push')] as const,
       request: { body: { content: { 'application/json': { schema: TranslateMissingRequest } }, required: false } },
       responses: {
@@ -36,7 +40,12 @@ export function translateMissingRoutes(deps: AppDeps) {
       // The body is optional: an absent one means every locale and every file.
       const body = (c.req.valid('json') as z.infer<typeof TranslateMissingRequest> | undefined) ?? {};
       const locales = localeList(body.locales);
-      const batch = await deps.push.translateMissing({ projectId: projectId(c), ...(locales ? { locales } : {}), ...(body.paths ? { paths: body.paths } : {}) });
+      const batch = await deps.push.translateMissing({
+        projectId: projectId(c),
+        ...(locales ? { locales } : {}),
+        ...(body.paths ? { paths: body.paths } : {}),
+        retranslateMachine: body.retranslate_machine === true,
+      });
       return c.json(batch, 202);
     },
   );

@@ -77,7 +77,7 @@ export function translationSettingsRoutes(deps: AppDeps) {
       path: '/project/translation',
       summary: "Change the project's translation settings",
       description:
-        "Ability: `manage`. Fields left out keep their value; null returns a choice to the operator's default. Applies from the next chunk of a running batch on, without a restart, and re-translates nothing by itself: push with changed sources, or `translate-missing`, to use it. 422 names a provider the service does not offer, an MT engine on the careful pass, or a model for a provider that takes none.",
+        "Ability: `manage`. Fields left out keep their value; null returns a choice to the operator's default. Applies from the next chunk of a running batch on, without a restart, and re-translates nothing by itself: changed sources use it, and `POST /v1/translate-missing` with `retranslate_machine` re-translates what a machine made (a person's translations stay). Machine translations are remembered per style guide, so a re-translation after a change asks the provider again and another project's guide never reuses them. 422 names a provider the service does not offer, an MT engine on the careful pass, or a model for a provider that takes none.",
       middleware: [requireAbility('manage')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: SettingsPatch } } } },
       responses: { 200: json('The changed settings', Settings), ...problemResponses },

@@ -10,7 +10,7 @@ import { batchTally } from './batch-tally.js';
 import type { Logger } from '../../logger.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import type { GlossaryTerm } from '../../../src/core/gates/types.js';
-import { exactMatchesAcross, fuzzyMatches, matchKey, rememberTranslations, sourceSha, usableMatch, type ExactMatch, type MemoryWrite } from '../quality/memory.js';
+import { exactMatchesAcross, fuzzyMatches, matchKey, memoryMatch, rememberTranslations, sourceSha, styledSha, styleKey, usableMatch, type ExactMatch, type MemoryWrite } from '../quality/memory.js';
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import type { RowShape } from '../quality/row-shape.js';
 import { loadGlossary } from '../quality/glossary-service.js';
@@ -56,8 +56,10 @@ interface ClaimedRow {
   source_plurals: PluralForms | null;
   /** The key's translation in the row's locale now, if any: a memory match equal to it is not reused. */
   current_text: string | null;
-  /** The source's memory sha (`sourceSha`), worked out once when the chunk is translated. */
+  /** The source's memory sha (`sourceSha`), worked out once when the chunk is claimed. */
   sha?: string;
+  /** Where a machine translation of it under the project's style guide is remembered (`styledSha`); `sha` when none applies. */
+  styled?: string;
 }
 
 interface ProjectInfo {
@@ -96,7 +98,7 @@ function memoryWrites(project: ProjectInfo, outcomes: readonly ChunkOutcome[]): 
       text: o.value.text,
       plurals: o.value.plurals,
       origin: o.row.pass as MemoryOrigin,
-      sha: o.row.sha ?? sourceSha(o.row.source, o.row.source_plurals, o.row.context),
+      sha: o.row.styled!,
     }));
 }
 
@@ -288,16 +290,21 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     const shapes = new Map<string, RowShape>();
     const neighbours = await neighboursOf(project, rows);
     // Translation memory first, for the whole chunk in one query: an exact, accepted match that still passes today's
-    // gates costs nothing.
-    for (const r of rows) r.sha = sourceSha(r.source, r.source_plurals, r.context);
-    const matches = await exactMatchesAcross(db, project.organisation_id, project.source_locale, rows.map((r) => ({ locale: r.locale, sha: r.sha! })));
+    // gates costs nothing. A person's translation is found by the source; a machine one by the source and the style.
+    const matches = await exactMatchesAcross(
+      db,
+      project.organisation_id,
+      project.source_locale,
+      rows.flatMap((r) => [{ locale: r.locale, sha: r.sha! }, ...(r.styled === r.sha ? [] : [{ locale: r.locale, sha: r.styled! }])]),
+    );
     for (const [key, match] of committing) matches.set(key, match);
+    const matchOf = (row: ClaimedRow) => memoryMatch(matches, row.locale, row.sha!, row.styled!);
     // The locale and pass groups go to their providers at once: a provider keeps its own limit of requests in flight.
     const translateOne = async (group: ClaimedRow[]): Promise<void> => {
       const { locale, pass } = group[0]!;
       const toTranslate: ClaimedRow[] = [];
       for (const row of group) {
-        const match = matches.get(matchKey(row.locale, row.sha!));
+        const match = matchOf(row);
         if (usableMatch(match, pass, row.current_text ?? undefined)) {
           const value = { text: match.text, plurals: match.plurals };
           const report = gateRow(pipelineRow(row), value, project.source_locale, locale, glossary);
@@ -346,7 +353,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     };
     // A source the chunk beside this one is translating waits for its answer, which the memory then gives: each
     // source goes to the provider once per locale, whichever chunks its keys fall in.
-    const waits = (row: ClaimedRow) => beside !== undefined && !matches.has(matchKey(row.locale, row.sha!)) && beside.keys.has(matchKey(row.locale, row.sha!));
+    const waits = (row: ClaimedRow) => beside !== undefined && matchOf(row) === undefined && beside.keys.has(matchKey(row.locale, row.styled!));
     const now = rows.filter((row) => !waits(row));
     const later = rows.filter(waits);
     // Every group settles before a failure is passed on, so no request outlives the chunk it belongs to.
@@ -559,10 +566,18 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         const glossary = await loadGlossary(db, project.id);
         // So are the project's translation settings: a new model or style guide applies from the next chunk on.
         const settings = await readTranslationSettings(db, project.id);
+        const style = styleGuideOf(settings);
+        const keys = new Map<string, string>();
+        for (const r of rows) {
+          const key = keys.get(r.locale) ?? styleKey(style, r.locale);
+          keys.set(r.locale, key);
+          r.sha = sourceSha(r.source, r.source_plurals, r.context);
+          r.styled = styledSha(r.sha, key);
+        }
         // A slow provider may take longer than the lease over one chunk: the lease is renewed while it works.
         const heartbeat = setInterval(() => void takeLease(batchId).catch((error: unknown) => log.warn('lease renewal failed', { batch: batchId, error })), (deps.leaseSeconds * 1000) / 3);
         const besideInfo: Beside | undefined = beside && {
-          keys: new Set(beside.rows.map((r) => matchKey(r.locale, sourceSha(r.source, r.source_plurals, r.context)))),
+          keys: new Set(beside.rows.map((r) => matchKey(r.locale, r.styled!))),
           memory: beside.outcomes.then(
             (done) => memoryOf(project, done),
             () => new Map<string, ExactMatch>(),

@@ -4,14 +4,14 @@
  * into the careful pass's context.
  */
 import { hash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { unnestRows } from '../../db/bulk.js';
 import type { Db } from '../../db/database.js';
 import type { MemoryOrigin, PassName } from '../../db/schema.js';
 import type { PluralForms } from '../../../src/core/formats/codec.js';
 import { orderedForms } from '../../../src/core/plurals.js';
 import { bestMatches, searchWords } from '../../../src/core/similarity.js';
-import type { MemoryHint } from '../../providers/provider.js';
+import { formalityFor, type MemoryHint, type StyleGuide } from '../../providers/provider.js';
 
 type Executor = Pick<Db, 'selectFrom' | 'insertInto'>;
 
@@ -22,6 +22,44 @@ type Executor = Pick<Db, 'selectFrom' | 'insertInto'>;
 export function sourceSha(source: string, plurals: PluralForms | null, context: string | null = null): string {
   const text = plurals ? JSON.stringify(orderedForms(plurals)) : source;
   return hash('sha256', context ? JSON.stringify([text, context]) : text, 'hex');
+}
+
+/**
+ * The part of a project's style guide that one locale's machine translations depend on, as a short key; '' when the
+ * guide sets nothing for it. Machine translations are remembered under `styledSha(sha, key)`, so a project whose guide
+ * differs (another tone, Sie instead of du) never reuses them, and a change of the guide re-translates a key when it
+ * is asked to (PATCH changes no translation by itself). A person's translations (human, TMX) are remembered under the
+ * plain sha and serve every guide.
+ */
+export function styleKey(style: StyleGuide | undefined, locale: string): string {
+  if (!style) return '';
+  const formality = formalityFor(style, locale) ?? null;
+  const keep = [...(style.keep ?? [])].sort();
+  if (!style.product && !style.audience && !style.tone && !formality && keep.length === 0) return '';
+  return hash('sha256', JSON.stringify([style.product ?? null, style.audience ?? null, style.tone ?? null, formality, keep]), 'hex').slice(0, 16);
+}
+
+/** Where a machine translation of the source `sha` made under the style `key` is remembered (see `styleKey`). */
+export function styledSha(sha: string, key: string): string {
+  return key === '' ? sha : hash('sha256', `${sha}:${key}`, 'hex');
+}
+
+/** `styledSha` in SQL, for a query that finds the memory of many sources at once; `sha` and `key` are text expressions. */
+export function styledShaSql(sha: RawBuilder<unknown>, key: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`(case when ${key} = '' then ${sha} else encode(sha256(convert_to(${sha} || ':' || ${key}, 'UTF8')), 'hex') end)`;
+}
+
+/** Origins that are a person's work: remembered under the plain sha, whatever the style guide. */
+export const PERSON_ORIGINS: readonly MemoryOrigin[] = ['human', 'tmx'];
+
+/**
+ * The match for a source from `exactMatchesAcross` asked for both its plain and its styled sha: a person's
+ * translation first, else a machine translation made under the same style guide.
+ */
+export function memoryMatch(matches: ReadonlyMap<string, ExactMatch>, locale: string, sha: string, styled: string): ExactMatch | undefined {
+  const plain = matches.get(matchKey(locale, sha));
+  if (plain && (styled === sha || PERSON_ORIGINS.includes(plain.origin))) return plain;
+  return styled === sha ? undefined : matches.get(matchKey(locale, styled));
 }
 
 /**

@@ -1,4 +1,4 @@
-/** `parlance translate-missing [--locale de,fr] [--wait]`: one batch for every key without a current translation (POST /v1/translate-missing). */
+/** `parlance translate-missing [--locale de,fr] [--machine] [--wait]`: one batch for every key without a current translation (POST /v1/translate-missing). */
 import { z } from 'zod';
 import type { Batch } from '../../client/types.js';
 import type { Output } from '../../sync/output.js';
@@ -8,9 +8,9 @@ import { about } from '../../sync/subject-error.js';
 import { batchSummary } from './status.js';
 import { localeTags, noMorePositionals, parseFlags, type Command } from './command.js';
 
-const USAGE = 'parlance translate-missing [--locale <tags>] [--wait]';
+const USAGE = 'parlance translate-missing [--locale <tags>] [--machine] [--wait]';
 
-const Flags = z.object({ locale: localeTags('--locale'), wait: z.boolean().default(false) });
+const Flags = z.object({ locale: localeTags('--locale'), machine: z.boolean().default(false), wait: z.boolean().default(false) });
 
 export const translateMissingCommand: Command = {
   name: 'translate-missing',
@@ -24,17 +24,21 @@ are left alone, so running it again queues nothing. 'parlance languages add' doe
 by itself. Needs a token with 'push'.
 
   --locale <tags>  only these target languages, comma-separated or repeated (default: all of them)
+  --machine        also re-translate what a machine translated and no one reviewed, e.g. after a
+                   change of model or style guide ('parlance translation set'); a person's
+                   translations and approved ones are never queued
   --wait           follow the batch until it ends; then exit 4 when a row was refused, 3 when it failed`,
-  options: { locale: { type: 'string', multiple: true }, wait: { type: 'boolean' } },
+  options: { locale: { type: 'string', multiple: true }, machine: { type: 'boolean' }, wait: { type: 'boolean' } },
   async run(context, { values, positionals }) {
     noMorePositionals(positionals, 0, USAGE);
     const flags = parseFlags(Flags, values);
     const { out } = context;
     const locales = flags.locale && flags.locale.length > 0 ? flags.locale : undefined;
-    const queued = await about('translate-missing', () => context.client().translateMissing(locales ? { locales } : {}));
+    const queued = await about('translate-missing', () => context.client().translateMissing({ ...(locales ? { locales } : {}), ...(flags.machine ? { retranslate_machine: true } : {}) }));
     if (queued.rows.total === 0) {
       out.document({ batch: queued, refused: [] });
-      out.line(`Nothing to translate: every key has a translation${locales ? ` in ${locales.join(', ')}` : ''}, is held for review, or is already queued.`);
+      const having = flags.machine ? "a person's or an approved translation" : 'a translation';
+      out.line(`Nothing to translate: every key has ${having}${locales ? ` in ${locales.join(', ')}` : ''}, is held for review, or is already queued.`);
       return 0;
     }
     if (!flags.wait) {
