@@ -209,6 +209,11 @@ export interface Config {
    * other kind whose credentials are set (OPENAI_API_KEY, ANTHROPIC_API_KEY, DEEPL_API_KEY, LIBRETRANSLATE_URL), and pseudo.
    */
   providerCatalog: Partial<Record<ProviderKind, ProviderSettings>>;
+  /**
+   * The settings a project's own API key is used with (PATCH /v1/project/translation `own_keys`): the operator's base
+   * URL, models and limits for each kind that takes a key, with the key left empty.
+   */
+  ownKeyTemplates: Record<OwnKeyKind, ProviderSettings>;
   logLevel: Env['LOG_LEVEL'];
   people: {
     sessionTtlMs: number;
@@ -344,6 +349,23 @@ function providerCatalog(e: Env, chosen: ProvidersConfig): Partial<Record<Provid
   return catalog;
 }
 
+/** The provider kinds a project may bring its own API key for. */
+export const OWN_KEY_KINDS = ['openai', 'anthropic', 'deepl'] as const;
+export type OwnKeyKind = (typeof OWN_KEY_KINDS)[number];
+/** A project's own API keys, by provider kind: used instead of the operator's for that kind's requests. */
+export type OwnKeys = Partial<Record<OwnKeyKind, string>>;
+
+function ownKeyTemplates(e: Env): Record<OwnKeyKind, ProviderSettings> {
+  // The operator's settings of each kind with a stand-in key (these kinds fail only for a missing key).
+  const withKey: Env = { ...e, OPENAI_API_KEY: 'own', ANTHROPIC_API_KEY: 'own', DEEPL_API_KEY: 'own' };
+  const template = (kind: OwnKeyKind): ProviderSettings => {
+    const made = providerSettings(withKey, kind);
+    if (!made.ok) throw new Error(made.problem);
+    return { ...made.settings, apiKey: '' } as ProviderSettings;
+  };
+  return { openai: template('openai'), anthropic: template('anthropic'), deepl: template('deepl') };
+}
+
 /** PARLANCE_SECRET_KEY decoded, or the problem that stops start-up; the message describes the value without quoting it. */
 export function secretKeyFromEnv(text: string | undefined): { ok: true; key: Buffer | undefined } | { ok: false; problem: string } {
   if (text === undefined) return { ok: true, key: undefined };
@@ -468,6 +490,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     providers: providers.providers,
     providerCatalog: providerCatalog(e, providers.providers),
+    ownKeyTemplates: ownKeyTemplates(e),
     logLevel: e.LOG_LEVEL,
     people: {
       sessionTtlMs: durationMs(e.SESSION_TTL),

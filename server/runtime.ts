@@ -191,6 +191,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     translationProviders: {
       catalog: new Set(Object.keys(config.providerCatalog) as ProviderKind[]),
       defaults: { fast: defaultChoice(config.providers.fast, 'fast'), careful: defaultChoice(config.providers.careful, 'careful') },
+      secretKey: config.secretKey,
     },
   };
   const app = createApp(deps, { mcpAllowedOrigins: config.mcp.allowedOrigins });
@@ -198,6 +199,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions) {
     db,
     providers,
     providerFor: createProviderRegistry(config, providers, log, limits),
+    secretKey: config.secretKey,
     log,
     workerId,
     chunkRows: config.worker.chunkRows,

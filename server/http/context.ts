@@ -60,6 +60,8 @@ export interface AppDeps {
   translationProviders: {
     catalog: ReadonlySet<ProviderKind>;
     defaults: { fast: { provider: ProviderKind; model: string | null }; careful: { provider: ProviderKind; model: string | null } };
+    /** PARLANCE_SECRET_KEY, which seals a project's own provider keys; unset, setting one answers 503. */
+    secretKey: Uint8Array | undefined;
   };
 }
 

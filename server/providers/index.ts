@@ -1,5 +1,6 @@
 /** Builds the translation providers of the fast and careful passes from their settings. */
-import type { BatchingSettings, Config, ProviderKind, ProviderSettings, ProvidersConfig, RemoteSettings } from '../config.js';
+import { hash } from 'node:crypto';
+import { OWN_KEY_KINDS, type BatchingSettings, type Config, type OwnKeyKind, type OwnKeys, type ProviderKind, type ProviderSettings, type ProvidersConfig, type RemoteSettings } from '../config.js';
 import type { AdaptiveLimitOptions } from './adaptive-limit.js';
 import type { RequestLimit } from './http.js';
 import type { LlmOptions } from './llm.js';
@@ -100,22 +101,34 @@ export function createProviders(settings: ProvidersConfig, log?: Logger, limits?
  * model in place of the operator's. A choice the service no longer offers (the operator removed the credentials since)
  * falls back to the operator's provider for the pass, with a warning.
  */
-export function createProviderRegistry(config: Pick<Config, 'providers' | 'providerCatalog'>, defaults: { fast: TranslationProvider; careful: TranslationProvider }, log?: Logger, limits?: LimitFactory) {
-  const keyOf = (settings: ProviderSettings) => `${settings.kind}|${'model' in settings ? settings.model : ''}|${'carefulModel' in settings ? (settings.carefulModel ?? '') : ''}`;
+export function createProviderRegistry(
+  config: Pick<Config, 'providers' | 'providerCatalog' | 'ownKeyTemplates'>,
+  defaults: { fast: TranslationProvider; careful: TranslationProvider },
+  log?: Logger,
+  limits?: LimitFactory,
+) {
+  // A project's own key makes a provider of its own, with its own adaptive limit (its account's rate limits), found
+  // again by a digest of the key rather than the key.
+  const keyOf = (settings: ProviderSettings, ownKey?: string) =>
+    `${settings.kind}|${'model' in settings ? settings.model : ''}|${'carefulModel' in settings ? (settings.carefulModel ?? '') : ''}|${ownKey ? hash('sha256', ownKey, 'hex').slice(0, 16) : ''}`;
   // The operator's own providers serve a choice that comes to the same settings: one adaptive limit per model.
   const made = new Map<string, TranslationProvider>([
     [keyOf(config.providers.careful), defaults.careful],
     [keyOf(config.providers.fast), defaults.fast],
   ]);
-  return (pass: 'fast' | 'careful', choice: { provider: ProviderKind | null; model: string | null }): TranslationProvider => {
+  return (pass: 'fast' | 'careful', choice: { provider: ProviderKind | null; model: string | null }, ownKeys: OwnKeys = {}): TranslationProvider => {
     const kind = choice.provider ?? config.providers[pass].kind;
-    const base = config.providerCatalog[kind];
+    const ownKey = (OWN_KEY_KINDS as readonly string[]).includes(kind) ? ownKeys[kind as OwnKeyKind] : undefined;
+    const catalogued = config.providerCatalog[kind];
+    // With the project's own key: the operator's settings of that kind (or its template when the operator has none) and the project's key.
+    const base: ProviderSettings | undefined = ownKey ? ({ ...(catalogued ?? config.ownKeyTemplates[kind as OwnKeyKind]), apiKey: ownKey } as ProviderSettings) : catalogued;
     if (!base) {
       log?.warn(`a project chose the ${pass} provider '${kind}', which this service no longer offers; using the operator's`);
       return defaults[pass];
     }
     const settings: ProviderSettings = choice.model !== null && (base.kind === 'openai' || base.kind === 'anthropic') ? { ...base, model: choice.model, carefulModel: choice.model } : base;
-    const key = keyOf(settings);
+    const key = keyOf(settings, ownKey);
+    if (!ownKey && choice.model === null && choice.provider === null) return defaults[pass];
     let provider = made.get(key);
     if (!provider) {
       provider = createProvider(settings, log, limits);

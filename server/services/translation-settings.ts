@@ -4,7 +4,8 @@
  * runner, so a change applies to the next chunk without a restart; it re-translates nothing by itself.
  */
 import { z } from 'zod';
-import { PROVIDER_KINDS, UNINSTRUCTABLE, type ProviderKind } from '../config.js';
+import { OWN_KEY_KINDS, PROVIDER_KINDS, UNINSTRUCTABLE, type OwnKeyKind, type OwnKeys, type ProviderKind } from '../config.js';
+import { openSecret, sealSecret, SECRET_KEY_HINT, SecretDecryptionError } from '../github-app/crypto.js';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import type { StyleGuide } from '../providers/provider.js';
@@ -94,4 +95,67 @@ export function styleGuideOf(settings: TranslationSettings): StyleGuide | undefi
     ...(g.keep.length > 0 ? { keep: g.keep } : {}),
   };
   return Object.keys(style).length > 0 ? style : undefined;
+}
+
+export type { OwnKeys };
+
+/** The bounds of one own key: long enough for any vendor's, printable, no spaces. */
+export const OWN_KEY_PATTERN = /^[\x21-\x7e]{8,512}$/;
+
+const sealContext = (projectId: string) => `projects:${projectId}:provider_keys`;
+
+/** The project's own keys; throws an ApiError when some are stored and PARLANCE_SECRET_KEY cannot open them. */
+export async function readOwnKeys(db: Db, projectId: string, secretKey: Uint8Array | undefined): Promise<OwnKeys> {
+  const row = await db.selectFrom('projects').select('provider_keys').where('id', '=', projectId).executeTakeFirst();
+  return openOwnKeys(row?.provider_keys ?? null, projectId, secretKey);
+}
+
+function openOwnKeys(sealed: string | null, projectId: string, secretKey: Uint8Array | undefined): OwnKeys {
+  if (sealed === null) return {};
+  if (!secretKey) {
+    throw new ApiError(503, 'secret_key_missing', `This project's own provider keys are stored encrypted, and PARLANCE_SECRET_KEY is not set. The operator sets it back to the key they were stored with, or the project sets its keys again.`);
+  }
+  try {
+    const parsed = z.partialRecord(z.enum(OWN_KEY_KINDS), z.string()).parse(JSON.parse(openSecret(secretKey, sealed, sealContext(projectId))));
+    return parsed;
+  } catch (error) {
+    if (!(error instanceof SecretDecryptionError)) throw error;
+    throw new ApiError(503, 'own_keys_unreadable', `This project's own provider keys do not open with the service's PARLANCE_SECRET_KEY (it changed since they were stored). Set them again with PATCH /v1/project/translation own_keys, or remove them with null.`);
+  }
+}
+
+/**
+ * Applies a change of own keys (a key sets, null removes) and stores the result sealed; needs PARLANCE_SECRET_KEY to
+ * set one. Keys that no longer open may only be replaced or removed all at once (`own_keys` naming every stored kind).
+ */
+export async function changeOwnKeys(db: Db, projectId: string, secretKey: Uint8Array | undefined, change: Partial<Record<OwnKeyKind, string | null>>): Promise<OwnKeys> {
+  const row = await db.selectFrom('projects').select('provider_keys').where('id', '=', projectId).executeTakeFirst();
+  let current: OwnKeys;
+  try {
+    current = openOwnKeys(row?.provider_keys ?? null, projectId, secretKey);
+  } catch (error) {
+    // Keys sealed under another secret key are lost: a change may start again from nothing.
+    if (!(error instanceof ApiError) || error.code !== 'own_keys_unreadable') throw error;
+    current = {};
+  }
+  const next: OwnKeys = { ...current };
+  for (const kind of OWN_KEY_KINDS) {
+    const value = change[kind];
+    if (value === null) delete next[kind];
+    else if (value !== undefined) next[kind] = value;
+  }
+  if (Object.keys(next).length === 0) {
+    await db.updateTable('projects').set({ provider_keys: null }).where('id', '=', projectId).execute();
+    return next;
+  }
+  if (!secretKey) {
+    throw new ApiError(503, 'secret_key_missing', `A project's own provider keys are stored encrypted, and PARLANCE_SECRET_KEY is not set. The operator sets it to ${SECRET_KEY_HINT}, then restarts the service.`);
+  }
+  await db.updateTable('projects').set({ provider_keys: sealSecret(secretKey, JSON.stringify(next), sealContext(projectId)) }).where('id', '=', projectId).execute();
+  return next;
+}
+
+/** What GET shows of each own key: its last four characters, never the key. */
+export function ownKeyHints(keys: OwnKeys): Partial<Record<OwnKeyKind, string>> {
+  return Object.fromEntries(Object.entries(keys).map(([kind, key]) => [kind, `…${key.slice(-4)}`]));
 }

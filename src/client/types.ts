@@ -592,11 +592,20 @@ export interface TranslationSettings {
   style_guide: { product: string | null; audience: string | null; tone: string | null; formality: Record<string, 'formal' | 'informal'>; keep: string[] };
   available: ProviderKind[];
   defaults: { fast: { provider: ProviderKind; model: string | null }; careful: { provider: ProviderKind; model: string | null } };
+  /** The project's own API keys, by provider, as their last four characters ('…7Qx9'). */
+  own_keys: Partial<Record<OwnKeyKind, string>>;
+  /** Why stored own keys are not used (they do not open with the service's PARLANCE_SECRET_KEY), or null. */
+  own_keys_problem: string | null;
 }
+
+/** The providers a project may bring its own API key for. */
+export type OwnKeyKind = 'openai' | 'anthropic' | 'deepl';
 
 /** What PATCH /v1/project/translation takes: fields left out keep their value. */
 export interface TranslationSettingsPatch {
   fast?: { provider?: ProviderKind | null; model?: string | null };
   careful?: { provider?: ProviderKind | null; model?: string | null };
   style_guide?: Partial<TranslationSettings['style_guide']>;
+  /** A key sets the project's own key for that provider (write-only); null removes it. */
+  own_keys?: Partial<Record<OwnKeyKind, string | null>>;
 }

@@ -2,7 +2,7 @@
  * The console's Translation page end to end: the service spawned as `npm start` runs it (its provider is pseudo), driven
  * in Debian's Chromium through playwright-core by the Demo owner. Shows the operator's defaults, shows the service's
  * refusal of a model for pseudo in the form, saves the style guide, shows it again after a reload, and reads it back
- * through GET /v1/project/translation, with axe-core run on the page.
+ * through GET /v1/project/translation, then stores and removes a project's own API key, with axe-core run on the page.
  */
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,8 +107,30 @@ describe.skipIf(!HAS_CHROMIUM)('the Translation page in Chromium', () => {
         style_guide: { product: null, audience: null, tone: 'friendly and brief', formality: { de: 'informal' }, keep: ['Acme', 'Parlance'] },
         available: expect.arrayContaining(['pseudo']),
         defaults: { fast: { provider: 'pseudo', model: null }, careful: { provider: 'pseudo', model: null } },
+        own_keys: {},
+        own_keys_problem: null,
       },
     });
+  });
+
+  it("stores the project's own API key from a password field, shows only its last four characters, and removes it", async () => {
+    const field = owner.getByLabel('deepl API key');
+    await expect(field.getAttribute('type')).resolves.toBe('password');
+    await field.fill('console-deepl-key-Zz42:fx');
+    await owner.getByRole('button', { name: 'Save settings' }).click();
+    await main.getByText('Translation settings saved.').waitFor();
+    // The field is empty again; the hint names the stored key by its end, and deepl is now a choice for the fast pass.
+    await expect(field.inputValue()).resolves.toBe('');
+    await main.getByText('Stored: …2:fx. Type a new key to replace it.').waitFor();
+    await expect(owner.getByLabel('Fast pass provider').locator('option').allTextContents()).resolves.toContain('deepl');
+    await expect(owner.content()).resolves.not.toContain('console-deepl-key-Zz42');
+    await checkPage(owner, 'translation-own-key');
+
+    await owner.getByLabel('Remove the stored deepl key').check();
+    await owner.getByRole('button', { name: 'Save settings' }).click();
+    await main.getByText('Translation settings saved.').waitFor();
+    await main.getByText("None: the operator's key is used.").first().waitFor();
+    await expect(owner.getByLabel('Remove the stored deepl key').count()).resolves.toBe(0);
   });
 
   it('saw no script error and nothing blocked by the Content-Security-Policy', () => {

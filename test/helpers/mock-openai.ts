@@ -37,7 +37,8 @@ export interface MockOpenAI {
   /** Replies used, one per request, before the mock answers normally again (e.g. a 429 with Retry-After). */
   replies: ScriptedReply[];
   /** Every request's model and system prompt, in order. */
-  calls: { model: string; system: string; locale: string; rows: ChatRow[] }[];
+  /** Each answered request: its model, system prompt, target locale, rows and Authorization header. */
+  calls: { model: string; system: string; locale: string; rows: ChatRow[]; authorization: string | undefined }[];
   /** Holds every request until release() is called. */
   hold(): void;
   release(): void;
@@ -100,7 +101,7 @@ export async function startMockOpenAI(options: { delayMs?: number } = {}): Promi
     const user = JSON.parse(body.messages.find((m) => m.role === 'user')!.content) as { target_locale: string; rows: ChatRow[] };
     const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
     mock.rows.push(...user.rows);
-    mock.calls.push({ model: body.model, system, locale: user.target_locale, rows: user.rows });
+    mock.calls.push({ model: body.model, system, locale: user.target_locale, rows: user.rows, authorization: req.headers.authorization });
     const answer = (row: ChatRow) => mock.script?.(row, { locale: user.target_locale, model: body.model, system }) ?? mockTranslate(row.text, user.target_locale);
     const content = JSON.stringify({ translations: user.rows.map((row) => ({ id: row.id, text: answer(row) })) });
     res.writeHead(200, { 'content-type': 'application/json' }).end(

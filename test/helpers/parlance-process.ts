@@ -22,8 +22,8 @@ export function processEnv(env: Record<string, string>): Record<string, string> 
 }
 
 /** `parlance <args>` to its end, in `cwd` (the repository unless given). */
-export function runParlance(args: readonly string[], env: Record<string, string>, cwd = ROOT): Promise<Run> {
-  return runProcess(process.execPath, [BIN, ...args], { cwd, env: processEnv(env) });
+export function runParlance(args: readonly string[], env: Record<string, string>, cwd = ROOT, input?: string): Promise<Run> {
+  return runProcess(process.execPath, [BIN, ...args], { cwd, env: processEnv(env), ...(input !== undefined ? { input } : {}) });
 }
 
 export interface ServiceProcess {

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sealSecret } from '../../server/github-app/crypto.js';
 import { startMockOpenAI, type MockOpenAI } from '../helpers/mock-openai.js';
 import { runParlance } from '../helpers/parlance-process.js';
 import { startService, waitForBatch, type BatchBody, type TestService } from '../helpers/service.js';
@@ -17,7 +19,9 @@ let mock: MockOpenAI;
 
 beforeAll(async () => {
   mock = await startMockOpenAI();
-  service = await startService({ env: { TRANSLATION_PROVIDER: 'openai', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'mock-fast', RATE_LIMIT_PER_MINUTE: '100000' } });
+  service = await startService({
+    env: { TRANSLATION_PROVIDER: 'openai', OPENAI_BASE_URL: mock.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'mock-fast', RATE_LIMIT_PER_MINUTE: '100000', PARLANCE_SECRET_KEY: randomBytes(32).toString('hex') },
+  });
 });
 afterAll(async () => {
   await service?.stop();
@@ -29,6 +33,8 @@ interface Settings {
   careful: { provider: string | null; model: string | null };
   style_guide: { product: string | null; audience: string | null; tone: string | null; formality: Record<string, string>; keep: string[] };
   available: string[];
+  own_keys: Record<string, string>;
+  own_keys_problem: string | null;
   defaults: { fast: { provider: string; model: string | null }; careful: { provider: string; model: string | null } };
 }
 
@@ -58,6 +64,8 @@ describe('translation settings', () => {
       style_guide: { product: null, audience: null, tone: null, formality: {}, keep: [] },
       available: ['openai', 'pseudo'],
       defaults: { fast: { provider: 'openai', model: 'mock-fast' }, careful: { provider: 'openai', model: 'mock-fast' } },
+      own_keys: {},
+      own_keys_problem: null,
     });
   });
 
@@ -188,6 +196,65 @@ describe('translation settings', () => {
     }
   });
 
+  it("a project's own API key: sealed at rest, shown by its last four characters, sent instead of the operator's, and never swapped for it silently", async () => {
+    const ownKey = 'sk-project-own-7Qx9';
+    const saved = await body<Settings>(await patch({ own_keys: { openai: ownKey } }));
+    expect(saved.own_keys).toEqual({ openai: '…7Qx9' });
+    expect(JSON.stringify(saved)).not.toContain(ownKey);
+    expect(JSON.stringify(await body<Settings>(await service.api('/v1/project/translation')))).not.toContain(ownKey);
+    const stored = await service.runtime.db.selectFrom('projects').select('provider_keys').where('id', '=', service.projectId).executeTakeFirstOrThrow();
+    expect(stored.provider_keys).toMatch(/^v1\./);
+    expect(stored.provider_keys).not.toContain(ownKey);
+
+    // This project's requests carry its key; another project's still carry the operator's.
+    const [mine] = await pushAndCalls([{ key: 'keys.mine', source: 'Sent with my own key' }]);
+    expect(mine!.authorization).toBe(`Bearer ${ownKey}`);
+    const other = await service.runtime.organisations.createProject({ organisationId: service.organisationId, name: 'Operator keys', sourceLocale: 'en', targetLocales: ['de'] });
+    const otherToken = await service.mintToken({ projectId: other.id, abilities: ['push', 'pull', 'read', 'write', 'manage'] });
+    const [theirs] = await pushAndCalls([{ key: 'keys.theirs', source: 'Sent with the operator key' }], otherToken);
+    expect(theirs!.authorization).toBe('Bearer sk-test');
+
+    // A key for a kind the operator did not configure makes it available to this project only.
+    const withDeepl = await body<Settings>(await patch({ own_keys: { deepl: 'project-deepl-key:fx' }, fast: { provider: 'deepl' } }));
+    expect(withDeepl.available).toEqual(['deepl', 'openai', 'pseudo']);
+    expect(withDeepl.fast.provider).toBe('deepl');
+    expect((await body<Settings>(await service.api('/v1/project/translation', { token: otherToken }))).available).toEqual(['openai', 'pseudo']);
+    // Removing a key the settings still use is refused, naming the field; nothing is written.
+    const inUse = await body<{ code: string; detail: string }>(await patch({ own_keys: { deepl: null } }), 422);
+    expect(inUse).toMatchObject({ code: 'provider_not_configured' });
+    expect(inUse.detail).toContain("fast.provider 'deepl' is not configured");
+    expect((await body<Settings>(await service.api('/v1/project/translation'))).own_keys).toEqual({ openai: '…7Qx9', deepl: '…y:fx' });
+    const removed = await body<Settings>(await patch({ own_keys: { deepl: null }, fast: { provider: null } }));
+    expect(removed.own_keys).toEqual({ openai: '…7Qx9' });
+    expect(removed.available).toEqual(['openai', 'pseudo']);
+
+    // Bad keys are refused with the field named.
+    const short = await body<{ detail: string }>(await patch({ own_keys: { openai: 'short' } }), 422);
+    expect(short.detail).toContain('own_keys.openai');
+    expect((await patch({ own_keys: { mistral: 'sk-1234567890' } })).status).toBe(422);
+
+    // Keys sealed under another PARLANCE_SECRET_KEY do not open: GET says so, and rows fail rather than use the operator's key.
+    await service.runtime.db
+      .updateTable('projects')
+      .set({ provider_keys: sealSecret(randomBytes(32), JSON.stringify({ openai: ownKey }), `projects:${service.projectId}:provider_keys`) })
+      .where('id', '=', service.projectId)
+      .execute();
+    const unreadable = await body<Settings>(await service.api('/v1/project/translation'));
+    expect(unreadable.own_keys).toEqual({});
+    expect(unreadable.own_keys_problem).toContain('PARLANCE_SECRET_KEY');
+    const before = mock.calls.length;
+    const batch = await body<BatchBody>(await service.api('/v1/push', { method: 'POST', json: { keys: [{ key: 'keys.locked', source: 'Locked key text' }], locales: ['de'] } }), 202);
+    const failed = await waitForBatch(service, batch.id);
+    expect(failed.status).toBe('failed');
+    expect(failed.row_outcomes.items[0]!.reason).toContain('do not open');
+    expect(mock.calls.length).toBe(before);
+    // Removing them clears the problem; the operator's key serves the project again.
+    const cleared = await body<Settings>(await patch({ own_keys: { openai: null } }));
+    expect(cleared).toMatchObject({ own_keys: {}, own_keys_problem: null });
+    const [again] = await pushAndCalls([{ key: 'keys.again', source: 'Operator key once more' }]);
+    expect(again!.authorization).toBe('Bearer sk-test');
+  });
+
   it('a project may choose the pseudo provider for its fast pass; the careful pass stays the operator’s model', async () => {
     await body<Settings>(await patch({ fast: { provider: 'pseudo' } }));
     const calls = await pushAndCalls([{ key: 'pseudo.one', source: 'Made by pseudo' }]);
@@ -224,6 +291,19 @@ describe('translation settings', () => {
       const again = await runParlance(['translate-missing', '--machine', '--locale', 'de', '--wait'], env, cwd);
       expect(again.code, again.stderr).toBe(0);
       expect(again.stderr + again.stdout).toMatch(/Queued batch bat_\w+: \d+ rows?/);
+
+      // The project's own key comes in on stdin, and only its last four characters come back.
+      const own = await runParlance(['translation', 'set', '--own-key-stdin', 'anthropic'], env, cwd, 'sk-ant-cli-key-W4rp\n');
+      expect(own.code, own.stderr).toBe(0);
+      expect(own.stdout).toContain('own keys anthropic …W4rp');
+      expect(own.stdout).not.toContain('sk-ant-cli-key-W4rp');
+      expect(own.stdout).toContain('offered  anthropic, openai, pseudo');
+      const none = await runParlance(['translation', 'set', '--own-key-stdin', 'openai'], env, cwd, '');
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain('No key on stdin');
+      const dropped = await runParlance(['translation', 'set', '--remove-own-key', 'anthropic'], env, cwd);
+      expect(dropped.code, dropped.stderr).toBe(0);
+      expect(dropped.stdout).toContain("own keys - (the operator's)");
 
       const bad = await runParlance(['translation', 'set', '--formality', 'de=casual'], env, cwd);
       expect(bad.code).toBe(1);

@@ -1,9 +1,22 @@
 /** GET and PATCH /v1/project/translation: the project's provider and model per pass, and its style guide. */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
-import { PROVIDER_KINDS } from '../../config.js';
+import { OWN_KEY_KINDS, PROVIDER_KINDS, type ProviderKind } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { ApiError } from '../../errors.js';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
-import { checkSettings, readTranslationSettings, SETTINGS_LIMITS as LIMITS, writeTranslationSettings, type TranslationSettings } from '../../services/translation-settings.js';
+import {
+  changeOwnKeys,
+  checkSettings,
+  ownKeyHints,
+  OWN_KEY_PATTERN,
+  readOwnKeys,
+  readTranslationSettings,
+  SETTINGS_LIMITS as LIMITS,
+  writeTranslationSettings,
+  type OwnKeys,
+  type TranslationSettings,
+} from '../../services/translation-settings.js';
 import { problemResponses } from './schemas.js';
 import { json } from './route-shapes.js';
 
@@ -29,7 +42,9 @@ const Settings = z
     fast: Choice,
     careful: Choice,
     style_guide: StyleGuide,
-    available: z.array(z.enum(PROVIDER_KINDS)).openapi({ description: 'The providers this service offers a project: the operator configures them and keeps their credentials.' }),
+    available: z.array(z.enum(PROVIDER_KINDS)).openapi({ description: "The providers this project may choose: those the operator configured (with the operator's credentials), and each kind the project set its own key for." }),
+    own_keys: z.partialRecord(z.enum(OWN_KEY_KINDS), z.string()).openapi({ description: "The project's own API keys, by provider, as their last four characters; the keys themselves are never shown.", example: { openai: '…x9Qa' } }),
+    own_keys_problem: z.string().nullable().openapi({ description: 'Set when stored own keys cannot be opened (PARLANCE_SECRET_KEY unset or changed): they are not used, and requests of that kind fail until they are set again or removed.' }),
     defaults: z.object({ fast: z.object({ provider: z.enum(PROVIDER_KINDS), model: z.string().nullable() }), careful: z.object({ provider: z.enum(PROVIDER_KINDS), model: z.string().nullable() }) }),
   })
   .openapi('TranslationSettings');
@@ -50,14 +65,46 @@ const SettingsPatch = z
       })
       .strict()
       .optional(),
+    own_keys: z
+      .object(
+        Object.fromEntries(
+          OWN_KEY_KINDS.map((kind) => [
+            kind,
+            z.string().trim().regex(OWN_KEY_PATTERN, `expected the ${kind} API key: 8 to 512 printable characters without spaces`).nullable().optional(),
+          ]),
+        ) as Record<(typeof OWN_KEY_KINDS)[number], z.ZodOptional<z.ZodNullable<z.ZodString>>>,
+      )
+      .strict()
+      .optional()
+      .openapi({
+        description:
+          "The project's own API key per provider (openai, anthropic, deepl): requests of that kind then carry it instead of the operator's (the operator's base URL and limits still apply, with a limit of its own), and the kind becomes available to the project. Stored encrypted with PARLANCE_SECRET_KEY (503 when unset); null removes one. Write-only: GET shows the last four characters.",
+      }),
   })
   .strict()
   .openapi('TranslationSettingsPatch');
 
 export function translationSettingsRoutes(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>();
-  const { catalog, defaults } = deps.translationProviders;
-  const view = (settings: TranslationSettings) => ({ ...settings, available: [...catalog].sort(), defaults });
+  const { catalog, defaults, secretKey } = deps.translationProviders;
+  /** What the project may choose: the operator's catalog and each kind it brought a key for. */
+  const offered = (keys: OwnKeys) => new Set<ProviderKind>([...catalog, ...(Object.keys(keys) as ProviderKind[])]);
+  const view = (settings: TranslationSettings, keys: OwnKeys, problem: string | null = null) => ({
+    ...settings,
+    available: [...offered(keys)].sort(),
+    defaults,
+    own_keys: ownKeyHints(keys),
+    own_keys_problem: problem,
+  });
+  /** The own keys, or none and why when they do not open: GET still shows the rest. */
+  const keysOf = async (db: Db, projectId: string): Promise<[OwnKeys, string | null]> => {
+    try {
+      return [await readOwnKeys(db, projectId, secretKey), null];
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 503) return [{}, error.message];
+      throw error;
+    }
+  };
 
   app.openapi(
     createRoute({
@@ -68,7 +115,11 @@ export function translationSettingsRoutes(deps: AppDeps) {
       middleware: [requireAbility('read')] as const,
       responses: { 200: json('The settings', Settings), ...problemResponses },
     }),
-    async (c) => c.json(view(await readTranslationSettings(deps.db, c.get('auth').project.id)), 200),
+    async (c) => {
+      const projectId = c.get('auth').project.id;
+      const [keys, problem] = await keysOf(deps.db, projectId);
+      return c.json(view(await readTranslationSettings(deps.db, projectId), keys, problem), 200);
+    },
   );
 
   app.openapi(
@@ -91,9 +142,14 @@ export function translationSettingsRoutes(deps: AppDeps) {
         careful: { ...current.careful, ...body.careful },
         style_guide: { ...current.style_guide, ...body.style_guide },
       };
-      checkSettings(next, catalog, { fast: defaults.fast.provider, careful: defaults.careful.provider });
-      await writeTranslationSettings(deps.db, projectId, next);
-      return c.json(view(next), 200);
+      // Settings and keys change together: a choice of a kind checks against the keys it will have.
+      const [keys, problem] = await deps.db.transaction().execute(async (trx): Promise<[OwnKeys, string | null]> => {
+        const found = body.own_keys ? ([await changeOwnKeys(trx, projectId, secretKey, body.own_keys), null] as [OwnKeys, null]) : await keysOf(trx, projectId);
+        checkSettings(next, offered(found[0]), { fast: defaults.fast.provider, careful: defaults.careful.provider });
+        await writeTranslationSettings(trx, projectId, next);
+        return found;
+      });
+      return c.json(view(next, keys, problem), 200);
     },
   );
 

@@ -14,7 +14,8 @@ import { exactMatchesAcross, fuzzyMatches, matchKey, memoryMatch, rememberTransl
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import type { RowShape } from '../quality/row-shape.js';
 import { loadGlossary } from '../quality/glossary-service.js';
-import { readTranslationSettings, styleGuideOf, type TranslationSettings } from '../translation-settings.js';
+import { ApiError } from '../../errors.js';
+import { readOwnKeys, readTranslationSettings, styleGuideOf, type OwnKeys, type TranslationSettings } from '../translation-settings.js';
 import { lengthBudget } from '../quality/budget.js';
 import { holdCandidates, writeTranslations } from '../quality/translation-writes.js';
 import { emitBatchFinished } from '../../webhooks/batch-events.js';
@@ -30,8 +31,10 @@ export type ProviderChoice = TranslationSettings['fast'];
 export interface BatchRunnerDeps {
   db: Db;
   providers: Providers;
-  /** The provider for a project's choice; without it, or for a choice of nulls, `providers`. */
-  providerFor?: (pass: PassName, choice: ProviderChoice) => TranslationProvider;
+  /** The provider for a project's choice and own keys; without it, or for a choice of nulls and no key, `providers`. */
+  providerFor?: (pass: PassName, choice: ProviderChoice, ownKeys?: OwnKeys) => TranslationProvider;
+  /** PARLANCE_SECRET_KEY, which opens a project's own provider keys. */
+  secretKey?: Uint8Array;
   log: Logger;
   workerId: string;
   chunkRows: number;
@@ -249,10 +252,10 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
    * `committing`: what the chunk before this one, whose commit is still under way, adds to the memory (see
    * `memoryOf`), so a source it translated is reused here exactly as it would be once committed.
    */
-  /** The provider of a pass for the project's settings: its own choice, else the operator's. */
-  function providerOf(pass: PassName, settings: TranslationSettings): TranslationProvider {
+  /** The provider of a pass for the project's settings and own keys: its own choice, else the operator's. */
+  function providerOf(pass: PassName, settings: TranslationSettings, ownKeys: OwnKeys): TranslationProvider {
     const choice = settings[pass];
-    if (deps.providerFor && (choice.provider !== null || choice.model !== null)) return deps.providerFor(pass, choice);
+    if (deps.providerFor && (choice.provider !== null || choice.model !== null || Object.keys(ownKeys).length > 0)) return deps.providerFor(pass, choice, ownKeys);
     return pass === 'careful' ? providers.careful : providers.fast;
   }
 
@@ -261,6 +264,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
     project: ProjectInfo,
     glossary: readonly GlossaryTerm[],
     settings: TranslationSettings,
+    ownKeys: OwnKeys | { problem: string },
     committing: ReadonlyMap<string, ExactMatch>,
     signal: AbortSignal,
     beside?: Beside,
@@ -318,7 +322,12 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
       }
       if (toTranslate.length === 0) return;
 
-      const provider = providerOf(pass, settings);
+      if ('problem' in ownKeys) {
+        // The project's own keys do not open: its rows fail, saying why, rather than spend the operator's credentials.
+        for (const row of toTranslate) outcomes.push({ row, kind: 'failed', reason: ownKeys.problem, retries: 0 });
+        return;
+      }
+      const provider = providerOf(pass, settings, ownKeys);
       const byId = new Map(toTranslate.map((r) => [String(r.id), r]));
       const memory = new Map<string, Awaited<ReturnType<typeof fuzzyMatches>>>();
       if (pass === 'careful' && provider.instructable) {
@@ -566,6 +575,11 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         const glossary = await loadGlossary(db, project.id);
         // So are the project's translation settings: a new model or style guide applies from the next chunk on.
         const settings = await readTranslationSettings(db, project.id);
+        // A project's own keys; keys that no longer open fail the rows that need a provider, saying so.
+        const ownKeys = await readOwnKeys(db, project.id, deps.secretKey).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 503) return { problem: error.message };
+          throw error;
+        });
         const style = styleGuideOf(settings);
         const keys = new Map<string, string>();
         for (const r of rows) {
@@ -583,7 +597,7 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
             () => new Map<string, ExactMatch>(),
           ),
         };
-        const outcomes = translateChunk(rows, project, glossary, settings, committing?.memory ?? new Map(), signal, besideInfo).finally(() => clearInterval(heartbeat));
+        const outcomes = translateChunk(rows, project, glossary, settings, ownKeys, committing?.memory ?? new Map(), signal, besideInfo).finally(() => clearInterval(heartbeat));
         // Observed from now on: a chunk translated ahead may fail while the one before it is still awaited.
         outcomes.catch(() => undefined);
         return { rows, started, outcomes };

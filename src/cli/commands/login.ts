@@ -38,7 +38,7 @@ ${SERVICE_HELP}
     }
     const { out, io } = context;
     const url = chosenService(context, flags.url);
-    const token = flags['token-stdin'] ? oneToken(await readStdin(), 'stdin') : oneToken(await askHidden(`Token for ${url} (input hidden): `), 'the prompt');
+    const token = flags['token-stdin'] ? oneToken(await readStdin(MAX_TOKEN_INPUT, 'one token'), 'stdin') : oneToken(await askHidden(`Token for ${url} (input hidden): `), 'the prompt');
     const project = await checkToken(context, url, token);
     const path = saveCredential(io.env, url, { token, project: project ? { id: project.id, name: project.name } : null, saved_at: new Date().toISOString() });
     out.document({ service: url, project: project ? { id: project.id, name: project.name, organisation: project.organisation.name } : null, credentials: path });
@@ -87,13 +87,14 @@ function oneToken(text: string, from: string): string {
   return token;
 }
 
-async function readStdin(): Promise<string> {
+/** All of stdin, refused past `max` bytes (`expected` says what should have come). */
+export async function readStdin(max: number, expected: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of process.stdin) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buffer.length;
-    if (size > MAX_TOKEN_INPUT) throw new CommandError(`stdin holds more than ${MAX_TOKEN_INPUT} bytes; expected one token.`);
+    if (size > max) throw new CommandError(`stdin holds more than ${max} bytes; expected ${expected}.`);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

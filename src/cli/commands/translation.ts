@@ -3,11 +3,16 @@ import { z } from 'zod';
 import type { ProviderKind, TranslationSettings, TranslationSettingsPatch } from '../../client/types.js';
 import { CommandError } from '../../sync/command-error.js';
 import { noMorePositionals, parseFlags, positional, type Command } from './command.js';
+import { readStdin } from './login.js';
 
 const USAGE = `parlance translation show
        parlance translation set [--fast-provider P] [--fast-model M] [--careful-provider P] [--careful-model M]
                                 [--product TEXT] [--audience TEXT] [--tone TEXT] [--formality LOCALE=formal|informal ...]
-                                [--keep WORD ...] [--unset FIELD ...]`;
+                                [--keep WORD ...] [--unset FIELD ...]
+                                [--own-key-stdin PROVIDER] [--remove-own-key PROVIDER ...]`;
+
+/** The providers a project may bring its own API key for. */
+const OWN_KEY_KINDS = ['openai', 'anthropic', 'deepl'] as const;
 
 const KINDS = ['pseudo', 'openai', 'anthropic', 'deepl', 'libretranslate'] as const satisfies readonly ProviderKind[];
 /** The fields --unset returns to the operator's default (a choice) or to empty (the style guide). */
@@ -26,6 +31,8 @@ const Flags = z.object({
     .optional(),
   keep: z.array(z.string().trim().min(1)).optional(),
   unset: z.array(z.enum(UNSETTABLE)).optional(),
+  'own-key-stdin': z.enum(OWN_KEY_KINDS).optional(),
+  'remove-own-key': z.array(z.enum(OWN_KEY_KINDS)).optional(),
 });
 
 export const translationCommand: Command = {
@@ -37,7 +44,12 @@ The project's translation settings. 'show' prints the provider and model of each
 unset), the providers this service offers, and the style guide every request carries. 'set' changes what its flags
 name and keeps the rest (needs a token with 'manage'); --unset returns a choice to the operator's default or empties
 a style-guide field. --formality and --keep repeat, and replace the whole list. A change applies to the next push;
-nothing is re-translated by itself.`,
+nothing is re-translated by itself ('parlance translate-missing --machine' does, on request).
+
+The project's own API key for a provider (openai, anthropic, deepl) is read from stdin, never the command line:
+  printf %s "$OPENAI_KEY" | parlance translation set --own-key-stdin openai
+Its requests then carry that key instead of the operator's; the service stores it encrypted and shows only its
+last four characters. --remove-own-key openai goes back to the operator's.`,
   options: {
     'fast-provider': { type: 'string' },
     'fast-model': { type: 'string' },
@@ -49,6 +61,8 @@ nothing is re-translated by itself.`,
     formality: { type: 'string', multiple: true },
     keep: { type: 'string', multiple: true },
     unset: { type: 'string', multiple: true },
+    'own-key-stdin': { type: 'string' },
+    'remove-own-key': { type: 'string', multiple: true },
   },
   async run(context, { values, positionals }) {
     const { out } = context;
@@ -65,6 +79,8 @@ nothing is re-translated by itself.`,
       case 'set': {
         const flags = parseFlags(Flags, values);
         const patch = patchOf(flags);
+        const ownKeys = await ownKeysOf(flags);
+        if (ownKeys) patch.own_keys = ownKeys;
         if (Object.keys(patch).length === 0) throw new CommandError(`Nothing to set: name at least one setting. Usage: ${USAGE}`);
         const settings = await client.updateTranslationSettings(patch);
         out.document(settings);
@@ -76,6 +92,22 @@ nothing is re-translated by itself.`,
     }
   },
 };
+
+/** A key from stdin for --own-key-stdin, null for each --remove-own-key; undefined when neither is given. */
+async function ownKeysOf(flags: z.infer<typeof Flags>): Promise<NonNullable<TranslationSettingsPatch['own_keys']> | undefined> {
+  const adding = flags['own-key-stdin'];
+  const removing = flags['remove-own-key'] ?? [];
+  if (adding === undefined && removing.length === 0) return undefined;
+  if (adding !== undefined && removing.includes(adding)) throw new CommandError(`--own-key-stdin ${adding} and --remove-own-key ${adding} contradict each other: give one`);
+  const keys: NonNullable<TranslationSettingsPatch['own_keys']> = Object.fromEntries(removing.map((kind) => [kind, null]));
+  if (adding !== undefined) {
+    const key = (await readStdin(4096, `one ${adding} API key`)).trim();
+    if (key === '') throw new CommandError(`No key on stdin. Pipe the ${adding} API key in: printf %s "$KEY" | parlance translation set --own-key-stdin ${adding}`);
+    if (/\s/.test(key)) throw new CommandError(`Expected one ${adding} API key on stdin, found ${key.split(/\s+/).length} words. Give the key alone.`);
+    keys[adding] = key;
+  }
+  return keys;
+}
 
 function patchOf(flags: z.infer<typeof Flags>): TranslationSettingsPatch {
   const unset = new Set(flags.unset ?? []);
@@ -122,5 +154,7 @@ export function settingsLines(settings: TranslationSettings): string[] {
     `tone     ${g.tone ?? '-'}`,
     `formal   ${formality.length > 0 ? formality.join(', ') : '-'}`,
     `keep     ${g.keep.length > 0 ? g.keep.join(', ') : '-'}`,
+    `own keys ${Object.entries(settings.own_keys).length > 0 ? Object.entries(settings.own_keys).map(([kind, hint]) => `${kind} ${hint}`).join(', ') : "- (the operator's)"}`,
+    ...(settings.own_keys_problem ? [`problem  ${settings.own_keys_problem}`] : []),
   ];
 }

@@ -1,7 +1,7 @@
 /** Translation: the provider and model of each pass, and the style guide sent with every request (GET and PATCH /v1/project/translation). */
 import { useState } from 'preact/hooks';
-import type { Language, TranslationSettings, TranslationSettingsPatch } from '../../../../src/client/types.js';
-import { ErrorNotice, Field, FormActions, InputField, Loading, ProjectPage, SuccessNotice } from '../components.js';
+import type { Language, OwnKeyKind, TranslationSettings, TranslationSettingsPatch } from '../../../../src/client/types.js';
+import { ErrorNotice, Field, FormActions, InputField, Loading, Notice, ProjectPage, SuccessNotice } from '../components.js';
 import { useAccount, useProject } from '../context.js';
 import { localeLabel } from '../format.js';
 import { useLoad, useRequest } from '../hooks.js';
@@ -14,7 +14,8 @@ export function TranslationPage() {
       intro={
         <p>
           Which provider and model translate each pass, and the style guide sent with every request. A change applies from the next chunk of a running batch on and
-          re-translates nothing by itself: push changed sources, or run <code>parlance translate-missing</code>, to use it.
+          re-translates nothing by itself: changed sources use it, and <code>parlance translate-missing --machine</code> re-translates what a machine made (a person's
+          translations stay).
         </p>
       }
     >
@@ -39,7 +40,12 @@ interface Draft {
   tone: string;
   formality: Record<string, Formality>;
   keep: string;
+  /** A new own key per provider as typed (empty: unchanged), and the stored ones to remove. */
+  ownKeys: Record<OwnKeyKind, string>;
+  removeKeys: OwnKeyKind[];
 }
+
+const OWN_KEY_KINDS: readonly OwnKeyKind[] = ['openai', 'anthropic', 'deepl'];
 
 function draftOf(settings: TranslationSettings): Draft {
   const guide = settings.style_guide;
@@ -51,6 +57,8 @@ function draftOf(settings: TranslationSettings): Draft {
     tone: guide.tone ?? '',
     formality: { ...guide.formality },
     keep: guide.keep.join(', '),
+    ownKeys: { openai: '', anthropic: '', deepl: '' },
+    removeKeys: [],
   };
 }
 
@@ -82,6 +90,10 @@ function patchOf(draft: Draft, stored: TranslationSettings): TranslationSettings
   const keep = keepList(draft.keep);
   if (!sameList(keep, guide.keep)) style.keep = keep;
   if (Object.keys(style).length > 0) patch.style_guide = style;
+  const ownKeys: NonNullable<TranslationSettingsPatch['own_keys']> = {};
+  for (const kind of draft.removeKeys) ownKeys[kind] = null;
+  for (const kind of OWN_KEY_KINDS) if (draft.ownKeys[kind].trim() !== '') ownKeys[kind] = draft.ownKeys[kind].trim();
+  if (Object.keys(ownKeys).length > 0) patch.own_keys = ownKeys;
   return Object.keys(patch).length > 0 ? patch : undefined;
 }
 
@@ -190,6 +202,42 @@ function TranslationSettingsForm() {
           value={form.keep}
           onValue={(keep) => change({ keep })}
         />
+      </fieldset>
+      <fieldset disabled={!canManage}>
+        <legend>Your own API keys</legend>
+        <p class="hint">
+          A key here is sent instead of the operator's for that provider's requests (and makes the provider available to this project). It is stored encrypted and
+          shown only by its last four characters.
+        </p>
+        {settings.own_keys_problem ? <Notice kind="warning">{settings.own_keys_problem}</Notice> : null}
+        {OWN_KEY_KINDS.map((kind) => {
+          const stored = settings.own_keys[kind];
+          return (
+            <div key={kind}>
+              <InputField
+                id={`translation-key-${kind}`}
+                label={`${kind} API key`}
+                hint={stored ? `Stored: ${stored}. Type a new key to replace it.` : "None: the operator's key is used."}
+                type="password"
+                autocomplete="off"
+                class="mono"
+                spellcheck={false}
+                value={form.ownKeys[kind]}
+                onValue={(value) => change({ ownKeys: { ...form.ownKeys, [kind]: value } })}
+              />
+              {stored ? (
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={form.removeKeys.includes(kind)}
+                    onChange={(e) => change({ removeKeys: e.currentTarget.checked ? [...form.removeKeys, kind] : form.removeKeys.filter((k) => k !== kind) })}
+                  />{' '}
+                  Remove the stored {kind} key
+                </label>
+              ) : null}
+            </div>
+          );
+        })}
       </fieldset>
       <ErrorNotice error={request.error} title="Settings not saved" />
       <SuccessNotice text={saved} />
