@@ -13,6 +13,20 @@ import { storyblok } from './connectors/storyblok.js';
 import { wordpress } from './connectors/wordpress.js';
 import { directus } from './connectors/directus.js';
 import { webflow } from './connectors/webflow.js';
+import { drupal } from './connectors/drupal.js';
+import { ghost } from './connectors/ghost.js';
+import { hygraph } from './connectors/hygraph.js';
+import { prismic } from './connectors/prismic.js';
+import { datocms } from './connectors/datocms.js';
+import { payload } from './connectors/payload.js';
+import { contentstack } from './connectors/contentstack.js';
+import { builder } from './connectors/builder.js';
+import { kontent } from './connectors/kontent.js';
+import { hubspot } from './connectors/hubspot.js';
+import { shopify } from './connectors/shopify.js';
+import { zendeskGuide } from './connectors/zendesk-guide.js';
+import { intercom } from './connectors/intercom.js';
+import { freshdesk } from './connectors/freshdesk.js';
 import { figma } from './connectors/figma.js';
 import { http } from './connectors/http.js';
 
@@ -30,6 +44,20 @@ export const CONNECTORS: readonly AnyConnector[] = [
   wordpress,
   directus,
   webflow,
+  drupal,
+  ghost,
+  hygraph,
+  prismic,
+  datocms,
+  payload,
+  contentstack,
+  builder,
+  kontent,
+  hubspot,
+  shopify,
+  zendeskGuide,
+  intercom,
+  freshdesk,
   figma,
   http,
 ];

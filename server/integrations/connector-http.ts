@@ -56,16 +56,28 @@ function pickMessage(value: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-/** The ConnectorError for a failed answer to `what` (401/403: credentials; 5xx: unavailable; any other: the settings). */
-export async function failure(response: Response, what: string): Promise<ConnectorError> {
-  const host = new URL(response.url || 'http://remote').host;
-  const said = vendorMessage(await response.text().catch(() => ''));
+/** How a connector words `failure`'s errors: the vendor's name, its error envelope, and what to check. */
+export interface FailureWording {
+  /** Named in the message; default: the answering host. */
+  vendor?: string;
+  /** The vendor's words from an error body; default: `vendorMessage`. */
+  read?: (text: string) => string;
+  /** What to check on a refusal of the credentials; default: "the connection's token and its permissions". */
+  credentials?: string;
+  /** What to check on any other refusal; default: "the connection's settings". */
+  settings?: string;
+}
+
+/** The ConnectorError for a failed answer to `what` (401/403: credentials; 5xx and 429: unavailable; any other: the settings). */
+export async function failure(response: Response, what: string, wording: FailureWording = {}): Promise<ConnectorError> {
+  const vendor = wording.vendor ?? new URL(response.url || 'http://remote').host;
+  const said = (wording.read ?? vendorMessage)(await response.text().catch(() => ''));
   const quoted = said ? `: ${said}` : '';
   if (response.status === 401 || response.status === 403) {
-    return new ConnectorError('auth', `${what}: ${host} refused the credentials (HTTP ${response.status}${quoted}). Check the connection's token and its permissions, then PATCH it.`);
+    return new ConnectorError('auth', `${what}: ${vendor} refused the credentials (HTTP ${response.status}${quoted}). Check ${wording.credentials ?? "the connection's token and its permissions"}, then PATCH it.`);
   }
-  if (response.status >= 500 || response.status === 429) return new ConnectorError('unavailable', `${what}: ${host} answered HTTP ${response.status}${quoted}.`);
-  return new ConnectorError('config', `${what}: ${host} answered HTTP ${response.status}${quoted}. Check the connection's settings.`);
+  if (response.status >= 500 || response.status === 429) return new ConnectorError('unavailable', `${what}: ${vendor} answered HTTP ${response.status}${quoted}.`);
+  return new ConnectorError('config', `${what}: ${vendor} answered HTTP ${response.status}${quoted}. Check ${wording.settings ?? "the connection's settings"}.`);
 }
 
 export function createConnectorHttp(options: ConnectorHttpOptions): ConnectorHttp {

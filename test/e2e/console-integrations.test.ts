@@ -62,11 +62,11 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
     await settled(owner);
     const headings = await main.locator('section.card > h2').allTextContents();
     expect(headings).toEqual(['Code hosts', 'Content systems', 'Design tools', 'Automation']);
-    await expect(main.locator('tbody tr').count()).resolves.toBe(14);
+    await expect(main.locator('tbody tr').count()).resolves.toBe(28);
     // The GitHub App keeps its own page; the others open their connector's page.
     await expect(main.getByRole('link', { name: 'GitHub', exact: true }).first().getAttribute('href')).resolves.toMatch(/\/github$/);
     const http = owner.getByRole('row', { name: new RegExp(`^${HTTP_CONNECTOR.replace(/[()]/g, '\\$&')}`) });
-    await expect.poll(() => http.textContent()).toMatch(/two-way.*JSON URL.*X-Parlance-Signature.*0 connections/s);
+    await expect.poll(() => http.textContent(), { timeout: 15_000 }).toMatch(/two-way.*JSON URL.*X-Parlance-Signature.*0 connections/s);
     await expect(owner.getByRole('row', { name: /^Figma/ }).locator('.badge').textContent()).resolves.toBe('import only');
     await checkPage(owner, 'integrations');
   });
@@ -345,7 +345,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
       await translator.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Integrations', exact: true }).click();
       await expect.poll(() => translator.locator('#page-title').textContent()).toBe('Integrations');
       await settled(translator);
-      await expect(translator.locator('#main tbody tr').count()).resolves.toBe(14);
+      await expect(translator.locator('#main tbody tr').count()).resolves.toBe(28);
       await expect(translator.locator('#main thead').first().textContent()).resolves.not.toContain('Connections');
       await translator.getByText('needs the manage ability').waitFor();
       await checkPage(translator, 'integrations-translator');

@@ -93,18 +93,18 @@ describe('parlance integrations', () => {
     expect(github.stderr).toContain("parlance github link|list|unlink");
   });
 
-  it('catalog is a table of the 14 connectors; --json is the catalog itself', async () => {
+  it('catalog is a table of the 28 connectors; --json is the catalog itself', async () => {
     const run = await cli(['integrations', 'catalog']);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID +NAME +CATEGORY +DIRECTION$/);
-    expect(lines).toHaveLength(15);
+    expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(/^github +GitHub +code_host +two_way$/);
     expect(run.stdout).toMatch(/^http +\S.* +automation +two_way$/m);
     expect(run.stdout).toMatch(/^figma +Figma +design +import_only$/m);
 
     const doc = json<CatalogConnector[]>(await cli(['integrations', 'catalog', '--json']));
-    expect(doc).toHaveLength(14);
+    expect(doc).toHaveLength(28);
     expect(doc.find((c) => c.id === 'http')).toMatchObject({ category: 'automation', direction: 'two_way', secrets_schema: { required: ['signing_secret'] } });
   });
 

@@ -33,8 +33,8 @@ describe('the connector framework', () => {
     expect(items.find((c) => c.id === 'http')).toMatchObject({ category: 'automation', direction: 'two_way', endpoint: '/v1/integrations/http' });
     for (const item of items) expect(['two_way', 'import_only']).toContain(item.direction);
     expect(new Set(items.map((c) => c.id)).size).toBe(items.length);
-    // The GitHub App and the thirteen connectors on the framework: 12 two-way, Figma import-only.
-    expect(items.map((c) => c.id)).toEqual(['github', 'gitlab', 'bitbucket', 'azure_devops', 'gitea', 'contentful', 'strapi', 'sanity', 'storyblok', 'wordpress', 'directus', 'webflow', 'figma', 'http']);
+    // The GitHub App and the 27 connectors on the framework: 26 two-way, Figma import-only.
+    expect(items.map((c) => c.id)).toEqual(['github', 'gitlab', 'bitbucket', 'azure_devops', 'gitea', 'contentful', 'strapi', 'sanity', 'storyblok', 'wordpress', 'directus', 'webflow', 'drupal', 'ghost', 'hygraph', 'prismic', 'datocms', 'payload', 'contentstack', 'builder', 'kontent', 'hubspot', 'shopify', 'zendesk_guide', 'intercom', 'freshdesk', 'figma', 'http']);
     expect(items.filter((c) => c.direction === 'import_only').map((c) => c.id)).toEqual(['figma']);
     // Each connector's settings and credentials as JSON Schemas, described field by field (a console can render a form).
     const http = items.find((c) => c.id === 'http') as unknown as { settings_schema: { required: string[]; properties: Record<string, { description?: string }> }; secrets_schema: { required: string[] } };
