@@ -10,8 +10,9 @@
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, CHROMIUM, HAS_CHROMIUM, launchChromium, PASSWORD, settled, signUpDemoOwner, startParlance, stopParlance, type Service, watchProblems } from '../helpers/console-browser.js';
-import { KIT_ENV } from '../helpers/connector-kit.js';
+import { KIT_ENV, SEED } from '../helpers/connector-kit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
+import { startShopifyMock, type ShopifyMock } from '../helpers/connector-mocks/shopify.js';
 import { backendEnv } from '../helpers/service.js';
 
 if (!HAS_CHROMIUM) console.warn(`test/e2e/console-integrations.test.ts is skipped: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
@@ -322,6 +323,35 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
     owner.once('dialog', (dialog) => void dialog.accept());
     await strapi.getByRole('button', { name: 'Disconnect Strapi' }).click();
     await main.getByText('No connection yet.').waitFor();
+  });
+
+  it('connects Shopify, one of the connectors added in issue 33, through its generated form: the first sync registers the translations with their digests', async () => {
+    let shop: ShopifyMock | undefined;
+    try {
+      shop = await startShopifyMock();
+      await owner.goto(`/#/p/${projectId}/integrations/shopify`);
+      await expect.poll(() => owner.locator('#page-title').textContent()).toBe('Shopify');
+      await settled(owner);
+      const form = owner.getByRole('form', { name: 'Connect Shopify' });
+      await expect(form.getByLabel('Access token (required)').getAttribute('type')).resolves.toBe('password');
+      await form.getByLabel('Shop URL (required)').fill(shop.url);
+      await form.getByLabel('Access token (required)').fill(shop.token);
+      await form.getByRole('button', { name: 'Connect Shopify' }).click();
+      await main.getByText('Shopify connected.').waitFor();
+      const connection = owner.getByRole('article', { name: 'Shopify' });
+      await expect.poll(() => connection.locator('dd .badge').first().textContent(), { timeout: 30_000 }).toBe('ok');
+      // Every SEED product title is in the shop's de and fr now, registered by translationsRegister (which the mock
+      // refuses without the source's digest), and the counts say what went back.
+      for (const { id } of SEED) {
+        for (const locale of ['de', 'fr']) expect(shop.translation(shop.seedProduct(id), locale, 'title')?.value).toBeTruthy();
+      }
+      await expect(connection.locator('td[data-count="written"]').textContent()).resolves.not.toBe('0');
+      owner.once('dialog', (dialog) => void dialog.accept());
+      await connection.getByRole('button', { name: 'Disconnect Shopify' }).click();
+      await main.getByText('No connection yet.').waitFor();
+    } finally {
+      await shop?.close();
+    }
   });
 
   it('shows a translator the catalog but not the connections, which need manage', async () => {

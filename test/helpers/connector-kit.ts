@@ -49,7 +49,8 @@ export interface RemoteFixture {
    * The change notification the vendor sends after `setSource`, signed with `secret` as the vendor signs it.
    * Undefined for vendors without notifications.
    */
-  webhook?(secret: string): { headers: Record<string, string>; body: string };
+  /** The vendor's notification of the last change, signed with `secret`; `url` is where it goes (HubSpot signs it). */
+  webhook?(secret: string, url: string): { headers: Record<string, string>; body: string };
   /** The vendor's API stops answering (its server closes) and comes back on the same address. */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -160,10 +161,10 @@ export function connectorAcceptance(title: string, makeFixture: () => Promise<Re
       let sync: SyncBody;
       if (fixture.webhook) {
         // A forged notification does nothing; the vendor's signed one starts a sync.
-        const forged = fixture.webhook('not-the-secret');
+        const forged = fixture.webhook('not-the-secret', connection.webhook_url);
         const refused = await fetch(connection.webhook_url, { method: 'POST', headers: forged.headers, body: forged.body });
         expect(refused.status).toBe(401);
-        const signed = fixture.webhook(connection.webhook_secret!);
+        const signed = fixture.webhook(connection.webhook_secret!, connection.webhook_url);
         const accepted = await fetch(connection.webhook_url, { method: 'POST', headers: signed.headers, body: signed.body });
         const hook = (await accepted.json()) as { sync: SyncBody | null };
         expect(accepted.status, JSON.stringify(hook)).toBe(202);

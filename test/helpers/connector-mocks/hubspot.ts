@@ -207,6 +207,7 @@ export async function hubspotFixture(): Promise<RemoteFixture> {
     if (postId === undefined) throw new Error(`No HubSpot post for seed '${id}'`);
     return postId;
   };
+  let lastChanged = SEED[0]!.id;
   return {
     connector: 'hubspot',
     settings: { api_url: mock.url, content: ['blog_posts'], languages: ['de', 'fr'], portal_id: String(HUBSPOT_PORTAL) },
@@ -214,14 +215,19 @@ export async function hubspotFixture(): Promise<RemoteFixture> {
     badSecrets: { access_token: 'pat-na1-00000000-0000-0000-0000-000000000000' },
     async setSource(id, text) {
       mock.edit(post(id), 'name', text);
+      lastChanged = id;
     },
     translation: async (id, locale) => mock.draft(post(id), locale) || undefined,
     async editTranslation(id, locale, text) {
       mock.edit(mock.variation(post(id), locale)!.id, 'name', text);
     },
     sourceCount: async () => mock.count('posts', 'en'),
-    // No `webhook`: HubSpot signs the full target URL, which the kit's RemoteFixture.webhook(secret) is not given; the
-    // signature (valid, forged, stale) is tested against `verifyWebhook` in connector-hubspot.test.ts.
+    // HubSpot signs the full target URL; fetch sets the Host header itself.
+    webhook(secret, url) {
+      const { headers, body } = hubspotWebhook(secret, url, { objectId: post(lastChanged) });
+      const { host: _host, ...rest } = headers;
+      return { headers: rest, body };
+    },
     stop: mock.stop,
     start: mock.start,
     close: mock.close,
