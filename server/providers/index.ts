@@ -126,9 +126,9 @@ export function createProviderRegistry(
       log?.warn(`a project chose the ${pass} provider '${kind}', which this service no longer offers; using the operator's`);
       return defaults[pass];
     }
+    if (!ownKey && choice.model === null && choice.provider === null) return defaults[pass];
     const settings: ProviderSettings = choice.model !== null && (base.kind === 'openai' || base.kind === 'anthropic') ? { ...base, model: choice.model, carefulModel: choice.model } : base;
     const key = keyOf(settings, ownKey);
-    if (!ownKey && choice.model === null && choice.provider === null) return defaults[pass];
     let provider = made.get(key);
     if (!provider) {
       provider = createProvider(settings, log, limits);

@@ -159,3 +159,19 @@ export async function changeOwnKeys(db: Db, projectId: string, secretKey: Uint8A
 export function ownKeyHints(keys: OwnKeys): Partial<Record<OwnKeyKind, string>> {
   return Object.fromEntries(Object.entries(keys).map(([kind, key]) => [kind, `…${key.slice(-4)}`]));
 }
+
+/**
+ * What the worker reads per chunk, in one query: the settings, and the own keys or why they do not open (rows that
+ * need a provider then fail with that reason rather than spend the operator's credentials).
+ */
+export async function readTranslationSetup(db: Db, projectId: string, secretKey: Uint8Array | undefined): Promise<{ settings: TranslationSettings; ownKeys: OwnKeys | { problem: string } }> {
+  const row = await db.selectFrom('projects').select(['translation_settings', 'provider_keys']).where('id', '=', projectId).executeTakeFirst();
+  let ownKeys: OwnKeys | { problem: string };
+  try {
+    ownKeys = openOwnKeys(row?.provider_keys ?? null, projectId, secretKey);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 503) throw error;
+    ownKeys = { problem: error.message };
+  }
+  return { settings: settingsOf(row?.translation_settings), ownKeys };
+}

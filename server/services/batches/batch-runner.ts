@@ -14,8 +14,7 @@ import { exactMatchesAcross, fuzzyMatches, matchKey, memoryMatch, rememberTransl
 import { gateRow, translateGroup, type PipelineRow } from '../quality/translate-rows.js';
 import type { RowShape } from '../quality/row-shape.js';
 import { loadGlossary } from '../quality/glossary-service.js';
-import { ApiError } from '../../errors.js';
-import { readOwnKeys, readTranslationSettings, styleGuideOf, type OwnKeys, type TranslationSettings } from '../translation-settings.js';
+import { readTranslationSetup, styleGuideOf, type OwnKeys, type TranslationSettings } from '../translation-settings.js';
 import { lengthBudget } from '../quality/budget.js';
 import { holdCandidates, writeTranslations } from '../quality/translation-writes.js';
 import { emitBatchFinished } from '../../webhooks/batch-events.js';
@@ -574,12 +573,8 @@ export function createBatchRunner(deps: BatchRunnerDeps) {
         // Read per chunk, so a glossary edit during a long batch applies from the next chunk on.
         const glossary = await loadGlossary(db, project.id);
         // So are the project's translation settings: a new model or style guide applies from the next chunk on.
-        const settings = await readTranslationSettings(db, project.id);
-        // A project's own keys; keys that no longer open fail the rows that need a provider, saying so.
-        const ownKeys = await readOwnKeys(db, project.id, deps.secretKey).catch((error: unknown) => {
-          if (error instanceof ApiError && error.status === 503) return { problem: error.message };
-          throw error;
-        });
+        // With the project's own keys, or why they do not open (the rows that need a provider then fail, saying so).
+        const { settings, ownKeys } = await readTranslationSetup(db, project.id, deps.secretKey);
         const style = styleGuideOf(settings);
         const keys = new Map<string, string>();
         for (const r of rows) {
