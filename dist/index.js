@@ -54762,6 +54762,7 @@ function createClient(options) {
         updateConnection: (connector, id, input) => json({ method: 'PATCH', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}`, json: input }),
         disconnect: (connector, id) => json({ method: 'DELETE', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
         syncConnection: (connector, id) => json({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/sync` }),
+        uploadConnectionFile: (connector, id, input) => json({ method: 'PUT', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/file`, query: { name: input.name }, bytes: input.content }),
         connectionSyncs: (connector, id, o = {}) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
         connectionSync: (connector, id, syncId) => json({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs/${encodeURIComponent(syncId)}` }),
         storageSyncs: (id, o = {}) => json({ method: 'GET', path: `/v1/storage-targets/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
@@ -54788,7 +54789,9 @@ function createTransport(options) {
         const headers = { authorization: `Bearer ${currentToken()}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
         if (spec.json !== undefined)
             headers['content-type'] = 'application/json';
-        const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : undefined);
+        if (spec.bytes !== undefined)
+            headers['content-type'] = 'application/octet-stream';
+        const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : spec.bytes);
         const replaySafe = spec.method === 'GET' || headers['idempotency-key'] !== undefined;
         for (let attempt = 1;; attempt++) {
             const retriesLeft = attempt <= maxRetries;

@@ -413,11 +413,22 @@ export interface Database {
   integration_connections: IntegrationConnectionsTable;
   integration_syncs: IntegrationSyncsTable;
   integration_values: IntegrationValuesTable;
+  integration_uploads: IntegrationUploadsTable;
 }
 
 export type ConnectionStatus = 'never_synced' | 'syncing' | 'ok' | 'retrying' | 'error';
 export type IntegrationSyncStatus = 'queued' | 'running' | 'waiting_batch' | 'succeeded' | 'failed' | 'cancelled';
-export type IntegrationSyncTrigger = 'api' | 'connect' | 'schedule' | 'webhook';
+export type IntegrationSyncTrigger = 'api' | 'connect' | 'schedule' | 'webhook' | 'upload';
+
+/** The file last uploaded to a connection whose connector reads one (a Sketch document, a Penpot export). */
+export interface IntegrationUploadsTable {
+  connection_id: string;
+  name: string;
+  size: number;
+  sha256: string;
+  content: Buffer;
+  uploaded_at: Generated<Date>;
+}
 
 export interface IntegrationConnectionsTable {
   id: string;
@@ -428,6 +439,8 @@ export interface IntegrationConnectionsTable {
   settings: ColumnType<Record<string, unknown>, string, string>;
   secrets_ciphertext: string;
   webhook_secret_ciphertext: string;
+  webhook_handshake_ciphertext: ColumnType<string | null, string | null | undefined, string | null>;
+  webhook_handshake_at: NullableTimestamp;
   schedule_minutes: number | null;
   next_scheduled_at: NullableTimestamp;
   status: ColumnType<ConnectionStatus, ConnectionStatus | undefined, ConnectionStatus>;

@@ -75,6 +75,8 @@ export function createApp(deps: AppDeps & { cdn: CdnStore }, options: { mcpAllow
       { path: '/v1/imports', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       { path: '/v1/translations/upload', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       { path: '/v1/memory/import', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
+      // A design tool's file for the connectors that read one (Sketch, Penpot).
+      { path: '/v1/integrations/{connector}/{id}/file', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       // The push_file tool carries a whole source file in its JSON-RPC body.
       { path: '/mcp', bytes: deps.maxUploadBytes, setting: 'MAX_UPLOAD_BYTES' },
       { path: '/hooks/*', bytes: HOOK_BODY_BYTES, why: '(notifications)' },

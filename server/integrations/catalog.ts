@@ -4,8 +4,10 @@ import type { AnyConnector, ConnectorCategory, ConnectorDirection } from './conn
 // The connectors
 import { gitlab } from './connectors/gitlab.js';
 import { bitbucket } from './connectors/bitbucket.js';
+import { bitbucketServer } from './connectors/bitbucket-server.js';
 import { azureDevops } from './connectors/azure-devops.js';
 import { gitea } from './connectors/gitea.js';
+import { sourceCode } from './connectors/source-code.js';
 import { contentful } from './connectors/contentful.js';
 import { strapi } from './connectors/strapi.js';
 import { sanity } from './connectors/sanity.js';
@@ -27,7 +29,18 @@ import { shopify } from './connectors/shopify.js';
 import { zendeskGuide } from './connectors/zendesk-guide.js';
 import { intercom } from './connectors/intercom.js';
 import { freshdesk } from './connectors/freshdesk.js';
+import { googleSheets } from './connectors/google-sheets.js';
+import { airtable } from './connectors/airtable.js';
+import { appStoreConnect } from './connectors/app-store-connect.js';
+import { googlePlay } from './connectors/google-play.js';
+import { notion } from './connectors/notion.js';
+import { confluence } from './connectors/confluence.js';
+import { googleDocs } from './connectors/google-docs.js';
 import { figma } from './connectors/figma.js';
+import { sketch } from './connectors/sketch.js';
+import { penpot } from './connectors/penpot.js';
+import { zeplin } from './connectors/zeplin.js';
+import { miro } from './connectors/miro.js';
 import { http } from './connectors/http.js';
 
 /** The connectors that run on the framework (sync engine, /v1/integrations/{connector}). */
@@ -35,8 +48,10 @@ export const CONNECTORS: readonly AnyConnector[] = [
   // Code hosts, content systems, design, automation: the catalog's order.
   gitlab,
   bitbucket,
+  bitbucketServer,
   azureDevops,
   gitea,
+  sourceCode,
   contentful,
   strapi,
   sanity,
@@ -58,7 +73,18 @@ export const CONNECTORS: readonly AnyConnector[] = [
   zendeskGuide,
   intercom,
   freshdesk,
+  googleSheets,
+  airtable,
+  appStoreConnect,
+  googlePlay,
+  notion,
+  confluence,
+  googleDocs,
   figma,
+  sketch,
+  penpot,
+  zeplin,
+  miro,
   http,
 ];
 
@@ -73,6 +99,8 @@ export interface CatalogEntry {
   webhooks: string | null;
   /** Where the connection is managed. */
   endpoint: string;
+  /** The file the connector reads from PUT …/{id}/file (a design tool's export); null when it reads none. */
+  upload: { description: string; extensions: string[] } | null;
   /** JSON Schemas of what POST takes as `settings` and as `secrets` (with each field's description); null for the GitHub App. */
   settings_schema: Record<string, unknown> | null;
   secrets_schema: Record<string, unknown> | null;
@@ -87,6 +115,7 @@ const GITHUB: CatalogEntry = {
   summary: 'The Parlance GitHub App: pushes to the base branch are translated, one pull request per base branch carries the translations, refused rows are check-run annotations on their source lines.',
   webhooks: "GitHub's X-Hub-Signature-256 (HMAC-SHA256 of the body with the App's webhook secret)",
   endpoint: '/v1/integrations/github',
+  upload: null,
   settings_schema: null,
   secrets_schema: null,
 };
@@ -117,6 +146,7 @@ export function catalog(): CatalogEntry[] {
       summary: c.summary,
       webhooks: c.webhooks ?? null,
       endpoint: `/v1/integrations/${c.id}`,
+      upload: c.upload ? { description: c.upload.description, extensions: [...c.upload.extensions] } : null,
       settings_schema: jsonSchemas().get(`${c.id}.settings`) ?? null,
       secrets_schema: jsonSchemas().get(`${c.id}.secrets`) ?? null,
     })),

@@ -4,7 +4,7 @@
  * (AES-256-GCM, as the GitHub link and storage secrets are) and never returned, except the webhook secret once, at
  * connect, for the person to paste into the remote system's webhook settings.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import type { z } from '@hono/zod-openapi';
 import type { Db } from '../db/database.js';
@@ -13,7 +13,7 @@ import { ApiError, notFound } from '../errors.js';
 import { openSecret, sealSecret, SECRET_KEY_HINT } from '../github-app/crypto.js';
 import { newId } from '../ids.js';
 import { findConnector } from './catalog.js';
-import type { AnyConnector } from './connector.js';
+import type { AnyConnector, UploadedFile } from './connector.js';
 import type { Outbound } from '../net/outbound.js';
 
 type ConnectionRow = Selectable<IntegrationConnectionsTable>;
@@ -40,7 +40,8 @@ export function publicSync(row: SyncRow) {
 }
 export type PublicSync = ReturnType<typeof publicSync>;
 
-export function publicConnection(row: ConnectionRow, lastSync: SyncRow | undefined, publicUrl: string) {
+/** `handshake`: the value the vendor sent when its webhook subscription was made, opened for the managers to confirm. */
+export function publicConnection(row: ConnectionRow, lastSync: SyncRow | undefined, publicUrl: string, handshake: string | null = null) {
   return {
     id: row.id,
     connector: row.connector,
@@ -53,11 +54,20 @@ export function publicConnection(row: ConnectionRow, lastSync: SyncRow | undefin
     last_error: row.last_error,
     last_sync: lastSync ? publicSync(lastSync) : null,
     webhook_url: `${publicUrl.replace(/\/+$/, '')}/hooks/integrations/${row.id}`,
+    webhook_handshake: handshake !== null && row.webhook_handshake_at ? { value: handshake, received_at: new Date(row.webhook_handshake_at).toISOString() } : null,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
 }
 export type PublicConnection = ReturnType<typeof publicConnection>;
+
+/** An uploaded file as the API shows it (never its content). */
+export interface PublicUpload {
+  name: string;
+  size: number;
+  sha256: string;
+  uploaded_at: string;
+}
 
 export interface ConnectInput {
   name?: string | undefined;
@@ -157,7 +167,25 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
 
   async function describe(found: ConnectionRow): Promise<PublicConnection> {
     const syncs = await lastSyncs([found]);
-    return publicConnection(found, found.last_sync_id ? syncs.get(found.last_sync_id) : undefined, deps.publicUrl());
+    return publicConnection(found, found.last_sync_id ? syncs.get(found.last_sync_id) : undefined, deps.publicUrl(), handshakeOf(found));
+  }
+
+  /** The vendor's handshake value of a connection, opened; null when there is none (or no key to open it with). */
+  function handshakeOf(found: ConnectionRow): string | null {
+    if (found.webhook_handshake_ciphertext === null || !deps.secretKey) return null;
+    return openSecret(deps.secretKey, found.webhook_handshake_ciphertext, `integration-handshake:${found.id}`);
+  }
+
+  /**
+   * Keeps the value a vendor sent once when its webhook subscription was made (verdict `handshake`), sealed, for the
+   * connection's managers to confirm in the vendor's app and set as the webhook secret; a later one replaces it.
+   */
+  async function recordHandshake(id: string, value: string): Promise<void> {
+    await db
+      .updateTable('integration_connections')
+      .set({ webhook_handshake_ciphertext: sealSecret(key(), value, `integration-handshake:${id}`), webhook_handshake_at: sql`now()`, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Queues a sync of a connection unless one is already waiting to start (a second one would read the same). */
@@ -206,7 +234,7 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
     connectorOf(connectorId);
     const rows = await db.selectFrom('integration_connections').selectAll().where('project_id', '=', projectId).where('connector', '=', connectorId).orderBy('created_at').orderBy('id').execute();
     const syncs = await lastSyncs(rows);
-    return rows.map((r) => publicConnection(r, r.last_sync_id ? syncs.get(r.last_sync_id) : undefined, deps.publicUrl()));
+    return rows.map((r) => publicConnection(r, r.last_sync_id ? syncs.get(r.last_sync_id) : undefined, deps.publicUrl(), handshakeOf(r)));
   }
 
   async function get(projectId: string, connectorId: string, id: string): Promise<PublicConnection> {
@@ -233,7 +261,12 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
       set.settings = JSON.stringify(settings);
     }
     if (patch.secrets !== undefined) set.secrets_ciphertext = sealSecret(key(), JSON.stringify(parse('secrets', connector, connector.secrets, patch.secrets)), `integration:${id}`);
-    if (patch.webhook_secret !== undefined) set.webhook_secret_ciphertext = sealSecret(key(), patch.webhook_secret, `integration-webhook:${id}`);
+    if (patch.webhook_secret !== undefined) {
+      set.webhook_secret_ciphertext = sealSecret(key(), patch.webhook_secret, `integration-webhook:${id}`);
+      // The handshake's value has served its purpose once a secret is set.
+      set.webhook_handshake_ciphertext = null;
+      set.webhook_handshake_at = null;
+    }
     if (patch.schedule_minutes !== undefined) {
       set.schedule_minutes = patch.schedule_minutes;
       set.next_scheduled_at = patch.schedule_minutes === null ? null : new Date(Date.now() + patch.schedule_minutes * 60_000);
@@ -274,6 +307,38 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
     const found = await row(projectId, connectorId, id);
     if (!found.enabled) throw new ApiError(409, 'connection_disabled', `The ${connectorId} connection '${id}' is disabled; PATCH it with {"enabled": true} first.`);
     return publicSync((await enqueue(found.id, projectId, trigger)).sync);
+  }
+
+  /**
+   * Stores the file a person uploaded to a connection whose connector reads one (replacing the one before) and queues a
+   * sync that reads it. The name must end as the connector's files do; the body's size was bounded by the route.
+   */
+  async function upload(projectId: string, connectorId: string, id: string, file: { name: string; content: Uint8Array }): Promise<{ file: PublicUpload; sync: PublicSync }> {
+    const connector = connectorOf(connectorId);
+    const spec = connector.upload;
+    if (!spec) throw new ApiError(405, 'upload_not_supported', `${connector.name} connections read no uploaded file: ${connector.direction === 'import_only' ? 'they read the remote system through its API' : 'they sync with the remote system through its API'}.`);
+    const found = await row(projectId, connectorId, id);
+    if (!found.enabled) throw new ApiError(409, 'connection_disabled', `The ${connectorId} connection '${id}' is disabled; PATCH it with {"enabled": true} first.`);
+    if (!spec.extensions.some((ext) => file.name.toLowerCase().endsWith(ext))) {
+      throw new ApiError(422, 'validation_failed', `The file name '${file.name}' (query name) does not end in ${spec.extensions.join(' or ')}: ${connector.name} takes ${spec.description}.`);
+    }
+    if (file.content.byteLength === 0) throw new ApiError(422, 'validation_failed', `The body is empty: send ${spec.description} as the request body.`);
+    const sha256 = createHash('sha256').update(file.content).digest('hex');
+    const values = { name: file.name, size: file.content.byteLength, sha256, content: Buffer.from(file.content), uploaded_at: sql<Date>`now()` };
+    const stored = await db
+      .insertInto('integration_uploads')
+      .values({ connection_id: id, ...values })
+      .onConflict((oc) => oc.column('connection_id').doUpdateSet(values))
+      .returning(['name', 'size', 'sha256', 'uploaded_at'])
+      .executeTakeFirstOrThrow();
+    const queued = await enqueue(found.id, projectId, 'upload');
+    return { file: { name: stored.name, size: stored.size, sha256: stored.sha256, uploaded_at: new Date(stored.uploaded_at).toISOString() }, sync: publicSync(queued.sync) };
+  }
+
+  /** The file last uploaded to a connection, for its sync; null when none has been. */
+  async function uploaded(connectionId: string): Promise<UploadedFile | null> {
+    const found = await db.selectFrom('integration_uploads').selectAll().where('connection_id', '=', connectionId).executeTakeFirst();
+    return found ? { name: found.name, content: new Uint8Array(found.content), sha256: found.sha256, uploadedAt: new Date(found.uploaded_at) } : null;
   }
 
   async function syncs(projectId: string, connectorId: string, id: string, options: { cursor?: string | undefined; limit: number }) {
@@ -323,7 +388,7 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
     return due.length;
   }
 
-  return { connect, list, get, update, remove, syncNow, syncs, sync, open, enqueue, enqueueScheduled };
+  return { connect, list, get, update, remove, syncNow, upload, uploaded, recordHandshake, syncs, sync, open, enqueue, enqueueScheduled };
 }
 
 export type ConnectionsService = ReturnType<typeof createConnectionsService>;

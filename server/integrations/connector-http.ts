@@ -12,11 +12,77 @@ export interface HttpInit {
   body?: string | Uint8Array;
 }
 
+/** How much of an answer is read, and what to say when it is more. */
+export interface BodyLimit {
+  /** The most bytes read (default MAX_ANSWER_BYTES). */
+  maxBytes?: number;
+  /** What the person can change to get a smaller answer, ending the error's sentence ("narrow the table with a view"). */
+  tooLarge?: string;
+  /** readJson: an empty body is an `unavailable` error rather than undefined (the request always answers a document). */
+  required?: boolean;
+}
+
 export interface ConnectorHttp {
   /** The answer as it came (after waits and retries); a network failure after the retries throws ConnectorError `unavailable`. */
   request(url: string, init?: HttpInit): Promise<Response>;
-  /** The JSON body of a 2xx answer; any other answer throws a ConnectorError naming `what`. */
-  json<T>(url: string, init: HttpInit & { what: string }): Promise<T>;
+  /** The JSON body of a 2xx answer, read within its limit; any other answer throws a ConnectorError naming `what`. */
+  json<T>(url: string, init: HttpInit & BodyLimit & { what: string }): Promise<T>;
+}
+
+/** The most of one answer a connector reads unless it says otherwise: far above any page of a vendor's list. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** An answer over its limit (readBody): a `config` error, so a connector that can do without the answer (a code file too large to read) can tell it apart. */
+export class AnswerTooLargeError extends ConnectorError {
+  constructor(message: string) {
+    super('config', message);
+  }
+}
+
+/**
+ * The body of an answer, read no further than its limit: a stated Content-Length over it is refused before a byte is
+ * read, and a body without one stops at the chunk that crosses it. Over the limit is a `config` error naming `what`
+ * (asking again gets the same answer; a setting that narrows what is read is the way out).
+ */
+export async function readBody(response: Response, what: string, limit: BodyLimit = {}): Promise<Uint8Array> {
+  const maxBytes = limit.maxBytes ?? MAX_ANSWER_BYTES;
+  const refuse = (size: string) =>
+    new AnswerTooLargeError(`${what}: ${new URL(response.url || 'http://remote').host} answered ${size} bytes, more than the ${maxBytes} read${limit.tooLarge ? `; ${limit.tooLarge}` : ''}.`);
+  const declared = Number(response.headers.get('content-length') ?? '');
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw refuse(String(declared));
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += (chunk as Uint8Array).byteLength;
+    if (size > maxBytes) throw refuse('more than');
+    chunks.push(chunk as Uint8Array);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * The JSON of an answer read by `readBody`; undefined for 204 or an empty body, unless `required`. A body that is not
+ * JSON is `unavailable` (a proxy's error page, a vendor mid-deploy), quoting its start.
+ */
+export async function readJson<T>(response: Response, what: string, limit: BodyLimit = {}): Promise<T> {
+  const empty = () => {
+    if (limit.required) throw new ConnectorError('unavailable', `${what}: ${new URL(response.url || 'http://remote').host} answered HTTP ${response.status} with an empty body.`);
+    return undefined as T;
+  };
+  if (response.status === 204) {
+    await response.body?.cancel();
+    return empty();
+  }
+  const text = Buffer.from(await readBody(response, what, limit)).toString('utf8');
+  if (text.trim() === '') return empty();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ConnectorError('unavailable', `${what}: ${new URL(response.url || 'http://remote').host} answered HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 120)}`);
+  }
 }
 
 export interface ConnectorHttpOptions {
@@ -101,18 +167,11 @@ export function createConnectorHttp(options: ConnectorHttpOptions): ConnectorHtt
 
   return {
     request,
-    async json<T>(url: string, init: HttpInit & { what: string }): Promise<T> {
-      const { what, ...rest } = init;
+    async json<T>(url: string, init: HttpInit & BodyLimit & { what: string }): Promise<T> {
+      const { what, maxBytes, tooLarge, required, ...rest } = init;
       const response = await request(url, rest);
       if (!response.ok) throw await failure(response, what);
-      if (response.status === 204) return undefined as T;
-      const text = await response.text();
-      if (text.trim() === '') return undefined as T;
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new ConnectorError('unavailable', `${what}: ${new URL(url).host} answered HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 120)}`);
-      }
+      return readJson<T>(response, what, { ...(maxBytes !== undefined ? { maxBytes } : {}), ...(tooLarge !== undefined ? { tooLarge } : {}), ...(required !== undefined ? { required } : {}) });
     },
   };
 }

@@ -149,6 +149,30 @@ export interface WebhookVerdict {
   sync: boolean;
   /** Why it was not verified or not acted on, for the log and the 401 body. */
   reason?: string;
+  /**
+   * A value the vendor sends once, unsigned, when a subscription is made, for a person to confirm in the vendor's app
+   * and set as the webhook secret (Notion's verification token). The framework answers 200, keeps it sealed on the
+   * connection and shows it to the connection's managers (`webhook_handshake`), never in a log or an answer.
+   */
+  handshake?: string;
+}
+
+/** A file a person uploaded to a connection (PUT /v1/integrations/{connector}/{id}/file): a design tool's export. */
+export interface UploadedFile {
+  /** The file name given with the upload. */
+  name: string;
+  content: Uint8Array;
+  /** Hex SHA-256 of the content, for the sync's log. */
+  sha256: string;
+  uploadedAt: Date;
+}
+
+/** What a connector that reads an uploaded file takes: the framework refuses anything else before storing it. */
+export interface UploadSpec {
+  /** What the file is, for errors and the API description: 'a Sketch document (.sketch)'. */
+  description: string;
+  /** The file name endings taken, with the dot: ['.sketch']. */
+  extensions: string[];
 }
 
 /** What a connector works with during one sync. */
@@ -163,6 +187,8 @@ export interface ConnectorContext<Settings, Secrets> {
   signal: AbortSignal;
   /** The connection's id, for branch names, markers and messages. */
   connectionId: string;
+  /** Connectors with `upload`: the file last uploaded to the connection, or null when none has been. */
+  upload?: UploadedFile | null;
 }
 
 export interface Connector<Settings = unknown, Secrets = unknown> {
@@ -182,6 +208,11 @@ export interface Connector<Settings = unknown, Secrets = unknown> {
   list(ctx: ConnectorContext<Settings, Secrets>): Promise<Listing>;
   /** Two-way connectors: writes translations back. Must be idempotent: writing the same value twice is harmless. */
   write?(ctx: ConnectorContext<Settings, Secrets>, writeBack: WriteBack): Promise<WriteResult>;
+  /**
+   * Connectors that read a file people upload (a design tool's export): what they take. The connection then has
+   * PUT …/file, which stores the file (within MAX_UPLOAD_BYTES) and starts a sync; `list` finds it in `ctx.upload`.
+   */
+  upload?: UploadSpec;
   /** Verifies a change notification against the connection's webhook secret and says whether a sync is due. */
   verifyWebhook?(request: WebhookRequest, webhookSecret: string, settings: Settings): WebhookVerdict;
 }

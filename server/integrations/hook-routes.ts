@@ -25,6 +25,12 @@ export function hookRoutes(deps: { connections: ConnectionsService; log: Logger 
     if (body.byteLength > MAX_BODY_BYTES) return c.json({ status: 413, code: 'payload_too_large', detail: `Notifications are limited to ${MAX_BODY_BYTES} bytes.` }, 413);
     const url = new URL(c.req.url);
     const verdict = opened.connector.verifyWebhook({ headers: c.req.raw.headers, body, method: c.req.method, path: `${url.pathname}${url.search}` }, opened.webhookSecret, opened.settings);
+    if (verdict.handshake !== undefined) {
+      // A value for a person to confirm: kept for the connection's managers, never logged or echoed.
+      await deps.connections.recordHandshake(id, verdict.handshake);
+      deps.log.info('integration webhook handshake received', { connection: id, connector: opened.row.connector });
+      return c.json({ received: true, detail: "Kept for the connection's managers: GET the connection (webhook_handshake)." }, 200);
+    }
     if (!verdict.verified) {
       deps.log.warn('integration notification refused', { connection: id, reason: verdict.reason });
       return c.json({ status: 401, code: 'signature_invalid', detail: verdict.reason ?? 'The notification is not signed with this connection\'s webhook secret.' }, 401);

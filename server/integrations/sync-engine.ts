@@ -482,6 +482,10 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const project = await db.selectFrom('projects').select(['source_locale']).where('id', '=', opened.row.project_id).executeTakeFirstOrThrow();
       const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', opened.row.project_id).orderBy('tag').execute()).map((l) => l.tag);
       const ctx = contextFor(opened, { sourceLocale: project.source_locale, targets }, controller.signal);
+      if (opened.connector.upload) {
+        ctx.upload = await deps.connections.uploaded(opened.row.id);
+        if (ctx.upload) note(`the uploaded file '${ctx.upload.name}' (${ctx.upload.content.byteLength} bytes, sha256 ${ctx.upload.sha256.slice(0, 12)}…, uploaded ${ctx.upload.uploadedAt.toISOString()})`);
+      }
       const connector = opened.connector;
       let batchIds: string[] = sync.batch_ids;
       let units: PlannedUnit[] | undefined;

@@ -19,6 +19,7 @@ import { loginCommand } from './commands/login.js';
 import { logoutCommand } from './commands/logout.js';
 import { mcpCommand } from './commands/mcp.js';
 import { diffCommand } from './commands/diff.js';
+import { extractCommand } from './commands/extract.js';
 import { pullCommand } from './commands/pull.js';
 import { pushCommand } from './commands/push.js';
 import { qaCommand } from './commands/qa.js';
@@ -33,7 +34,7 @@ import { translateMissingCommand } from './commands/translate-missing.js';
 import { storedToken } from './credentials-file.js';
 import { createOutput } from './output.js';
 
-const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, diffCommand, statusCommand, retryCommand, translateMissingCommand, qaCommand, glossaryCommand, reviewCommand, languagesCommand, translationCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand, loginCommand, logoutCommand];
+const COMMANDS: readonly Command[] = [initCommand, pushCommand, pullCommand, syncCommand, diffCommand, statusCommand, retryCommand, translateMissingCommand, qaCommand, extractCommand, glossaryCommand, reviewCommand, languagesCommand, translationCommand, tokensCommand, releaseCommand, storageCommand, importCommand, githubCommand, integrationsCommand, mcpCommand, loginCommand, logoutCommand];
 
 const GLOBAL_HELP = `Options for every command:
   --token <token>     project token (default: $PARLANCE_TOKEN, else the one 'parlance login' stored for the
@@ -47,7 +48,8 @@ const GLOBAL_HELP = `Options for every command:
 
 const EXIT_HELP = `Exit codes:
   0  ok
-  1  usage or config error (parlance.yml:LINE:COL, a bad flag, a request the service rejected as invalid)
+  1  usage or config error (parlance.yml:LINE:COL, a bad flag, a request the service rejected as invalid);
+     extract --check: a key the code uses is missing from the source file
   2  authentication or ability (no token, a revoked token, a token without the ability, a stored credentials
      file others can read)
   3  service or network (5xx, unreachable, still rate limited after retries, a failed batch or storage sync)

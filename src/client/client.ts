@@ -257,6 +257,8 @@ export interface ParlanceClient {
   disconnect(connector: string, id: string): Promise<IntegrationConnection>;
   /** POST /v1/integrations/{connector}/:id/sync */
   syncConnection(connector: string, id: string): Promise<IntegrationSync>;
+  /** PUT /v1/integrations/{connector}/:id/file: the file a design connector reads (Sketch, Penpot); queues a sync. */
+  uploadConnectionFile(connector: string, id: string, input: { name: string; content: Uint8Array }): Promise<{ file: { name: string; size: number; sha256: string; uploaded_at: string }; sync: IntegrationSync }>;
   connectionSyncs(connector: string, id: string, options?: { limit?: number; cursor?: string }): Promise<Page<IntegrationSync>>;
   connectionSync(connector: string, id: string, syncId: string): Promise<IntegrationSync>;
 }
@@ -275,6 +277,8 @@ interface RequestSpec {
   query?: Query;
   json?: unknown;
   form?: FormData;
+  /** A raw body (a file), sent as application/octet-stream. */
+  bytes?: Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -460,6 +464,8 @@ export function createClient(options: ClientOptions): ParlanceClient {
     updateConnection: (connector, id, input) => json<IntegrationConnection>({ method: 'PATCH', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}`, json: input }),
     disconnect: (connector, id) => json<IntegrationConnection>({ method: 'DELETE', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}` }),
     syncConnection: (connector, id) => json<IntegrationSync>({ method: 'POST', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/sync` }),
+    uploadConnectionFile: (connector, id, input) =>
+      json({ method: 'PUT', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/file`, query: { name: input.name }, bytes: input.content }),
     connectionSyncs: (connector, id, o = {}) =>
       json<Page<IntegrationSync>>({ method: 'GET', path: `/v1/integrations/${encodeURIComponent(connector)}/${encodeURIComponent(id)}/syncs`, query: { ...o } }),
     connectionSync: (connector, id, syncId) =>
@@ -489,7 +495,8 @@ function createTransport(options: ClientOptions) {
     const request = describe(spec);
     const headers: Record<string, string> = { authorization: `Bearer ${currentToken()}`, 'user-agent': userAgent, accept: 'application/json', ...spec.headers };
     if (spec.json !== undefined) headers['content-type'] = 'application/json';
-    const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : undefined);
+    if (spec.bytes !== undefined) headers['content-type'] = 'application/octet-stream';
+    const body = spec.form ?? (spec.json !== undefined ? JSON.stringify(spec.json) : (spec.bytes as Uint8Array<ArrayBuffer> | undefined));
     const replaySafe = spec.method === 'GET' || headers['idempotency-key'] !== undefined;
 
     for (let attempt = 1; ; attempt++) {

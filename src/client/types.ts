@@ -510,6 +510,8 @@ export interface CatalogConnector {
   /** How change notifications are verified; null when the remote system sends none. */
   webhooks: string | null;
   endpoint: string;
+  /** The file the connector reads, uploaded with `parlance integrations upload` (Sketch, Penpot); null when it reads none. */
+  upload: { description: string; extensions: string[] } | null;
   /** JSON Schemas of `settings` and `secrets` at connect; null for the GitHub App. */
   settings_schema: Record<string, unknown> | null;
   secrets_schema: Record<string, unknown> | null;
@@ -531,7 +533,7 @@ export interface IntegrationSyncCounts {
 export interface IntegrationSync {
   id: string;
   connection_id: string;
-  trigger: 'api' | 'connect' | 'schedule' | 'webhook';
+  trigger: 'api' | 'connect' | 'schedule' | 'webhook' | 'upload';
   status: 'queued' | 'retrying' | 'running' | 'waiting_batch' | 'succeeded' | 'failed' | 'cancelled';
   phase: 'read' | 'write';
   batch_id: string | null;
@@ -559,6 +561,8 @@ export interface IntegrationConnection {
   webhook_url: string;
   /** Only in the answer to connect. */
   webhook_secret?: string;
+  /** What the remote system sent once when its webhook subscription was made (Notion's verification token), to confirm there and set as webhook_secret. */
+  webhook_handshake: { value: string; received_at: string } | null;
   created_at: string;
   updated_at: string;
 }

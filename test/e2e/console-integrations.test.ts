@@ -13,6 +13,7 @@ import { checkPage, CHROMIUM, HAS_CHROMIUM, launchChromium, PASSWORD, settled, s
 import { KIT_ENV, SEED } from '../helpers/connector-kit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
 import { startShopifyMock, type ShopifyMock } from '../helpers/connector-mocks/shopify.js';
+import { artboard, sketchFile, sketchId, text } from '../helpers/connector-mocks/sketch.js';
 import { backendEnv } from '../helpers/service.js';
 
 if (!HAS_CHROMIUM) console.warn(`test/e2e/console-integrations.test.ts is skipped: no Chromium at ${CHROMIUM} (apt-get install chromium).`);
@@ -63,7 +64,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
     await settled(owner);
     const headings = await main.locator('section.card > h2').allTextContents();
     expect(headings).toEqual(['Code hosts', 'Content systems', 'Design tools', 'Automation']);
-    await expect(main.locator('tbody tr').count()).resolves.toBe(28);
+    await expect(main.locator('tbody tr').count()).resolves.toBe(41);
     // The GitHub App keeps its own page; the others open their connector's page.
     await expect(main.getByRole('link', { name: 'GitHub', exact: true }).first().getAttribute('href')).resolves.toMatch(/\/github$/);
     const http = owner.getByRole('row', { name: new RegExp(`^${HTTP_CONNECTOR.replace(/[()]/g, '\\$&')}`) });
@@ -354,6 +355,49 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
     }
   });
 
+  it('uploads a Sketch document to a Sketch connection from its card: the sync the upload starts imports its text layers', async () => {
+    await owner.goto(`/#/p/${projectId}/integrations/sketch`);
+    await expect.poll(() => owner.locator('#page-title').textContent()).toBe('Sketch');
+    await settled(owner);
+    const form = owner.getByRole('form', { name: 'Connect Sketch' });
+    await form.getByRole('button', { name: 'Connect Sketch' }).click();
+    await main.getByText('Sketch connected.').waitFor();
+    const connection = owner.getByRole('article', { name: 'Sketch' });
+    // Nothing uploaded yet: the first sync says what to do.
+    await expect.poll(() => connection.locator('.connection-error').textContent(), { timeout: 30_000 }).toContain('No Sketch document to read: upload one');
+    const document = sketchFile([{ id: sketchId('page'), name: 'Checkout', layers: [artboard(sketchId('board'), 'Cart', SEED.map((s, i) => text(sketchId(s.id), s.id, s.source, { x: 0, y: i * 30, width: 160, height: 20 })))] }]);
+    await connection.getByLabel('Upload a Sketch document (.sketch)').setInputFiles({ name: 'Checkout.sketch', mimeType: 'application/octet-stream', buffer: Buffer.from(document) });
+    await main.getByText('Checkout.sketch uploaded to Sketch; a sync that reads it is queued.').waitFor();
+    await expect.poll(() => connection.locator('dd .badge').first().textContent(), { timeout: 30_000 }).toBe('ok');
+    await expect.poll(() => connection.locator('td[data-count="added"]').textContent()).toBe(String(SEED.length));
+    await expect(connection.locator('dd').nth(1).textContent()).resolves.toContain('started by upload');
+    owner.once('dialog', (dialog) => void dialog.accept());
+    await connection.getByRole('button', { name: 'Disconnect Sketch' }).click();
+    await main.getByText('No connection yet.').waitFor();
+  });
+
+  it("shows Notion's one-time verification value on the connection, and uses it as the webhook secret on request", async () => {
+    await owner.goto(`/#/p/${projectId}/integrations/notion`);
+    await expect.poll(() => owner.locator('#page-title').textContent()).toBe('Notion');
+    await settled(owner);
+    const form = owner.getByRole('form', { name: 'Connect Notion' });
+    await form.getByLabel('Pages').fill('1c2f0a3b4c5d4e6f8a9b0c1d2e3f4a5b');
+    await form.getByLabel('Token (required)').fill('ntn_0123456789');
+    await form.getByRole('button', { name: 'Connect Notion' }).click();
+    await main.getByText('Notion connected.').waitFor();
+    const connection = owner.getByRole('article', { name: 'Notion' });
+    const webhookUrl = (await connection.locator('dd .mono').first().textContent())!;
+    const value = 'secret_hJk3Lm9NpQ2rSt5UvWx8Yz1Ab4Cd7Ef0';
+    expect((await fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ verification_token: value }) })).status).toBe(200);
+    await connection.getByText(value).waitFor({ timeout: 15_000 });
+    await connection.getByRole('button', { name: 'Use the verification value as the webhook secret of Notion' }).click();
+    await main.getByText('The verification value is now the webhook secret of Notion.').waitFor();
+    await expect.poll(() => connection.getByText(value).count()).toBe(0);
+    owner.once('dialog', (dialog) => void dialog.accept());
+    await connection.getByRole('button', { name: 'Disconnect Notion' }).click();
+    await main.getByText('No connection yet.').waitFor();
+  });
+
   it('shows a translator the catalog but not the connections, which need manage', async () => {
     await owner.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Invitations', exact: true }).click();
     await owner.getByLabel('Email', { exact: true }).fill('translator@example.com');
@@ -375,7 +419,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
       await translator.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Integrations', exact: true }).click();
       await expect.poll(() => translator.locator('#page-title').textContent()).toBe('Integrations');
       await settled(translator);
-      await expect(translator.locator('#main tbody tr').count()).resolves.toBe(28);
+      await expect(translator.locator('#main tbody tr').count()).resolves.toBe(41);
       await expect(translator.locator('#main thead').first().textContent()).resolves.not.toContain('Connections');
       await translator.getByText('needs the manage ability').waitFor();
       await checkPage(translator, 'integrations-translator');

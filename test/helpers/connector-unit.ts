@@ -1,7 +1,7 @@
 /** What connector-level tests share: a context as the sync engine builds it, and the ConnectorError a call rejects with. */
 import { expect } from 'vitest';
 import { createConnectorHttp } from '../../server/integrations/connector-http.js';
-import type { Connector, ConnectorContext, StringUnit, WriteBack } from '../../server/integrations/connector.js';
+import type { Connector, ConnectorContext, StringUnit, UploadedFile, WriteBack } from '../../server/integrations/connector.js';
 import { ConnectorError } from '../../server/integrations/connector-error.js';
 
 export interface ContextOptions {
@@ -13,6 +13,8 @@ export interface ContextOptions {
   maxRetries?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The file uploaded to the connection, for connectors with `upload` (default: none uploaded). */
+  upload?: UploadedFile | null;
 }
 
 /** A context for `connector` with settings and secrets parsed by its own schemas (defaults applied, as at connect). */
@@ -26,6 +28,7 @@ export function connectorContext<S, K>(connector: Connector<S, K>, settings: unk
     targetLocales: options.targetLocales ?? ['de', 'fr', 'ja'],
     signal,
     connectionId: options.connectionId ?? `con_${connector.id}_test`,
+    ...(connector.upload ? { upload: options.upload ?? null } : {}),
   };
 }
 

@@ -4,15 +4,16 @@
  * (the webhook secret printed once, the signing secret never); sync --wait succeeding (translations delivered) and
  * failing with exit 3 on a signing secret the mock refuses; list and syncs, --json; disconnect; update (rename,
  * schedule, settings set and removed, disable and enable, an address moved to another host only with new credentials);
- * usage errors.
+ * upload of a design file (--wait, a missing file, a connector that takes none); usage errors.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogConnector, IntegrationConnection, IntegrationSync, Page } from '../../src/client/types.js';
 import { KIT_ENV, SEED } from '../helpers/connector-kit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
+import { artboard, sketchFile, sketchId, text } from '../helpers/connector-mocks/sketch.js';
 import { runProcess, type Run } from '../helpers/process.js';
 import { startService, type TestService } from '../helpers/service.js';
 
@@ -79,7 +80,7 @@ describe('parlance integrations', () => {
     expect((await cli(['integrations', 'syncs', 'http'])).stderr).toContain('Missing the connection id. Usage: parlance integrations syncs http <connection id>');
     const misplaced = await cli(['integrations', 'list', 'http', '--wait']);
     expect(misplaced.code).toBe(1);
-    expect(misplaced.stderr).toContain("--wait is an option of 'parlance integrations sync', not of 'list'.");
+    expect(misplaced.stderr).toContain("--wait is an option of 'parlance integrations sync' and 'parlance integrations upload', not of 'list'.");
     const shared = await cli(['integrations', 'sync', 'http', 'con_x', '--set', 'a=b']);
     expect(shared.code).toBe(1);
     expect(shared.stderr).toContain("--set is an option of 'parlance integrations connect' and 'parlance integrations update', not of 'sync'.");
@@ -93,18 +94,19 @@ describe('parlance integrations', () => {
     expect(github.stderr).toContain("parlance github link|list|unlink");
   });
 
-  it('catalog is a table of the 28 connectors; --json is the catalog itself', async () => {
+  it('catalog is a table of the 41 connectors; --json is the catalog itself', async () => {
     const run = await cli(['integrations', 'catalog']);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID +NAME +CATEGORY +DIRECTION$/);
-    expect(lines).toHaveLength(29);
+    expect(lines).toHaveLength(42);
     expect(lines[1]).toMatch(/^github +GitHub +code_host +two_way$/);
     expect(run.stdout).toMatch(/^http +\S.* +automation +two_way$/m);
     expect(run.stdout).toMatch(/^figma +Figma +design +import_only$/m);
 
     const doc = json<CatalogConnector[]>(await cli(['integrations', 'catalog', '--json']));
-    expect(doc).toHaveLength(28);
+    expect(doc).toHaveLength(41);
+    expect(doc.filter((c) => c.direction === 'import_only')).toHaveLength(9);
     expect(doc.find((c) => c.id === 'http')).toMatchObject({ category: 'automation', direction: 'two_way', secrets_schema: { required: ['signing_secret'] } });
   });
 
@@ -224,6 +226,27 @@ describe('parlance integrations', () => {
     expect(page.items.map((s) => s.status)).toEqual(['failed', 'failed']);
     const failed = await cli(['integrations', 'syncs', 'http', bad]);
     expect(failed.stdout).toMatch(/^ {4}.*signature rejected/m);
+  });
+
+  it("upload sends a design file to the connection and --wait follows the sync it starts; a connector that reads no file says so", async () => {
+    const res = await service.api('/v1/integrations/sketch', { method: 'POST', json: { settings: {}, secrets: {}, sync: false } });
+    const sketch = ((await res.json()) as IntegrationConnection).id;
+    const file = join(cwd, 'Checkout.sketch');
+    writeFileSync(file, sketchFile([{ id: sketchId('page'), name: 'Checkout', layers: [artboard(sketchId('board'), 'Cart', SEED.map((s, i) => text(sketchId(s.id), s.id, s.source, { x: 0, y: i * 30, width: 160, height: 20 })))] }]));
+    const run = await cli(['integrations', 'upload', 'sketch', sketch, file, '--wait']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/Uploaded Checkout\.sketch \(\d+ bytes\); waiting for sync isy_\w+ to end/);
+    expect(run.stdout).toMatch(/succeeded/);
+    const synced = ((await (await service.api(`/v1/integrations/sketch/${sketch}/syncs`)).json()) as Page<IntegrationSync>).items[0]!;
+    expect(synced).toMatchObject({ trigger: 'upload', status: 'succeeded', counts: { added: SEED.length } });
+
+    const missing = await cli(['integrations', 'upload', 'sketch', sketch, join(cwd, 'nope.sketch')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`Cannot read ${join(cwd, 'nope.sketch')}: no such file.`);
+    const refused = await cli(['integrations', 'upload', 'http', good, file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('405 upload_not_supported');
+    await service.api(`/v1/integrations/sketch/${sketch}`, { method: 'DELETE' });
   });
 
   it('disconnect removes the connection; what is gone is then named with the 404', async () => {

@@ -4,11 +4,13 @@
  * notification address (unknown ids, forged signatures, disabled connections), the schedule, and a place removed
  * in the remote system. The connector under test is the generic HTTP one, against a service on 127.0.0.1.
  */
+import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnectionsService } from '../../server/integrations/connections-service.js';
 import { signParlance } from '../../server/integrations/connectors/http.js';
 import { KIT_ENV, waitForSync, type ConnectionBody, type SyncBody } from '../helpers/connector-kit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
+import { artboard, sketchFile, sketchId, text } from '../helpers/connector-mocks/sketch.js';
 import { startService, type TestService } from '../helpers/service.js';
 
 const SECRET = 'signing-secret-0123456789';
@@ -33,9 +35,12 @@ describe('the connector framework', () => {
     expect(items.find((c) => c.id === 'http')).toMatchObject({ category: 'automation', direction: 'two_way', endpoint: '/v1/integrations/http' });
     for (const item of items) expect(['two_way', 'import_only']).toContain(item.direction);
     expect(new Set(items.map((c) => c.id)).size).toBe(items.length);
-    // The GitHub App and the 27 connectors on the framework: 26 two-way, Figma import-only.
-    expect(items.map((c) => c.id)).toEqual(['github', 'gitlab', 'bitbucket', 'azure_devops', 'gitea', 'contentful', 'strapi', 'sanity', 'storyblok', 'wordpress', 'directus', 'webflow', 'drupal', 'ghost', 'hygraph', 'prismic', 'datocms', 'payload', 'contentstack', 'builder', 'kontent', 'hubspot', 'shopify', 'zendesk_guide', 'intercom', 'freshdesk', 'figma', 'http']);
-    expect(items.filter((c) => c.direction === 'import_only').map((c) => c.id)).toEqual(['figma']);
+    // The specification's 41: the GitHub App and 40 connectors on the framework; 32 two-way, 9 import-only.
+    expect(items.map((c) => c.id)).toEqual([
+      'github', 'gitlab', 'bitbucket', 'bitbucket_server', 'azure_devops', 'gitea', 'source_code', 'contentful', 'strapi', 'sanity', 'storyblok', 'wordpress', 'directus', 'webflow', 'drupal', 'ghost', 'hygraph', 'prismic', 'datocms', 'payload', 'contentstack', 'builder', 'kontent', 'hubspot', 'shopify', 'zendesk_guide', 'intercom', 'freshdesk', 'google_sheets', 'airtable', 'app_store_connect', 'google_play', 'notion', 'confluence', 'google_docs', 'figma', 'sketch', 'penpot', 'zeplin', 'miro', 'http',
+    ]);
+    expect(items.filter((c) => c.direction === 'import_only').map((c) => c.id)).toEqual(['source_code', 'notion', 'confluence', 'google_docs', 'figma', 'sketch', 'penpot', 'zeplin', 'miro']);
+    expect(items.filter((c) => c.direction === 'two_way')).toHaveLength(32);
     // Each connector's settings and credentials as JSON Schemas, described field by field (a console can render a form).
     const http = items.find((c) => c.id === 'http') as unknown as { settings_schema: { required: string[]; properties: Record<string, { description?: string }> }; secrets_schema: { required: string[] } };
     expect(http.settings_schema.required).toEqual(['source_url']);
@@ -182,6 +187,91 @@ describe('the connector framework', () => {
     const keys = await service.runtime.db.selectFrom('keys').select(['path', 'state']).where('path', 'like', `integrations/${created.id}/%`).execute();
     expect(keys.filter((k) => k.state === 'active').every((k) => k.path.endsWith('/after'))).toBe(true);
     expect(keys.filter((k) => k.path.endsWith('/before')).every((k) => k.state === 'removed')).toBe(true);
+  });
+});
+
+/** A `.sketch` document with one artboard holding these text layers. */
+const sketchDocument = (texts: readonly { id: string; text: string }[]) =>
+  sketchFile([{ id: sketchId('page'), name: 'Checkout', layers: [artboard(sketchId('board'), 'Cart', texts.map((t, i) => text(t.id, t.text, t.text, { x: 0, y: i * 30, width: 120, height: 20 })))] }]);
+
+describe('uploading the file a design connector reads (PUT …/file)', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService({ env: { ...KIT_ENV, MAX_UPLOAD_BYTES: '200000' } });
+  }, 60_000);
+  afterAll(async () => service?.stop());
+
+  const put = (path: string, body: Uint8Array, name: string) =>
+    service.api(`${path}/file?name=${encodeURIComponent(name)}`, { method: 'PUT', body: body as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/octet-stream' } });
+
+  it('stores the file, syncs it (trigger upload), and a new upload replaces it; wrong names, empty bodies, large bodies and other connectors are refused', async () => {
+    const res = await service.api('/v1/integrations/sketch', { method: 'POST', json: { settings: {}, secrets: {}, sync: false } });
+    const connection = (await res.json()) as ConnectionBody;
+    expect(res.status, JSON.stringify(connection)).toBe(201);
+    const path = `/v1/integrations/sketch/${connection.id}`;
+
+    const first = sketchDocument([{ id: 'T-1', text: 'Your cart is empty' }, { id: 'T-2', text: 'Proceed to checkout' }]);
+    const uploaded = await put(path, first, 'Checkout.sketch');
+    const body = (await uploaded.json()) as { file: { name: string; size: number; sha256: string }; sync: SyncBody };
+    expect(uploaded.status, JSON.stringify(body)).toBe(202);
+    expect(body.file).toMatchObject({ name: 'Checkout.sketch', size: first.byteLength, sha256: createHash('sha256').update(first).digest('hex') });
+    expect(body.sync.trigger).toBe('upload');
+    const sync = await waitForSync(service, 'sketch', connection.id, body.sync.id);
+    expect(sync.status, JSON.stringify(sync.log)).toBe('succeeded');
+    expect(sync.counts.added).toBe(2);
+    expect(sync.log.map((l) => l.message).join('\n')).toContain("the uploaded file 'Checkout.sketch'");
+
+    // The designer moves on: one text changed, one added. The new file replaces the old one.
+    const second = await put(path, sketchDocument([{ id: 'T-1', text: 'Your basket is empty' }, { id: 'T-2', text: 'Proceed to checkout' }, { id: 'T-3', text: 'See you soon' }]), 'Checkout v2.sketch');
+    expect(second.status).toBe(202);
+    const again = await waitForSync(service, 'sketch', connection.id, ((await second.json()) as { sync: SyncBody }).sync.id);
+    expect(again.status, JSON.stringify(again.log)).toBe('succeeded');
+    expect(again.counts).toMatchObject({ added: 1, changed: 1, unchanged: 1 });
+    expect(await service.runtime.db.selectFrom('integration_uploads').select(['name']).where('connection_id', '=', connection.id).execute()).toEqual([{ name: 'Checkout v2.sketch' }]);
+
+    const wrongName = await put(path, first, 'Checkout.fig');
+    expect(wrongName.status).toBe(422);
+    expect(((await wrongName.json()) as { detail: string }).detail).toBe("The file name 'Checkout.fig' (query name) does not end in .sketch: Sketch takes a Sketch document (.sketch).");
+    const empty = await put(path, new Uint8Array(0), 'Checkout.sketch');
+    expect(empty.status).toBe(422);
+    const large = await put(path, new Uint8Array(200_001), 'Checkout.sketch');
+    expect(large.status).toBe(413);
+    expect(((await large.json()) as { detail: string }).detail).toContain('MAX_UPLOAD_BYTES');
+    // A connector that reads its remote system through an API takes no file.
+    const other = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { source_url: 'http://127.0.0.1:9/strings' }, secrets: { signing_secret: SECRET }, sync: false } });
+    const otherId = ((await other.json()) as ConnectionBody).id;
+    const refused = await put(`/v1/integrations/http/${otherId}`, first, 'Checkout.sketch');
+    expect(refused.status).toBe(405);
+    expect(((await refused.json()) as { code: string }).code).toBe('upload_not_supported');
+    // Nothing of the refused uploads was stored.
+    expect(await service.runtime.db.selectFrom('integration_uploads').select(['connection_id', 'name']).execute()).toEqual([{ connection_id: connection.id, name: 'Checkout v2.sketch' }]);
+    // Disconnecting removes the file with the connection.
+    await service.api(path, { method: 'DELETE' });
+    expect(await service.runtime.db.selectFrom('integration_uploads').select('name').execute()).toEqual([]);
+  }, 60_000);
+  it("a vendor's one-time webhook handshake (Notion's verification token) is kept for the managers, never echoed, and cleared by setting the secret", async () => {
+    const res = await service.api('/v1/integrations/notion', { method: 'POST', json: { settings: { pages: ['1c2f0a3b4c5d4e6f8a9b0c1d2e3f4a5b'] }, secrets: { token: 'ntn_0123456789' }, sync: false } });
+    const connection = (await res.json()) as ConnectionBody & { webhook_handshake: unknown };
+    expect(res.status, JSON.stringify(connection)).toBe(201);
+    expect(connection.webhook_handshake).toBeNull();
+    const token = 'secret_hJk3Lm9NpQ2rSt5UvWx8Yz1Ab4Cd7Ef0';
+    const handshake = await fetch(connection.webhook_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ verification_token: token }) });
+    expect(handshake.status).toBe(200);
+    expect(await handshake.text()).not.toContain(token);
+    const shown = (await (await service.api(`/v1/integrations/notion/${connection.id}`)).json()) as { webhook_handshake: { value: string; received_at: string } | null; last_sync: unknown };
+    expect(shown.webhook_handshake).toMatchObject({ value: token, received_at: expect.any(String) });
+    // The handshake started no sync, and the column holds it sealed.
+    expect(shown.last_sync).toBeNull();
+    const stored = await service.runtime.db.selectFrom('integration_connections').select('webhook_handshake_ciphertext').where('id', '=', connection.id).executeTakeFirstOrThrow();
+    expect(stored.webhook_handshake_ciphertext).not.toContain(token);
+    // The manager confirms it in Notion and sets it as the secret: the handshake is done with.
+    const patched = (await (await service.api(`/v1/integrations/notion/${connection.id}`, { method: 'PATCH', json: { webhook_secret: token } })).json()) as { webhook_handshake: unknown };
+    expect(patched.webhook_handshake).toBeNull();
+    const body = JSON.stringify({ type: 'page.content_updated', entity: { id: '1c2f0a3b-4c5d-4e6f-8a9b-0c1d2e3f4a5b', type: 'page' } });
+    const signed = await fetch(connection.webhook_url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-notion-signature': `sha256=${createHmac('sha256', token).update(body).digest('hex')}` }, body });
+    expect(signed.status).toBe(202);
+    expect(((await signed.json()) as { sync: SyncBody | null }).sync?.trigger).toBe('webhook');
+    await service.api(`/v1/integrations/notion/${connection.id}`, { method: 'DELETE' });
   });
 });
 

@@ -13,10 +13,20 @@ export interface BodyLimitTable {
   rules: readonly (BodyLimit & { path: string })[];
 }
 
-/** The limit of a request path, or of an OpenAPI path (`/v1/imports/{id}/cancel`: the rules name no parameters). */
+/**
+ * Whether a rule's path is the request's: segment by segment, where a rule's `{name}` segment is any one segment
+ * (`/v1/integrations/{connector}/{id}/file`); an OpenAPI path's own `{name}` segments match the rule's literally.
+ */
+function samePath(rule: string, path: string): boolean {
+  const want = rule.split('/');
+  const have = path.split('/');
+  return want.length === have.length && want.every((segment, i) => segment === have[i] || (/^\{[a-z_]+\}$/.test(segment) && have[i] !== ''));
+}
+
+/** The limit of a request path, or of an OpenAPI path (`/v1/imports/{id}/cancel`). */
 export function limitFor(table: BodyLimitTable, path: string): BodyLimit {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  return table.rules.find((rule) => (rule.path.endsWith('/*') ? trimmed.startsWith(rule.path.slice(0, -1)) : trimmed === rule.path)) ?? table.fallback;
+  return table.rules.find((rule) => (rule.path.endsWith('/*') ? trimmed.startsWith(rule.path.slice(0, -1)) : samePath(rule.path, trimmed))) ?? table.fallback;
 }
 
 function tooLarge(path: string, limit: BodyLimit): ApiError {

@@ -8,6 +8,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Connector, ConnectorContext, Listing, RemoteString, StringUnit, WebhookRequest, WebhookVerdict } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
+import { charsPerPxSetting, textBoxHint, type BoxGrowth } from '../design-hints.js';
 import { sameSecret } from '../same-secret.js';
 
 const settings = z
@@ -18,12 +19,7 @@ const settings = z
       .min(1)
       .openapi({ description: 'The files to translate, by key: `https://www.figma.com/design/<key>/<title>`.' }),
     pages: z.array(z.string().min(1)).default([]).openapi({ description: 'Page names to read; empty (the default) means every page.' }),
-    chars_per_px: z
-      .number()
-      .positive()
-      .max(2)
-      .default(0.14)
-      .openapi({ description: "Characters per pixel of layer width, for the notes' estimate of the characters a fixed-width text box holds a line. Default 0.14 (about a 14 px proportional font)." }),
+    chars_per_px: charsPerPxSetting,
   })
   .strict();
 
@@ -98,25 +94,13 @@ async function readPages(ctx: Ctx, key: string): Promise<{ file: { name: string;
   return { file: found, pages };
 }
 
-/**
- * What a text layer's box says about a translation's length, as a note for translators and the provider. A width in
- * pixels is no character count (proportional fonts, wider scripts, another font size), so it is not made the key's
- * max_length, which would replace the project's length budget and be given to the provider as a character limit; the
- * estimate of characters a line is marked as one (docs/decisions.md). An auto-width layer grows with its text: no hint.
- */
+const GROWTH: Record<string, BoxGrowth> = { NONE: 'fixed', TRUNCATE: 'truncate', HEIGHT: 'grows_down', WIDTH_AND_HEIGHT: 'grows' };
+
+/** A text layer's box as a length hint (design-hints.ts); Figma's default for a layer without `textAutoResize` is a fixed box. */
 export function layerWidthHint(node: FigmaNode, charsPerPx: number): string | undefined {
-  const mode = node.style?.textAutoResize ?? 'NONE';
-  if (mode === 'WIDTH_AND_HEIGHT') return undefined;
   const box = node.absoluteBoundingBox;
-  if (!box || !(box.width > 0)) return undefined;
-  const perLine = Math.floor(box.width * charsPerPx);
-  const about = perLine >= 1 ? `about ${perLine} characters a line` : undefined;
-  if (mode === 'HEIGHT') return `Text box ${Math.round(box.width)} px wide, growing downwards${about ? ` (${about})` : ''}: a longer translation wraps onto more lines.`;
-  const lineHeight = node.style?.lineHeightPx;
-  const lines = lineHeight && lineHeight > 0 && box.height > 0 ? Math.max(1, Math.round(box.height / lineHeight)) : undefined;
-  const fits = [about, lines === undefined ? undefined : `${lines} ${lines === 1 ? 'line' : 'lines'}`].filter((part) => part !== undefined).join(', ');
-  const longer = mode === 'TRUNCATE' ? 'a longer translation is cut off with an ellipsis' : 'a longer translation overflows the box';
-  return `Fixed text box ${Math.round(box.width)} × ${Math.round(box.height)} px${fits ? ` (${fits})` : ''}: ${longer}.`;
+  if (!box) return undefined;
+  return textBoxHint({ width: box.width, height: box.height, lineHeightPx: node.style?.lineHeightPx, growth: GROWTH[node.style?.textAutoResize ?? 'NONE'] ?? 'fixed' }, charsPerPx);
 }
 
 /** Every visible TEXT layer under `node`, with the top-level frame it sits in (hidden layers hide their children too). */

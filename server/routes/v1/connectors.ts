@@ -20,6 +20,10 @@ const CatalogEntry = z
     summary: z.string(),
     webhooks: z.string().nullable().openapi({ description: "How the remote system's change notifications are verified; null when it sends none." }),
     endpoint: z.string().openapi({ description: 'Where connections of this connector are managed.' }),
+    upload: z
+      .object({ description: z.string(), extensions: z.array(z.string()) })
+      .nullable()
+      .openapi({ description: 'The file the connector reads, uploaded with `PUT {endpoint}/{id}/file` (Sketch, Penpot); null when it reads none.' }),
     settings_schema: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'JSON Schema of `settings` at connect, each field described; null for the GitHub App.' }),
     secrets_schema: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'JSON Schema of `secrets` at connect; null for the GitHub App.' }),
   })
@@ -44,7 +48,7 @@ const Sync = z
   .object({
     id: z.string(),
     connection_id: z.string(),
-    trigger: z.enum(['api', 'connect', 'schedule', 'webhook']),
+    trigger: z.enum(['api', 'connect', 'schedule', 'webhook', 'upload']).openapi({ description: '`upload`: started by PUT …/file.' }),
     status: z.enum(['queued', 'retrying', 'running', 'waiting_batch', 'succeeded', 'failed', 'cancelled']),
     phase: z.enum(['read', 'write']),
     batch_id: z.string().nullable().openapi({ description: 'The batch that translated what this sync pushed; null when nothing needed translating.' }),
@@ -73,10 +77,21 @@ const Connection = z
     last_sync: Sync.nullable(),
     webhook_url: z.string().openapi({ description: "Where the remote system sends its change notifications (public; verified with the connection's webhook secret)." }),
     webhook_secret: z.string().optional().openapi({ description: 'Only in the answer to connect: the secret to configure in the remote system. Never shown again.' }),
+    webhook_handshake: z
+      .object({ value: z.string(), received_at: z.string() })
+      .nullable()
+      .openapi({ description: "What the remote system sent once when its webhook subscription was made, for a person to confirm there and set as `webhook_secret` (Notion's verification token); null when none is waiting. PATCHing `webhook_secret` clears it." }),
     created_at: z.string(),
     updated_at: z.string(),
   })
   .openapi('IntegrationConnection');
+
+const Uploaded = z
+  .object({
+    file: z.object({ name: z.string(), size: z.number().int(), sha256: z.string(), uploaded_at: z.string() }).openapi({ description: 'The file as stored (its content is never returned).' }),
+    sync: Sync,
+  })
+  .openapi('IntegrationUpload');
 
 const ConnectInput = z
   .object({
@@ -225,6 +240,35 @@ export function connectorsRoutes(deps: AppDeps) {
     async (c) => {
       const { connector, id } = c.req.valid('param');
       return c.json(await deps.connections.syncNow(projectId(c), connector, id), 202);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: 'put',
+      path: '/{connector}/{id}/file',
+      summary: 'Upload the file the connection reads',
+      description:
+        "Ability: `manage`. For connectors that read a file (the catalog entry's `upload`, such as Sketch's `.sketch` documents and Penpot's `.penpot` exports): the request body is the file itself, `name` its file name. It replaces the file uploaded before and queues a sync (trigger `upload`) that reads it. Other connectors answer 405 `upload_not_supported`.",
+      middleware: [requireAbility('manage')] as const,
+      request: {
+        params: Params,
+        query: z.object({ name: z.string().min(1).max(255).openapi({ example: 'Checkout.sketch', description: 'The file name; it must end as the connector\'s files do (`.sketch`, `.penpot`).' }) }),
+        body: { required: true, content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+      },
+      responses: {
+        202: json('Stored; a sync that reads it is queued', Uploaded),
+        405: problem('The connector reads no uploaded file (`upload_not_supported`)'),
+        ...conflict('The connection is disabled'),
+        ...notFoundResponse,
+        ...problemResponses,
+      },
+    }),
+    async (c) => {
+      const { connector, id } = c.req.valid('param');
+      const { name } = c.req.valid('query');
+      const content = new Uint8Array(await c.req.arrayBuffer());
+      return c.json(await deps.connections.upload(projectId(c), connector, id, { name, content }), 202);
     },
   );
 

@@ -1,4 +1,6 @@
 /** `parlance integrations`: the connector catalog, and the project's connections to remote systems: connect, list, update, sync (and follow a sync), syncs, disconnect. */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { z } from 'zod';
 import { ApiError, type ParlanceClient } from '../../client/client.js';
 import type { CatalogConnector, ConnectInput, ConnectionPatch, IntegrationConnection, IntegrationSync } from '../../client/types.js';
@@ -14,6 +16,7 @@ const USAGE = `parlance integrations catalog
        parlance integrations update <connector> <connection id> [--set key=value ...] [--unset key ...] [--name <name>]
                                     [--schedule <minutes> | --no-schedule] [--enable | --disable] [--rotate-secrets]
        parlance integrations sync <connector> <connection id> [--wait] [--timeout <seconds>]
+       parlance integrations upload <connector> <connection id> <file> [--wait] [--timeout <seconds>]
        parlance integrations syncs <connector> <connection id>
        parlance integrations disconnect <connector> <connection id>`;
 
@@ -65,18 +68,19 @@ const Flags = z
 type Flags = z.infer<typeof Flags>;
 
 /** The actions after `catalog`: each names a connector. */
-const CONNECTION_ACTIONS: readonly string[] = ['list', 'connect', 'update', 'sync', 'syncs', 'disconnect'];
+const CONNECTION_ACTIONS: readonly string[] = ['list', 'connect', 'update', 'sync', 'upload', 'syncs', 'disconnect'];
 
 /** Which flags belong to which action, so a flag given to another action is a usage error rather than ignored. */
 const ACTION_FLAGS = {
   connect: ['set', 'name', 'schedule', 'no-sync'],
   update: ['set', 'unset', 'name', 'schedule', 'no-schedule', 'enable', 'disable', 'rotate-secrets'],
   sync: ['wait', 'timeout'],
+  upload: ['wait', 'timeout'],
 } as const satisfies Record<string, readonly (keyof Flags)[]>;
 
 export const integrationsCommand: Command = {
   name: 'integrations',
-  summary: 'catalog | list | connect | update | sync [--wait] | syncs | disconnect   (connectors; needs manage)',
+  summary: 'catalog | list | connect | update | sync [--wait] | upload | syncs | disconnect   (connectors; needs manage)',
   help: `Usage: ${USAGE}
 
 Connectors bring source strings in from code hosts, content systems, design and automation tools and, for
@@ -108,6 +112,8 @@ sync queues a sync now; syncs shows a connection's recent syncs with their count
   --wait            follow the sync to its end, then print its counts; exit 3 when it failed, with its error and the
                     end of its log
   --timeout         how long --wait follows the sync, in seconds (default ${DEFAULT_TIMEOUT_S})
+upload sends the file a design connector reads (a Sketch document, a Penpot export) to the connection, replacing
+the one before, and queues a sync that reads it; --wait and --timeout as for sync.
 disconnect removes the connection, its credentials and its sync history; the project's keys and translations
 stay, and nothing changes in the remote system. The GitHub App has its own command: parlance github.
 Every action but catalog needs a token with 'manage'.`,
@@ -171,16 +177,27 @@ Every action but catalog needs a token with 'manage'.`,
           return 0;
         }
         out.note(`Queued ${queued.id} for ${subject}; waiting for it to end`);
-        const timeoutS = flags.timeout ?? DEFAULT_TIMEOUT_S;
-        const sync = await about(subject, () => followSync(context, client, connector, id, queued, timeoutS * 1000));
-        out.document(sync);
-        out.line(syncSummary(sync, subject));
-        if (sync.status === 'succeeded') return 0;
-        const tail = sync.log.slice(-LOG_TAIL);
-        if (tail.length < sync.log.length) out.problem(`  (the last ${tail.length} of ${sync.log.length} log lines)`);
-        for (const line of tail) out.problem(`  ${line.at}  ${line.message}`);
-        out.problem(`parlance integrations: ${subject}: sync ${sync.id} ${sync.status}: ${sync.error ?? 'no error recorded'}`);
-        return 3;
+        return followToEnd(context, client, connector, id, queued, subject, flags);
+      }
+      case 'upload': {
+        const id = positional(positionals, 2, `Missing the connection id. Usage: parlance integrations upload ${connector} <connection id> <file>`);
+        const file = positional(positionals, 3, `Missing the file. Usage: parlance integrations upload ${connector} ${id} <file>`);
+        noMorePositionals(positionals, 4, 'parlance integrations upload <connector> <connection id> <file>');
+        let content: Uint8Array;
+        try {
+          content = readFileSync(file);
+        } catch (error) {
+          throw new CommandError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+        }
+        const subject = `${connector} connection ${id}`;
+        const uploaded = await about(subject, () => client.uploadConnectionFile(connector, id, { name: basename(file), content }));
+        if (!flags.wait) {
+          out.document(uploaded);
+          out.line(`Uploaded ${uploaded.file.name} (${uploaded.file.size} bytes) to ${subject}; queued ${uploaded.sync.id}. Follow it with 'parlance integrations syncs ${connector} ${id}'.`);
+          return 0;
+        }
+        out.note(`Uploaded ${uploaded.file.name} (${uploaded.file.size} bytes); waiting for sync ${uploaded.sync.id} to end`);
+        return followToEnd(context, client, connector, id, uploaded.sync, subject, flags);
       }
       case 'syncs': {
         const id = connectionId(positionals, action, connector);
@@ -206,6 +223,21 @@ Every action but catalog needs a token with 'manage'.`,
     }
   },
 };
+
+/** Follows a sync to its end and prints its counts; 3 when it failed, with its error and the end of its log. */
+async function followToEnd(context: CommandContext, client: ParlanceClient, connector: string, id: string, queued: IntegrationSync, subject: string, flags: Flags): Promise<number> {
+  const { out } = context;
+  const timeoutS = flags.timeout ?? DEFAULT_TIMEOUT_S;
+  const sync = await about(subject, () => followSync(context, client, connector, id, queued, timeoutS * 1000));
+  out.document(sync);
+  out.line(syncSummary(sync, subject));
+  if (sync.status === 'succeeded') return 0;
+  const tail = sync.log.slice(-LOG_TAIL);
+  if (tail.length < sync.log.length) out.problem(`  (the last ${tail.length} of ${sync.log.length} log lines)`);
+  for (const line of tail) out.problem(`  ${line.at}  ${line.message}`);
+  out.problem(`parlance integrations: ${subject}: sync ${sync.id} ${sync.status}: ${sync.error ?? 'no error recorded'}`);
+  return 3;
+}
 
 function connectionId(positionals: string[], action: string, connector: string): string {
   const id = positional(positionals, 2, `Missing the connection id. Usage: parlance integrations ${action} ${connector} <connection id> (ids: parlance integrations list ${connector})`);

@@ -318,6 +318,23 @@ function ConnectionCard(props: {
           </p>
         </div>
       ) : null}
+      {c.webhook_handshake ? (
+        <div class="notice notice-warning" role="status">
+          <p>
+            <strong>{connector.name} sent a verification value</strong> ({formatDate(c.webhook_handshake.received_at)}): <span class="mono">{c.webhook_handshake.value}</span>{' '}
+            <CopyButton text={c.webhook_handshake.value} label={`Copy the verification value of ${c.name}`} />
+          </p>
+          <p class="hint">Paste it into {connector.name}'s verify dialog; if {connector.name} accepts it, use it as this connection's webhook secret, which signs every later notification.</p>
+          <button
+            type="button"
+            class="small"
+            onClick={() => void run('Use as webhook secret', () => client.updateConnection(connector.id, c.id, { webhook_secret: c.webhook_handshake!.value }).then(props.onSaved), `The verification value is now the webhook secret of ${c.name}.`)}
+            aria-label={`Use the verification value as the webhook secret of ${c.name}`}
+          >
+            Use as webhook secret
+          </button>
+        </div>
+      ) : null}
       <dl class="facts compact">
         <dt>Status</dt>
         <dd>
@@ -389,6 +406,31 @@ function ConnectionCard(props: {
           Disconnect
         </button>
       </div>
+      {connector.upload ? (
+        <p class="upload">
+          <label for={`upload-${c.id}`}>Upload {connector.upload.description}</label>{' '}
+          <input
+            id={`upload-${c.id}`}
+            type="file"
+            accept={connector.upload.extensions.join(',')}
+            disabled={!c.enabled}
+            onChange={(event) => {
+              const input = event.currentTarget;
+              const file = input.files?.[0];
+              if (!file) return;
+              void run(
+                'Upload',
+                async () => {
+                  await client.uploadConnectionFile(connector.id, c.id, { name: file.name, content: new Uint8Array(await file.arrayBuffer()) });
+                  input.value = '';
+                },
+                `${file.name} uploaded to ${c.name}; a sync that reads it is queued.`,
+              );
+            }}
+          />
+          <span class="hint"> Replaces the file uploaded before; each upload starts a sync.</span>
+        </p>
+      ) : null}
       {open === 'settings' ? (
         <SettingsForm
           connector={connector}

@@ -1,0 +1,373 @@
+/**
+ * Airtable as a two-way content connector, through the Web API (`https://api.airtable.com/v0`): one table of a base
+ * holds a key field, a source field and one field per target locale. Each record with a key and a source text is one
+ * string (key: the key field's value); the locale fields' cells are what the remote holds in each locale.
+ *
+ * Records are listed 100 a page following `offset` (at most MAX_PAGES pages, with only the key, source and locale
+ * fields asked for, optionally through a view). Translations are written with `PATCH /v0/{base}/{table}` of at most 10
+ * records a request, `typecast: false`, carrying only the locale fields: never another field, never a new or deleted
+ * record. Just before writing, the records are read again (`filterByFormula` on `RECORD_ID()`), and a cell whose value
+ * differs from what the listing saw is left alone: a person typed it meanwhile, and the next sync imports it.
+ *
+ * Airtable allows 5 requests a second per base and answers a 429 that asks for 30 seconds' rest without a
+ * Retry-After header, so the connector paces its own requests (REQUEST_GAP_MS) rather than run into it.
+ *
+ * Webhooks: Airtable's notification is a ping (`{ base: { id }, webhook: { id }, timestamp }`) signed in
+ * `X-Airtable-Content-MAC: hmac-sha256=<hex>`, HMAC-SHA256 of the body keyed with the webhook's base64-decoded
+ * `macSecretBase64`. The ping does not say what changed; learning it takes `GET …/webhooks/{id}/payloads?cursor=` with
+ * a cursor kept between pings, and neither `verifyWebhook` (synchronous, no HTTP) nor a sync has a place to keep one.
+ * So every verified ping for the connection's base (and webhook, when `webhook_id` is set) starts a sync; a sync that
+ * finds no change pushes nothing new, so a ping about another field costs one listing.
+ *
+ * References: https://airtable.com/developers/web/api/list-records (`pageSize` ≤ 100, `offset`, `fields[]`, `view`,
+ * `filterByFormula`, empty cells left out), …/update-multiple-records (PATCH, ≤ 10 records, `typecast`),
+ * …/errors (`{ error: { type, message } }`, 401/403/404/422, 429 and its 30 s), …/rate-limits (5 requests/s per base),
+ * …/webhooks-overview (the ping, X-Airtable-Content-MAC), …/create-a-webhook (`macSecretBase64`),
+ * …/list-webhook-payloads (cursor), and https://support.airtable.com/docs/airtable-api-common-troubleshooting.
+ */
+import { createHmac } from 'node:crypto';
+import { z } from '@hono/zod-openapi';
+import type { Connector, ConnectorContext, Listing, RemoteString, StringWrite, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
+import { ConnectorError } from '../connector-error.js';
+import { failure, readJson, type FailureWording } from '../connector-http.js';
+import { abortableSleep } from '../../imports/platform-http.js';
+import { sameLocale } from '../remote-locales.js';
+import { sameSecret } from '../same-secret.js';
+
+/** Airtable's largest page. */
+const PAGE_SIZE = 100;
+/** The most pages one listing reads by default (10,000 records); the `max_pages` setting changes it. */
+const MAX_PAGES = 100;
+/** Airtable's most records in one update request. */
+const WRITE_BATCH = 10;
+/** 5 requests a second per base, with a little room. */
+const REQUEST_GAP_MS = 220;
+
+const FIELD_NAME = z.string().trim().min(1);
+
+const AirtableSettings = z
+  .object({
+    api_url: z.string().url().default('https://api.airtable.com').openapi({ description: "Airtable's API. Default `https://api.airtable.com`." }),
+    base_id: z
+      .string()
+      .regex(/^app[A-Za-z0-9]{14}$/, "Expected an Airtable base id such as 'appAbCdEfGhIjKlMn' (from the base's URL) in `base_id`.")
+      .openapi({ description: 'The base id, `app…` (the part of the base URL after `airtable.com/`).' }),
+    table: FIELD_NAME.openapi({ description: 'The table, by id (`tbl…`, which survives renaming) or by name.' }),
+    key_field: FIELD_NAME.openapi({ description: "The field whose value is each string's key (unique, stable: an id or a slug, not the text)." }),
+    source_field: FIELD_NAME.openapi({ description: 'The field holding the source text.' }),
+    locale_fields: z
+      .record(z.string().min(1), FIELD_NAME)
+      .refine((map) => Object.keys(map).length > 0, 'Expected at least one project locale → field name in `locale_fields`, such as {"de": "German"}.')
+      .openapi({ description: 'Project locale → the field that holds its translation (`{"de": "German", "fr": "French"}`). Only these fields are ever written.' }),
+    view: FIELD_NAME.optional().openapi({ description: 'A view (name or `viw…` id): only its records are listed. Default: every record of the table.' }),
+    max_pages: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(MAX_PAGES)
+      .openapi({ description: `The most pages of ${PAGE_SIZE} records one sync reads; a table (or view) with more fails the sync, naming this setting. Default ${MAX_PAGES}.` }),
+    webhook_id: z
+      .string()
+      .regex(/^ach[A-Za-z0-9]{14}$/, "Expected an Airtable webhook id such as 'achAbCdEfGhIjKlMn' in `webhook_id`.")
+      .optional()
+      .openapi({ description: 'The webhook (`ach…`) whose pings start a sync; pings of other webhooks of the base are acknowledged and ignored. Default: any webhook of the base.' }),
+  })
+  .strict()
+  .superRefine((settings, issues) => {
+    for (const [locale, field] of Object.entries(settings.locale_fields)) {
+      if (field === settings.source_field || field === settings.key_field) {
+        issues.addIssue({ code: 'custom', path: ['locale_fields', locale], message: `The field '${field}' for ${locale} is the ${field === settings.source_field ? 'source' : 'key'} field; translations need a field of their own.` });
+      }
+    }
+    const fields = Object.values(settings.locale_fields);
+    const repeated = fields.find((field, index) => fields.indexOf(field) !== index);
+    if (repeated) issues.addIssue({ code: 'custom', path: ['locale_fields'], message: `The field '${repeated}' is named for two locales; each locale needs a field of its own.` });
+    if (settings.key_field === settings.source_field) issues.addIssue({ code: 'custom', path: ['key_field'], message: `The key field and the source field are both '${settings.key_field}'; the key must be stable when the text changes.` });
+  });
+
+const AirtableSecrets = z
+  .object({
+    access_token: z
+      .string()
+      .min(1, 'Expected an Airtable personal access token in `access_token`.')
+      .openapi({ description: 'A personal access token (`pat…`) with the scopes data.records:read and data.records:write, with access to the base.' }),
+  })
+  .strict();
+
+export type AirtableSettings = z.infer<typeof AirtableSettings>;
+export type AirtableSecrets = z.infer<typeof AirtableSecrets>;
+type Ctx = ConnectorContext<AirtableSettings, AirtableSecrets>;
+
+interface AirtableRecord {
+  id: string;
+  createdTime?: string;
+  fields: Record<string, unknown>;
+}
+interface RecordPage {
+  records: AirtableRecord[];
+  offset?: string;
+}
+/** What `write` needs: the record, and what each locale's cell held at the listing ('' for empty). */
+type AirtableRef = { record: string; seen: Record<string, string> };
+
+/** Airtable's error envelope: `{ error: { type, message } }`, or `{ error: 'NOT_FOUND' }`. */
+function airtableMessage(text: string): string {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; errors?: unknown };
+    const error = body.error ?? (Array.isArray(body.errors) ? (body.errors[0] as unknown) : undefined);
+    if (typeof error === 'string') return error;
+    if (error && typeof error === 'object') {
+      const { type, message, error: code } = error as { type?: unknown; message?: unknown; error?: unknown };
+      const kind = typeof type === 'string' ? type : typeof code === 'string' ? code : '';
+      const words = typeof message === 'string' ? message : '';
+      return [kind, words].filter(Boolean).join(': ').slice(0, 300);
+    }
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return text.trim().replace(/\s+/g, ' ').slice(0, 200);
+}
+
+const wording = (ctx: Ctx): FailureWording => ({
+  vendor: 'Airtable',
+  read: airtableMessage,
+  // Airtable answers 403 both for a token without access and for a base or table that does not exist.
+  credentials: `the connection's access_token (scopes data.records:read and data.records:write, with access to base ${ctx.settings.base_id}) and that base_id and table '${ctx.settings.table}' are right`,
+  settings: `the connection's base_id, table, view and field names (key_field '${ctx.settings.key_field}', source_field '${ctx.settings.source_field}', locale_fields)`,
+});
+
+/**
+ * When the next request to each base may start. Airtable's limit is per base, not per connection, so the connections
+ * of one base share it; each caller reserves its slot before sleeping, so concurrent syncs queue rather than collide.
+ */
+const nextSlot = new Map<string, number>();
+
+/** Waits for this base's next free request slot (never more often than one per REQUEST_GAP_MS). */
+async function paced(ctx: Ctx): Promise<void> {
+  const base = `${ctx.settings.api_url} ${ctx.settings.base_id}`;
+  const now = Date.now();
+  const slot = Math.max(now, nextSlot.get(base) ?? 0);
+  nextSlot.set(base, slot + REQUEST_GAP_MS);
+  if (slot > now) await abortableSleep(slot - now, ctx.signal);
+}
+
+/** Requests to the connection's table, within Airtable's rate limit, with Airtable's errors worded. */
+function airtableClient(ctx: Ctx) {
+  const tableUrl = `${ctx.settings.api_url.replace(/\/+$/, '')}/v0/${encodeURIComponent(ctx.settings.base_id)}/${encodeURIComponent(ctx.settings.table)}`;
+  async function call<T>(url: string, what: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+    await paced(ctx);
+    const response = await ctx.http.request(url, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${ctx.secrets.access_token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    });
+    if (!response.ok) throw await failure(response, what, wording(ctx));
+    // connector-http's MAX_ANSWER_BYTES: 100 records of a few long-text cells fit well within it.
+    return readJson<T>(response, what, { tooLarge: 'narrow the table with a view' });
+  }
+  return { tableUrl, call };
+}
+
+/** A cell as text: text and numbers are; anything else (attachments, links, checkboxes) is not a string. */
+function cellText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/** The project's target locales that have a field, each with its field; and what the setting names that is no target. */
+function planLocales(ctx: Ctx): { fields: Map<string, string>; unknown: string[]; missing: string[] } {
+  const fields = new Map<string, string>();
+  const entries = Object.entries(ctx.settings.locale_fields);
+  for (const target of ctx.targetLocales) {
+    const found = entries.find(([locale]) => sameLocale(locale, target));
+    if (found) fields.set(target, found[1]);
+  }
+  const unknown = entries.filter(([locale]) => !ctx.targetLocales.some((t) => sameLocale(t, locale))).map(([locale]) => locale);
+  const missing = ctx.targetLocales.filter((t) => !fields.has(t));
+  return { fields, unknown, missing };
+}
+
+const fieldsQuery = (query: URLSearchParams, fields: Iterable<string>) => {
+  for (const field of fields) query.append('fields[]', field);
+};
+
+async function list(ctx: Ctx): Promise<Listing> {
+  const { tableUrl, call } = airtableClient(ctx);
+  const { key_field: keyField, source_field: sourceField, view } = ctx.settings;
+  const plan = planLocales(ctx);
+  const strings: RemoteString[] = [];
+  const skipped = { noKey: 0, noSource: 0, notText: 0, repeated: 0 };
+  const seenKeys = new Set<string>();
+  let offset: string | undefined;
+  let pages = 0;
+  let records = 0;
+  do {
+    if (pages === ctx.settings.max_pages) {
+      throw new ConnectorError('config', `Airtable table '${ctx.settings.table}' has more than ${pages * PAGE_SIZE} records${view ? ` in view '${view}'` : ''}, the most one sync reads (\`max_pages\` ${pages}); set \`view\` to a view with fewer, or raise \`max_pages\`.`);
+    }
+    const query = new URLSearchParams({ pageSize: String(PAGE_SIZE) });
+    fieldsQuery(query, [keyField, sourceField, ...plan.fields.values()]);
+    if (view) query.set('view', view);
+    if (offset) query.set('offset', offset);
+    pages++;
+    const page = await call<RecordPage>(`${tableUrl}?${query}`, `Listing Airtable table '${ctx.settings.table}' (page ${pages})`);
+    if (!Array.isArray(page?.records)) throw new ConnectorError('config', `Listing Airtable table '${ctx.settings.table}': the answer has no records list; is api_url Airtable's API?`);
+    records += page.records.length;
+    for (const record of page.records) {
+      const fields = record.fields ?? {};
+      const key = cellText(fields[keyField])?.trim();
+      const source = cellText(fields[sourceField]);
+      if (source === undefined) {
+        skipped.notText++;
+        continue;
+      }
+      if (!key) {
+        if (source.trim()) skipped.noKey++;
+        continue;
+      }
+      if (!source.trim()) {
+        skipped.noSource++;
+        continue;
+      }
+      if (seenKeys.has(key)) {
+        skipped.repeated++;
+        continue;
+      }
+      seenKeys.add(key);
+      const seen: Record<string, string> = {};
+      for (const [locale, field] of plan.fields) seen[locale] = cellText(fields[field]) ?? '';
+      const ref: AirtableRef = { record: record.id, seen };
+      strings.push({
+        key,
+        source,
+        context: `Airtable record ${record.id}, field ${sourceField}`,
+        ref,
+        translations: Object.fromEntries(Object.entries(seen).filter(([, text]) => text !== '')),
+      });
+    }
+    offset = typeof page.offset === 'string' && page.offset !== '' ? page.offset : undefined;
+  } while (offset);
+  const notes = [`Read ${records} Airtable record(s) in ${pages} page(s): ${strings.length} string(s).`];
+  if (skipped.noKey) notes.push(`${skipped.noKey} record(s) with a source text but no '${keyField}' were left out.`);
+  if (skipped.repeated) notes.push(`${skipped.repeated} record(s) repeat a key already listed and were left out; keys in '${keyField}' must be unique.`);
+  if (skipped.notText) notes.push(`${skipped.notText} record(s) whose '${sourceField}' is not text were left out.`);
+  if (plan.missing.length) notes.push(`No field in \`locale_fields\` for ${plan.missing.join(', ')}: not written.`);
+  if (plan.unknown.length) notes.push(`\`locale_fields\` names ${plan.unknown.join(', ')}, not among the project's target locales.`);
+  return { units: [{ kind: 'strings', path: ctx.settings.table, strings, locales: [...plan.fields.keys()] }], note: notes.join(' ') };
+}
+
+function readRef(write: StringWrite): AirtableRef {
+  const ref = write.ref as AirtableRef | undefined;
+  if (!ref || typeof ref.record !== 'string' || typeof ref.seen !== 'object' || ref.seen === null) {
+    throw new ConnectorError('config', `Writing '${write.key}' (${write.locale}) to Airtable: the string carries no Airtable record reference; sync again so it is listed anew.`);
+  }
+  return ref;
+}
+
+/** An Airtable formula string literal. */
+const formulaString = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
+  if (writeBack.strings.length === 0) return { written: 0 };
+  const { tableUrl, call } = airtableClient(ctx);
+  const plan = planLocales(ctx);
+  const byRecord = new Map<string, { write: StringWrite; ref: AirtableRef; field: string }[]>();
+  const absent = new Set<string>();
+  for (const one of writeBack.strings) {
+    const ref = readRef(one);
+    const field = plan.fields.get(one.locale);
+    if (!field) {
+      absent.add(one.locale);
+      continue;
+    }
+    byRecord.set(ref.record, [...(byRecord.get(ref.record) ?? []), { write: one, ref, field }]);
+  }
+  const ids = [...byRecord.keys()];
+  let written = 0;
+  const kept: string[] = [];
+  const gone: string[] = [];
+  for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+    const chunk = ids.slice(i, i + WRITE_BATCH);
+    // The cells as they are now: one read of the chunk's records, just before the write.
+    const query = new URLSearchParams({ pageSize: String(PAGE_SIZE), filterByFormula: `OR(${chunk.map((id) => `RECORD_ID()=${formulaString(id)}`).join(',')})` });
+    fieldsQuery(query, new Set(chunk.flatMap((id) => byRecord.get(id)!.map((w) => w.field))));
+    const now = await call<RecordPage>(`${tableUrl}?${query}`, `Reading ${chunk.length} Airtable record(s) of '${ctx.settings.table}' before writing`);
+    const current = new Map((now?.records ?? []).map((r) => [r.id, r.fields ?? {}]));
+    const patch: { id: string; fields: Record<string, string> }[] = [];
+    for (const id of chunk) {
+      const fields = current.get(id);
+      const writes = byRecord.get(id)!;
+      if (!fields) {
+        gone.push(`${writes[0]!.write.key} (${id})`);
+        continue;
+      }
+      const changes: Record<string, string> = {};
+      for (const { write: one, ref, field } of writes) {
+        const there = cellText(fields[field]);
+        if (there === one.text) continue;
+        if (there !== (ref.seen[one.locale] ?? '')) {
+          kept.push(`${one.key} (${one.locale})`);
+          continue;
+        }
+        changes[field] = one.text;
+      }
+      if (Object.keys(changes).length > 0) patch.push({ id, fields: changes });
+    }
+    if (patch.length === 0) continue;
+    await call(tableUrl, `Writing ${patch.length} Airtable record(s) of '${ctx.settings.table}'`, { method: 'PATCH', body: { records: patch, typecast: false } });
+    written += patch.reduce((n, r) => n + Object.keys(r.fields).length, 0);
+  }
+  const notes: string[] = [];
+  if (written) notes.push(`Wrote ${written} cell(s) into Airtable.`);
+  if (kept.length) notes.push(`Left ${kept.length} cell(s) a person changed in Airtable since the listing: ${kept.slice(0, 10).join(', ')}.`);
+  if (gone.length) notes.push(`Not written: record(s) deleted since the listing: ${gone.slice(0, 10).join(', ')}.`);
+  if (absent.size) notes.push(`Not written: ${[...absent].join(', ')} has no field in \`locale_fields\`.`);
+  return { written, ...(notes.length ? { note: notes.join(' ') } : {}) };
+}
+
+/** `X-Airtable-Content-MAC`'s value: `hmac-sha256=` and the hex HMAC-SHA256 of the body, keyed with the decoded MAC secret. */
+export function airtableContentMac(macSecretBase64: string, body: Uint8Array | string): string {
+  return `hmac-sha256=${createHmac('sha256', Buffer.from(macSecretBase64, 'base64')).update(body).digest('hex')}`;
+}
+
+/**
+ * A ping is genuine when X-Airtable-Content-MAC matches the body signed with the webhook's MAC secret (the
+ * connection's webhook secret). A genuine ping for another base, or for another webhook than `webhook_id`, starts no
+ * sync; any other starts one (the ping does not say what changed: see the module's header).
+ */
+function verifyWebhook(request: WebhookRequest, webhookSecret: string, settings: AirtableSettings): WebhookVerdict {
+  const mac = request.headers.get('x-airtable-content-mac')?.trim();
+  if (!mac) return { verified: false, sync: false, reason: 'No X-Airtable-Content-MAC header: Airtable signs every webhook ping with it.' };
+  if (Buffer.from(webhookSecret, 'base64').byteLength === 0) return { verified: false, sync: false, reason: "The connection's webhook secret is not the webhook's macSecretBase64; PATCH it with the value Airtable gave when the webhook was created." };
+  if (!sameSecret(mac, airtableContentMac(webhookSecret, request.body))) {
+    return { verified: false, sync: false, reason: "X-Airtable-Content-MAC does not match the body signed with the connection's webhook secret (the webhook's macSecretBase64)." };
+  }
+  let ping: { base?: { id?: unknown }; webhook?: { id?: unknown } } | undefined;
+  try {
+    ping = JSON.parse(new TextDecoder().decode(request.body)) as typeof ping;
+  } catch {
+    // A signed body that is not a ping still came from Airtable: sync, and let the listing tell.
+  }
+  const base = ping?.base?.id;
+  if (typeof base === 'string' && base !== settings.base_id) return { verified: true, sync: false, reason: `The ping is about base ${base}, not ${settings.base_id}.` };
+  const hook = ping?.webhook?.id;
+  if (settings.webhook_id && typeof hook === 'string' && hook !== settings.webhook_id) return { verified: true, sync: false, reason: `The ping is from webhook ${hook}, not ${settings.webhook_id}.` };
+  return { verified: true, sync: true };
+}
+
+export const airtable: Connector<AirtableSettings, AirtableSecrets> = {
+  id: 'airtable',
+  name: 'Airtable',
+  category: 'content',
+  direction: 'two_way',
+  summary: "An Airtable table with a key field, a source field and one field per locale: each record's source text is translated into its locale fields (only those are written, never a cell a person changed since the listing).",
+  settings: AirtableSettings,
+  secrets: AirtableSecrets,
+  webhooks: "Airtable's X-Airtable-Content-MAC (hmac-sha256= and the hex HMAC-SHA256 of the ping's body, keyed with the webhook's base64-decoded macSecretBase64, given as the connection's webhook_secret)",
+  list,
+  write,
+  verifyWebhook,
+};

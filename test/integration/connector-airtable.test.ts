@@ -1,0 +1,163 @@
+/** The Airtable connector against a local Web API: offset paging, its rate limit, guarded writes of locale fields only, refusals, pings. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { airtable } from '../../server/integrations/connectors/airtable.js';
+import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
+import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
+import { AIRTABLE_SETTINGS, AIRTABLE_TABLE, AIRTABLE_TABLE_NAME, AIRTABLE_VIEW, AIRTABLE_WEBHOOK, airtableFixture, airtablePing, startAirtableMock, type AirtableMock } from '../helpers/connector-mocks/airtable.js';
+
+const context = (mock: AirtableMock, overrides: { token?: string; settings?: Record<string, unknown> } = {}) =>
+  connectorContext(airtable, { ...AIRTABLE_SETTINGS, api_url: mock.url, ...overrides.settings }, { access_token: overrides.token ?? mock.token });
+const unitOf = (listing: { units: unknown[] }) => listing.units[0] as StringUnit;
+
+describe('Airtable connector', () => {
+  let mock: AirtableMock;
+  beforeAll(async () => {
+    mock = await startAirtableMock({ extraRecords: 120, penaltyMs: 2000 });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  it('lists every record over offset pages, asking only for its fields, within the rate limit', async () => {
+    mock.add({ English: 'No key here' });
+    mock.add({ Key: 'welcome', English: 'A second welcome' });
+    mock.requests.length = 0;
+    const started = Date.now();
+    const listing = await airtable.list(context(mock));
+    const unit = unitOf(listing);
+    expect(unit).toMatchObject({ kind: 'strings', path: AIRTABLE_TABLE, locales: ['de', 'fr'] });
+    expect(unit.strings).toHaveLength(SEED.length + 120);
+    expect(unit.strings.slice(0, SEED.length).map((s) => [s.key, s.source])).toEqual(SEED.map(({ id, source }) => [id, source]));
+    expect(unit.strings[0]).toMatchObject({ translations: {}, ref: { record: mock.ids.get('welcome'), seen: { de: '', fr: '' } } });
+    // 126 records: two pages, the 2nd asked with the offset the 1st gave.
+    const pages = mock.requests.filter((r) => r.method === 'GET');
+    expect(pages).toHaveLength(2);
+    expect(pages[0]!.query.get('offset')).toBeNull();
+    expect(pages.slice(1).every((r) => r.query.get('offset')?.startsWith('itr'))).toBe(true);
+    expect(pages.every((r) => r.query.get('pageSize') === '100' && r.query.getAll('fields[]').join() === 'Key,English,German,French')).toBe(true);
+    expect(mock.requests.every((r) => r.authorization === `Bearer ${mock.token}`)).toBe(true);
+    // Paced at one request per 220 ms: no 429.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    expect(mock.refused).toBe(0);
+    expect(listing.note).toMatch(/Read 126 Airtable record\(s\) in 2 page\(s\): 124 string\(s\)/);
+    expect(listing.note).toMatch(/1 record\(s\) with a source text but no 'Key'/);
+    expect(listing.note).toMatch(/1 record\(s\) repeat a key/);
+    expect(listing.note).toMatch(/No field in `locale_fields` for ja/);
+  });
+
+  it('a view narrows the listing; a table larger than max_pages fails naming the setting', async () => {
+    const viewed = unitOf(await airtable.list(context(mock, { settings: { view: AIRTABLE_VIEW, table: AIRTABLE_TABLE_NAME } })));
+    expect(viewed.path).toBe(AIRTABLE_TABLE_NAME);
+    expect(viewed.strings.length).toBeLessThan(100);
+    const error = await rejection(airtable.list(context(mock, { settings: { max_pages: 1 } })));
+    expect(error.kind).toBe('config');
+    expect(error.message).toMatch(/more than 100 records.*`max_pages` 1.*set `view`/);
+  });
+
+  it('writes only the locale fields, 10 records a PATCH, typecast false; writing again sends nothing', async () => {
+    const unit = unitOf(await airtable.list(context(mock)));
+    const rows = unit.strings.slice(0, 12).flatMap((s) => [
+      { key: s.key, locale: 'de', text: `${s.source} (de)` },
+      { key: s.key, locale: 'fr', text: `${s.source} (fr)` },
+    ]);
+    mock.requests.length = 0;
+    const first = await airtable.write!(context(mock), stringsWriteBack(unit, rows));
+    expect(first.written).toBe(24);
+    const patches = mock.requests.filter((r) => r.method === 'PATCH');
+    expect(patches.map((r) => (r.body as { records: unknown[] }).records.length)).toEqual([10, 2]);
+    expect(patches.every((r) => (r.body as { typecast: boolean }).typecast === false)).toBe(true);
+    const fieldsWritten = new Set(patches.flatMap((r) => (r.body as { records: { fields: Record<string, string> }[] }).records.flatMap((rec) => Object.keys(rec.fields))));
+    expect([...fieldsWritten].sort()).toEqual(['French', 'German']);
+    // Each PATCH comes after a read of its records, by RECORD_ID().
+    const reads = mock.requests.filter((r) => r.method === 'GET');
+    expect(reads).toHaveLength(2);
+    expect(reads[0]!.query.get('filterByFormula')).toMatch(/^OR\(RECORD_ID\(\)='rec[A-Za-z0-9]{14}'(,RECORD_ID\(\)='rec[A-Za-z0-9]{14}'){9}\)$/);
+    const welcome = mock.ids.get('welcome')!;
+    expect(mock.cell(welcome, 'German')).toBe('Welcome to our store (de)');
+    expect(mock.cell(welcome, 'Notes')).toBe('seed welcome');
+    expect(mock.cell(welcome, 'English')).toBe('Welcome to our store');
+    const again = unitOf(await airtable.list(context(mock)));
+    expect(again.strings.find((s) => s.key === 'welcome')!.translations).toEqual({ de: 'Welcome to our store (de)', fr: 'Welcome to our store (fr)' });
+    mock.requests.length = 0;
+    const second = await airtable.write!(context(mock), stringsWriteBack(again, rows));
+    expect(second.written).toBe(0);
+    expect(mock.requests.filter((r) => r.method === 'PATCH')).toHaveLength(0);
+    expect(mock.refused).toBe(0);
+  });
+
+  it('never overwrites a cell a person changed since the listing, and reports a record deleted meanwhile', async () => {
+    const doomed = mock.add({ Key: 'doomed', English: 'Short-lived' });
+    const unit = unitOf(await airtable.list(context(mock)));
+    const cart = mock.ids.get('cart')!;
+    mock.edit(cart, 'German', 'Warenkorb leer (von Hand)');
+    mock.remove(doomed);
+    const result = await airtable.write!(
+      context(mock),
+      stringsWriteBack(unit, [
+        { key: 'cart', locale: 'de', text: 'Ihr Warenkorb ist leer' },
+        { key: 'cart', locale: 'fr', text: 'Votre panier est vide' },
+        { key: 'doomed', locale: 'de', text: 'Kurzlebig' },
+      ]),
+    );
+    expect(result.written).toBe(1);
+    expect(result.note).toMatch(/Left 1 cell\(s\) a person changed in Airtable since the listing: cart \(de\)/);
+    expect(result.note).toMatch(/deleted since the listing: doomed \(rec/);
+    expect(mock.cell(cart, 'German')).toBe('Warenkorb leer (von Hand)');
+    expect(mock.cell(cart, 'French')).toBe('Votre panier est vide');
+  });
+
+  it("waits out Airtable's 429 and lists everything", async () => {
+    mock.requests.length = 0;
+    mock.rateLimitNext(1);
+    const started = Date.now();
+    const listing = await airtable.list(context(mock, { settings: { view: AIRTABLE_VIEW } }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(unitOf(listing).strings.length).toBeGreaterThan(SEED.length);
+    expect(mock.requests[0]!.query.get('offset')).toBe(mock.requests[1]!.query.get('offset'));
+  });
+
+  it("refusals: a bad token is 'auth' quoting Airtable, a wrong table names the settings, an unknown field is 'config'", async () => {
+    const bad = await rejection(airtable.list(context(mock, { token: 'patNOPE' })));
+    expect(bad.kind).toBe('auth');
+    expect(bad.message).toMatch(/Airtable refused the credentials \(HTTP 401: AUTHENTICATION_REQUIRED: Authentication required\)/);
+    const table = await rejection(airtable.list(context(mock, { settings: { table: 'Strngs' } })));
+    expect(table.kind).toBe('auth');
+    expect(table.message).toMatch(/INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND.*table 'Strngs' are right/);
+    const field = await rejection(airtable.list(context(mock, { settings: { locale_fields: { de: 'Deutsch' } } })));
+    expect(field.kind).toBe('config');
+    expect(field.message).toMatch(/HTTP 422: UNKNOWN_FIELD_NAME: Unknown field name: "Deutsch"\. Check the connection's base_id, table, view and field names/);
+    expect(airtable.settings.safeParse({ ...AIRTABLE_SETTINGS, locale_fields: { de: 'English' } }).error?.issues[0]).toMatchObject({ path: ['locale_fields', 'de'], message: expect.stringMatching(/is the source field/) });
+    expect(airtable.settings.safeParse({ ...AIRTABLE_SETTINGS, base_id: 'Strings' }).error?.issues[0]).toMatchObject({ path: ['base_id'] });
+    expect(airtable.settings.safeParse({ ...AIRTABLE_SETTINGS, locale_fields: {} }).success).toBe(false);
+  });
+
+  it("a server that does not answer is 'unavailable'", async () => {
+    await mock.stop();
+    try {
+      expect((await rejection(airtable.list(context(mock)))).kind).toBe('unavailable');
+    } finally {
+      await mock.start();
+    }
+  });
+
+  it('accepts a signed ping of its base and webhook, and refuses a forged or unsigned one', () => {
+    const secret = Buffer.from('a mac secret of thirty-two bytes').toString('base64');
+    const settings = airtable.settings.parse({ ...AIRTABLE_SETTINGS, webhook_id: AIRTABLE_WEBHOOK });
+    const request = (ping: { headers: Record<string, string>; body: string }) => ({ headers: new Headers(ping.headers), body: new TextEncoder().encode(ping.body) });
+    expect(airtable.verifyWebhook!(request(airtablePing(secret)), secret, settings)).toEqual({ verified: true, sync: true });
+    const forged = airtablePing(Buffer.from('another secret').toString('base64'));
+    expect(airtable.verifyWebhook!(request(forged), secret, settings)).toMatchObject({ verified: false, reason: expect.stringMatching(/X-Airtable-Content-MAC does not match/) });
+    const tampered = airtablePing(secret);
+    expect(airtable.verifyWebhook!({ ...request(tampered), body: new TextEncoder().encode(tampered.body.replace('"timestamp":"', '"timestamp":"1')) }, secret, settings).verified).toBe(false);
+    const bare = airtablePing(secret);
+    delete bare.headers['x-airtable-content-mac'];
+    expect(airtable.verifyWebhook!(request(bare), secret, settings)).toMatchObject({ verified: false, reason: expect.stringMatching(/No X-Airtable-Content-MAC/) });
+    expect(airtable.verifyWebhook!(request(airtablePing(secret, { base: 'appOther0000Base1' })), secret, settings)).toMatchObject({ verified: true, sync: false, reason: expect.stringMatching(/base appOther0000Base1/) });
+    expect(airtable.verifyWebhook!(request(airtablePing(secret, { webhook: 'achOther0000Hook1' })), secret, settings)).toMatchObject({ verified: true, sync: false });
+    // Without webhook_id, any webhook of the base starts a sync.
+    expect(airtable.verifyWebhook!(request(airtablePing(secret, { webhook: 'achOther0000Hook1' })), secret, airtable.settings.parse(AIRTABLE_SETTINGS)).sync).toBe(true);
+  });
+});
+
+connectorAcceptance('Airtable acceptance', airtableFixture, { direction: 'two_way' });

@@ -1,0 +1,199 @@
+/** The source-code connector against local GitHub and GitLab APIs: keys found in code, the source-file report, bounds, refusals, webhooks. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { StringUnit } from '../../server/integrations/connector.js';
+import { sourceCode, MAX_CODE_FILES } from '../../server/integrations/connectors/source-code.js';
+import { connectorAcceptance } from '../helpers/connector-kit.js';
+import { fillerFiles } from '../helpers/connector-mocks/git-store.js';
+import type { GitlabMock } from '../helpers/connector-mocks/gitlab.js';
+import { repositoryFiles, sourceCodeFixture, startGithubCodeMock, startGitlabCodeMock, type GithubCodeMock } from '../helpers/connector-mocks/source-code.js';
+import { connectorContext, rejection } from '../helpers/connector-unit.js';
+
+/** The kit's repository with a source file that has drifted from the code: a reworded key, a key gone, a key no code uses. */
+function driftedRepository(): Record<string, string> {
+  return {
+    ...repositoryFiles(),
+    'locales/en.json': `${JSON.stringify({ welcome: 'Welcome!', cart: 'Your cart is empty', checkout: 'Proceed to checkout', 'legacy.title': 'Old title', 'profile.name': 'Your name' }, null, 2)}\n`,
+    'src/Profile.tsx': "import { useTranslation } from 'react-i18next';\n\nexport const Profile = () => {\n  const { t } = useTranslation();\n  return <dl><dt>{t('profile.name')}</dt><dd>{t('profile.bio')}</dd><dd>{t('welcome')}</dd></dl>;\n};\n",
+  };
+}
+
+const github = (mock: GithubCodeMock, settings: Record<string, unknown> = {}, token = mock.token) => connectorContext(sourceCode, { host: 'github', api_url: mock.apiUrl, repository: mock.repository, ...settings }, { token });
+const strings = (units: unknown[]) => (units as StringUnit[])[0]!.strings;
+
+describe('Source code connector (GitHub)', () => {
+  let mock: GithubCodeMock;
+  beforeAll(async () => {
+    mock = await startGithubCodeMock(driftedRepository());
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+  beforeEach(() => {
+    mock.requests.length = 0;
+  });
+
+  it("lists the keys the code uses, with the code's default text, else the source file's, and the first use as context", async () => {
+    const listing = await sourceCode.list(github(mock));
+    expect(listing.units).toHaveLength(1);
+    expect(listing.units[0]!.path).toBe('acme/shop');
+    expect(strings(listing.units)).toEqual([
+      { key: 'welcome', source: 'Welcome to our store', context: 'src/App.tsx:7 and 1 more', notes: 'The source file locales/en.json holds "Welcome!".' },
+      { key: 'cart', source: 'Your cart is empty', context: 'src/App.tsx:8' },
+      { key: 'checkout', source: 'Proceed to checkout', context: 'src/App.tsx:9' },
+      { key: 'profile.name', source: 'Your name', context: 'src/Profile.tsx:5' },
+      { key: 'farewell', source: 'See you soon', context: 'src/messages.ts:4', notes: 'Shown when the customer leaves the store' },
+    ]);
+  });
+
+  it('reports keys missing from the source file, keys it holds that no code uses, and what it could not read, in the note', async () => {
+    const { note } = await sourceCode.list(github(mock));
+    expect(note).toMatch(/^Source code of acme\/shop on GitHub, tree [0-9a-f]{12} of 'main', import only: 6 keys in 3 of 4 code files\./);
+    expect(note).toContain("2 used but missing from locales/en.json: 'profile.bio', 'farewell'");
+    expect(note).toContain("1 in locales/en.json that no code uses: 'legacy.title'");
+    expect(note).toContain("1 without any text (no default in the code, none in the source file), not imported: 'profile.bio'");
+    expect(note).toContain('src/App.tsx:10: t(…) with a dynamic key');
+    expect(note).toContain('src/messages.ts:9: A message of defineMessages without an id');
+  });
+
+  it('reads only included code files, by blob id, never the tests, nor a file over the size limit', async () => {
+    await sourceCode.list(github(mock));
+    const paths = mock.requests.map((r) => r.path);
+    expect(paths[0]).toBe('/repos/acme/shop');
+    expect(paths[1]).toBe('/repos/acme/shop/git/trees/main');
+    expect(mock.requests[1]!.query.get('recursive')).toBe('1');
+    // Three code files, parlance.yml and the source file: five blobs; neither the test file nor the bundle.
+    expect(paths.filter((p) => p.includes('/git/blobs/'))).toHaveLength(5);
+    expect(mock.requests.every((r) => r.headers.authorization === `Bearer ${mock.token}` && r.status === 200)).toBe(true);
+    const bundle = mock.store.treeEntries('main').find((e) => e.path === 'src/vendor/bundle.min.js')!;
+    expect(paths).not.toContain(`/repos/acme/shop/git/blobs/${bundle.sha}`);
+    expect((await sourceCode.list(github(mock))).note).toMatch(/src\/vendor\/bundle\.min\.js: skipped, 560\d+ bytes \(over 524288\)/);
+  });
+
+  it('reads the ref it is given, and compares with the source file it is given', async () => {
+    const listing = await sourceCode.list(github(mock, { ref: 'main', source_file: 'locales/en.json', include: ['src/Profile.tsx'] }));
+    expect(mock.requests.map((r) => r.path)[0]).toBe('/repos/acme/shop/git/trees/main');
+    expect(strings(listing.units).map((s) => s.key)).toEqual(['profile.name', 'welcome']);
+    // `welcome` has no default in Profile.tsx: the source file's value.
+    expect(strings(listing.units)[1]!.source).toBe('Welcome!');
+    expect(listing.note).toContain("3 in locales/en.json that no code uses: 'cart', 'checkout', 'legacy.title'");
+  });
+
+  it('refused token: ConnectorError auth quoting GitHub', async () => {
+    const error = await rejection(sourceCode.list(github(mock, {}, 'github_pat_revoked')));
+    expect(error.kind).toBe('auth');
+    expect(error.message).toContain('Reading acme/shop on GitHub (setting repository): GitHub refused the credentials (HTTP 401: Bad credentials)');
+  });
+
+  it('a ref, a source file or a repository that is not there: ConnectorError config naming the setting', async () => {
+    const ref = await rejection(sourceCode.list(github(mock, { ref: 'no-such-branch' })));
+    expect(ref.kind).toBe('config');
+    expect(ref.message).toContain("Listing the files of acme/shop on GitHub at 'no-such-branch' (setting ref): GitHub answered HTTP 404: Not Found");
+    const file = await rejection(sourceCode.list(github(mock, { source_file: 'locales/en-US.json' })));
+    expect(file).toMatchObject({ kind: 'config', message: expect.stringContaining("has no file 'locales/en-US.json'") });
+    expect(file.message).toContain('(setting source_file)');
+    const repo = await rejection(sourceCode.list(github(mock, { repository: 'acme/other' })));
+    expect(repo.kind).toBe('config');
+  });
+
+  it('GitHub down: ConnectorError unavailable, and fine once it is back', async () => {
+    await mock.stop();
+    try {
+      expect((await rejection(sourceCode.list(github(mock)))).kind).toBe('unavailable');
+    } finally {
+      await mock.start();
+    }
+    expect(strings((await sourceCode.list(github(mock))).units)).toHaveLength(5);
+  });
+
+  it('waits out a 429 and carries on', async () => {
+    mock.failNext429(1, 1);
+    const listing = await sourceCode.list(connectorContext(sourceCode, { host: 'github', api_url: mock.apiUrl, repository: mock.repository }, { token: mock.token }, { maxRetries: 1 }));
+    expect(mock.requests[0]!.status).toBe(429);
+    expect(strings(listing.units)).toHaveLength(5);
+  });
+
+  it('verifies GitHub push events by X-Hub-Signature-256, and syncs only for the branch it reads', () => {
+    const settings = sourceCode.settings.parse({ host: 'github', repository: 'acme/shop' });
+    const verify = (event: { headers: Record<string, string>; body: string }, current = settings) => sourceCode.verifyWebhook!({ headers: new Headers(event.headers), body: new TextEncoder().encode(event.body) }, 'hook-secret', current);
+    expect(verify(mock.pushEvent('hook-secret'))).toEqual({ verified: true, sync: true });
+    expect(verify(mock.pushEvent('not-the-secret'))).toMatchObject({ verified: false, sync: false });
+    expect(verify(mock.pushEvent('hook-secret', 'refs/heads/feature'))).toMatchObject({ verified: true, sync: false });
+    expect(verify(mock.pushEvent('hook-secret', 'refs/heads/release'), sourceCode.settings.parse({ host: 'github', repository: 'acme/shop', ref: 'release' }))).toEqual({ verified: true, sync: true });
+    const unsigned = mock.pushEvent('hook-secret');
+    delete unsigned.headers['X-Hub-Signature-256'];
+    expect(verify(unsigned)).toMatchObject({ verified: false, reason: expect.stringContaining('X-Hub-Signature-256') });
+  });
+
+  it('validates its settings: globs, the repository, the host', () => {
+    expect(sourceCode.settings.safeParse({ host: 'github', repository: 'acme/shop', include: ['src/{a,b'] }).success).toBe(false);
+    expect(sourceCode.settings.safeParse({ host: 'github', repository: 'shop' }).success).toBe(false);
+    expect(sourceCode.settings.safeParse({ host: 'bitbucket', repository: 'acme/shop' }).success).toBe(false);
+    expect(sourceCode.settings.parse({ host: 'gitlab', repository: '4815' })).toMatchObject({ include: ['src/**/*.{js,jsx,ts,tsx,vue}'] });
+  });
+});
+
+describe('Source code connector (GitHub) bounds', () => {
+  it('a truncated tree, or more code files than one sync reads: ConnectorError config', async () => {
+    const truncated = await startGithubCodeMock(repositoryFiles(), { truncated: true });
+    const many = await startGithubCodeMock({ ...repositoryFiles(), ...fillerFiles(MAX_CODE_FILES + 1) });
+    try {
+      const cut = await rejection(sourceCode.list(github(truncated)));
+      expect(cut).toMatchObject({ kind: 'config', message: expect.stringContaining('GitHub truncated the tree') });
+      const over = await rejection(sourceCode.list(github(many)));
+      expect(over.kind).toBe('config');
+      // The fillers, App.tsx, messages.ts and the bundle (matched, though it would be skipped unread).
+      expect(over.message).toContain(`${MAX_CODE_FILES + 4} code files match include and not exclude, more than the ${MAX_CODE_FILES} one sync reads`);
+      expect(many.requests.some((r) => r.path.includes('/git/blobs/'))).toBe(false);
+    } finally {
+      await truncated.close();
+      await many.close();
+    }
+  });
+});
+
+describe('Source code connector (GitLab)', () => {
+  let mock: GitlabMock;
+  beforeAll(async () => {
+    mock = await startGitlabCodeMock();
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+
+  const gitlab = (token = mock.token, settings: Record<string, unknown> = {}) => connectorContext(sourceCode, { host: 'gitlab', api_url: mock.apiUrl, repository: mock.projectPath, ref: 'main', ...settings }, { token });
+
+  it('lists the same keys, every file read at the commit the branch pointed at', async () => {
+    mock.requests.length = 0;
+    const listing = await sourceCode.list(gitlab());
+    expect(strings(listing.units).map((s) => [s.key, s.source])).toEqual([
+      ['welcome', 'Welcome to our store'],
+      ['cart', 'Your cart is empty'],
+      ['checkout', 'Proceed to checkout'],
+      ['farewell', 'See you soon'],
+    ]);
+    const head = mock.store.head('main')!;
+    expect(listing.note).toContain(`Source code of acme/shop on GitLab, commit ${head.slice(0, 12)} of 'main'`);
+    expect(listing.note).toContain('none missing from locales/en.json. none unused');
+    const reads = mock.requests.filter((r) => r.path.includes('/repository/files/') || r.path.includes('/repository/tree'));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((r) => r.query.get('ref') === head)).toBe(true);
+    expect(mock.requests.every((r) => r.headers['private-token'] === mock.token)).toBe(true);
+    // The bundle is read only up to the limit (GitLab's tree gives no sizes) and skipped.
+    expect(listing.note).toMatch(/src\/vendor\/bundle\.min\.js: skipped, over 524288 bytes/);
+  });
+
+  it("refused token: ConnectorError auth quoting GitLab's 401", async () => {
+    const error = await rejection(sourceCode.list(gitlab('glpat-revoked')));
+    expect(error.kind).toBe('auth');
+    expect(error.message).toContain('GitLab refused the credentials (HTTP 401: 401 Unauthorized)');
+  });
+
+  it('verifies GitLab push events by X-Gitlab-Token', () => {
+    const settings = sourceCode.settings.parse({ host: 'gitlab', repository: 'acme/shop', ref: 'main' });
+    const verify = (event: { headers: Record<string, string>; body: string }) => sourceCode.verifyWebhook!({ headers: new Headers(event.headers), body: new TextEncoder().encode(event.body) }, 'hook-secret', settings);
+    expect(verify(mock.pushEvent('hook-secret'))).toEqual({ verified: true, sync: true });
+    expect(verify(mock.pushEvent('forged'))).toMatchObject({ verified: false });
+  });
+});
+
+connectorAcceptance('Source code connector: acceptance against the GitHub mock', sourceCodeFixture, { direction: 'import_only' });
