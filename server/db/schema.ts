@@ -441,6 +441,8 @@ export interface IntegrationConnectionsTable {
   webhook_secret_ciphertext: string;
   webhook_handshake_ciphertext: ColumnType<string | null, string | null | undefined, string | null>;
   webhook_handshake_at: NullableTimestamp;
+  /** jsonb: what the connector's last pushed listing kept (a vendor's cursor); written as JSON text. */
+  connector_state: ColumnType<unknown, string | null | undefined, string | null>;
   schedule_minutes: number | null;
   next_scheduled_at: NullableTimestamp;
   status: ColumnType<ConnectionStatus, ConnectionStatus | undefined, ConnectionStatus>;

@@ -74,6 +74,11 @@ export interface Listing {
   units: SourceUnit[];
   /** A note for the sync's log (the commit read, the number of pages, …). */
   note?: string;
+  /**
+   * What the connector keeps until its next listing (a vendor's cursor into its change feed): stored on the connection
+   * once the listing has been pushed, and given back as `ctx.state`. Undefined leaves what is stored as it is.
+   */
+  state?: JsonValue;
 }
 
 /** A translation to write back into a string unit. */
@@ -189,6 +194,8 @@ export interface ConnectorContext<Settings, Secrets> {
   connectionId: string;
   /** Connectors with `upload`: the file last uploaded to the connection, or null when none has been. */
   upload?: UploadedFile | null;
+  /** What the connector's last pushed listing kept (`Listing.state`); null before the first. */
+  state?: JsonValue | null;
 }
 
 export interface Connector<Settings = unknown, Secrets = unknown> {
@@ -213,6 +220,11 @@ export interface Connector<Settings = unknown, Secrets = unknown> {
    * PUT …/file, which stores the file (within MAX_UPLOAD_BYTES) and starts a sync; `list` finds it in `ctx.upload`.
    */
   upload?: UploadSpec;
+  /**
+   * How a verified notification is answered: by default 202 with the sync queued (JSON); `empty`: 204 with no body, for
+   * vendors that count any other answer as a failed delivery (Airtable).
+   */
+  acknowledge?: 'empty';
   /** Verifies a change notification against the connection's webhook secret and says whether a sync is due. */
   verifyWebhook?(request: WebhookRequest, webhookSecret: string, settings: Settings): WebhookVerdict;
 }

@@ -35,9 +35,10 @@ export function hookRoutes(deps: { connections: ConnectionsService; log: Logger 
       deps.log.warn('integration notification refused', { connection: id, reason: verdict.reason });
       return c.json({ status: 401, code: 'signature_invalid', detail: verdict.reason ?? 'The notification is not signed with this connection\'s webhook secret.' }, 401);
     }
-    if (!verdict.sync) return c.json({ sync: null, reason: verdict.reason ?? 'not about source strings' }, 202);
+    const empty = opened.connector.acknowledge === 'empty';
+    if (!verdict.sync) return empty ? c.body(null, 204) : c.json({ sync: null, reason: verdict.reason ?? 'not about source strings' }, 202);
     const sync = await deps.connections.syncNow(opened.row.project_id, opened.row.connector, id, 'webhook');
-    return c.json({ sync }, 202);
+    return empty ? c.body(null, 204) : c.json({ sync }, 202);
   });
   return app;
 }

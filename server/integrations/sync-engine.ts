@@ -482,6 +482,13 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const project = await db.selectFrom('projects').select(['source_locale']).where('id', '=', opened.row.project_id).executeTakeFirstOrThrow();
       const targets = (await db.selectFrom('project_languages').select('tag').where('project_id', '=', opened.row.project_id).orderBy('tag').execute()).map((l) => l.tag);
       const ctx = contextFor(opened, { sourceLocale: project.source_locale, targets }, controller.signal);
+      ctx.state = (opened.row.connector_state ?? null) as JsonValue | null;
+      /** Stores what a pushed listing kept, and gives it to the next listing of this attempt too. */
+      const keepState = async (listing: Listing) => {
+        if (listing.state === undefined) return;
+        ctx.state = listing.state;
+        await db.updateTable('integration_connections').set({ connector_state: JSON.stringify(listing.state) }).where('id', '=', opened!.row.id).execute();
+      };
       if (opened.connector.upload) {
         ctx.upload = await deps.connections.uploaded(opened.row.id);
         if (ctx.upload) note(`the uploaded file '${ctx.upload.name}' (${ctx.upload.content.byteLength} bytes, sha256 ${ctx.upload.sha256.slice(0, 12)}…, uploaded ${ctx.upload.uploadedAt.toISOString()})`);
@@ -501,6 +508,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         // Pushed first, so every key exists when the remote system's own translations are imported onto it.
         batchIds = await pushUnits(opened, units, counts, note);
         await importEdits(opened, units, counts, note);
+        await keepState(listing);
         if (!connector.write) {
           await finish(syncId, opened.row.id, 'succeeded', counts, lines, undefined, batchIds);
           return;
@@ -527,6 +535,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         const listing = await connector.list(ctx);
         units = planListing(opened.row.id, listing, targets, () => undefined);
         await importEdits(opened, units, counts, note);
+        await keepState(listing);
       }
       await stillConnected();
       await writeBack(opened, ctx, units, batchIds, counts, note);

@@ -47,7 +47,7 @@ function bodyOperations(): { method: string; path: string; operation: Operation 
 /** The limit each kind of route should have. */
 function expectedLimit(path: string): number {
   if (path.startsWith('/v1/auth/')) return ANONYMOUS_LIMIT;
-  if (['/v1/push', '/v1/imports', '/v1/memory/import', '/v1/translations/upload', '/mcp'].includes(path)) return MAX_UPLOAD_BYTES;
+  if (['/v1/push', '/v1/imports', '/v1/memory/import', '/v1/translations/upload', '/v1/integrations/{connector}/{id}/file', '/mcp'].includes(path)) return MAX_UPLOAD_BYTES;
   return JSON_LIMIT;
 }
 
@@ -103,6 +103,7 @@ describe('body limits', () => {
     for (const path of ['/v1/push', '/v1/imports', '/v1/memory/import', '/v1/translations/upload']) {
       expect(doc.paths[path]!.post!.description).toContain(`The request body is limited to ${MAX_UPLOAD_BYTES} bytes (\`MAX_UPLOAD_BYTES\`)`);
     }
+    expect(doc.paths['/v1/integrations/{connector}/{id}/file']!.put!.description).toContain(`The request body is limited to ${MAX_UPLOAD_BYTES} bytes (\`MAX_UPLOAD_BYTES\`)`);
     expect(doc.paths['/v1/auth/sign-in']!.post!.description).toContain(`limited to ${ANONYMOUS_LIMIT} bytes before sign-in`);
     expect(doc.info.description).toContain(`limited to ${JSON_LIMIT} bytes`);
   });

@@ -1,14 +1,17 @@
-/** The Airtable connector against a local Web API: offset paging, its rate limit, guarded writes of locale fields only, refusals, pings. */
+/** The Airtable connector against a local Web API: offset paging, its rate limit, guarded writes of locale fields only, refusals, pings and the webhook's payloads. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StringUnit } from '../../server/integrations/connector.js';
+import type { JsonValue, StringUnit } from '../../server/integrations/connector.js';
 import { airtable } from '../../server/integrations/connectors/airtable.js';
 import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
-import { AIRTABLE_SETTINGS, AIRTABLE_TABLE, AIRTABLE_TABLE_NAME, AIRTABLE_VIEW, AIRTABLE_WEBHOOK, airtableFixture, airtablePing, startAirtableMock, type AirtableMock } from '../helpers/connector-mocks/airtable.js';
+import { AIRTABLE_BASE, AIRTABLE_SETTINGS, AIRTABLE_TABLE, AIRTABLE_TABLE_NAME, AIRTABLE_VIEW, AIRTABLE_WEBHOOK, airtableFixture, airtablePing, startAirtableMock, type AirtableMock } from '../helpers/connector-mocks/airtable.js';
 
 const context = (mock: AirtableMock, overrides: { token?: string; settings?: Record<string, unknown> } = {}) =>
   connectorContext(airtable, { ...AIRTABLE_SETTINGS, api_url: mock.url, ...overrides.settings }, { access_token: overrides.token ?? mock.token });
 const unitOf = (listing: { units: unknown[] }) => listing.units[0] as StringUnit;
+/** A context with `webhook_id` set and what the last listing kept, as the sync engine gives it. */
+const hooked = (mock: AirtableMock, state?: JsonValue | null) => ({ ...context(mock, { settings: { webhook_id: AIRTABLE_WEBHOOK } }), state: state ?? null });
+const payloadReads = (mock: AirtableMock) => mock.requests.filter((r) => r.path === `/v0/bases/${AIRTABLE_BASE}/webhooks/${AIRTABLE_WEBHOOK}/payloads`);
 
 describe('Airtable connector', () => {
   let mock: AirtableMock;
@@ -141,7 +144,92 @@ describe('Airtable connector', () => {
     }
   });
 
+  it("with webhook_id, the first listing starts at the webhook's cursorForNextPayload, not at older payloads", async () => {
+    mock.edit(mock.ids.get('cart')!, 'Notes', 'a change made before the connection');
+    const next = mock.nextPayload();
+    expect(next).toBeGreaterThan(1);
+    mock.requests.length = 0;
+    // A cursor kept for another webhook (webhook_id changed since) is not used.
+    const listing = await airtable.list(hooked(mock, { webhook_id: 'achOther0000Hook1', cursor: 1 }));
+    expect(unitOf(listing).strings.length).toBeGreaterThan(SEED.length);
+    const hookReads = mock.requests.filter((r) => r.path.startsWith('/v0/bases/'));
+    expect(hookReads.map((r) => r.path)).toEqual([`/v0/bases/${AIRTABLE_BASE}/webhooks`, `/v0/bases/${AIRTABLE_BASE}/webhooks/${AIRTABLE_WEBHOOK}/payloads`]);
+    expect(hookReads[1]!.query.get('cursor')).toBe(String(next));
+    expect(hookReads[1]!.query.get('limit')).toBe('50');
+    expect(listing.state).toEqual({ webhook_id: AIRTABLE_WEBHOOK, cursor: next });
+    expect(listing.note).toMatch(/Airtable webhook achPrlnc0000Hook1: 0 change\(s\) since the last sync, 0 of them in table tblStrings0000001; reading them moves its expiry to 7 days from now\./);
+    expect(listing.note).toMatch(new RegExp(`First read of webhook achPrlnc0000Hook1: from its next payload \\(${next}\\); earlier changes are not read`));
+    expect(mock.refused).toBe(0);
+  });
+
+  it('a change, then a listing: only the new payloads are read, and the cursor kept moves on', async () => {
+    const first = await airtable.list(hooked(mock));
+    const from = mock.nextPayload();
+    const welcome = mock.ids.get('welcome')!;
+    mock.edit(welcome, 'English', 'Welcome to our shop');
+    mock.changeElsewhere();
+    mock.requests.length = 0;
+    const second = await airtable.list(hooked(mock, first.state));
+    expect(payloadReads(mock).map((r) => r.query.get('cursor'))).toEqual([String(from)]);
+    expect(mock.requests.some((r) => r.path === `/v0/bases/${AIRTABLE_BASE}/webhooks`)).toBe(false);
+    expect(second.note).toMatch(/2 change\(s\) since the last sync, 1 of them in table tblStrings0000001/);
+    expect(second.state).toEqual({ webhook_id: AIRTABLE_WEBHOOK, cursor: from + 2 });
+    // The next listing starts where this one stopped: nothing new, the cursor stays.
+    mock.requests.length = 0;
+    const third = await airtable.list(hooked(mock, second.state));
+    expect(payloadReads(mock).map((r) => r.query.get('cursor'))).toEqual([String(from + 2)]);
+    expect(third.note).toMatch(/0 change\(s\) since the last sync/);
+    expect(third.state).toEqual(second.state);
+    // A table set by name cannot be matched to changedTablesById's ids: no count for it.
+    const byName = await airtable.list({ ...context(mock, { settings: { webhook_id: AIRTABLE_WEBHOOK, table: AIRTABLE_TABLE_NAME } }), state: first.state ?? null });
+    expect(byName.note).toMatch(/2 change\(s\) since the last sync; reading/);
+    mock.edit(welcome, 'English', 'Welcome to our store');
+  });
+
+  it('follows mightHaveMore over pages of 50, and after 20 pages keeps the cursor reached for the next sync', async () => {
+    const start = await airtable.list(hooked(mock));
+    const from = mock.nextPayload();
+    const welcome = mock.ids.get('welcome')!;
+    for (let n = 0; n < 120; n++) mock.edit(welcome, 'Notes', `note ${n}`);
+    mock.requests.length = 0;
+    const listing = await airtable.list(hooked(mock, start.state));
+    expect(payloadReads(mock).map((r) => Number(r.query.get('cursor')))).toEqual([from, from + 50, from + 100]);
+    expect(listing.note).toMatch(/120 change\(s\) since the last sync, 120 of them/);
+    expect(listing.state).toEqual({ webhook_id: AIRTABLE_WEBHOOK, cursor: from + 120 });
+    for (let n = 0; n < 1010; n++) mock.edit(welcome, 'Notes', `more ${n}`);
+    mock.requests.length = 0;
+    const capped = await airtable.list(hooked(mock, listing.state));
+    expect(payloadReads(mock)).toHaveLength(20);
+    expect(capped.note).toMatch(new RegExp(`1000 change\\(s\\) since the last sync.*More than 1000 payloads waited: the rest are read from cursor ${from + 1120} by the next sync`));
+    expect(capped.state).toEqual({ webhook_id: AIRTABLE_WEBHOOK, cursor: from + 1120 });
+    const rest = await airtable.list(hooked(mock, capped.state));
+    expect(rest.note).toMatch(/ 10 change\(s\) since the last sync/);
+    expect(rest.state).toEqual({ webhook_id: AIRTABLE_WEBHOOK, cursor: from + 1130 });
+    expect(mock.refused).toBe(0);
+  }, 30_000);
+
+  it('an unknown webhook or a token without webhook:manage is a note, not a failure, and the cursor stays', async () => {
+    const unknown = await airtable.list({ ...context(mock, { settings: { webhook_id: 'achNoSuch000Hook1' } }), state: { webhook_id: 'achNoSuch000Hook1', cursor: 7 } });
+    expect(unitOf(unknown).strings.length).toBeGreaterThan(SEED.length);
+    expect(unknown.note).toMatch(/HTTP 404 \(NOT_FOUND: Could not find webhook achNoSuch000Hook1\)\. Set `webhook_id` to a webhook of base appPrlnc0000Test1 .* The cursor stays at 7\. The strings were listed all the same\./);
+    expect(unknown.state).toBeUndefined();
+    const fresh = await airtable.list(context(mock, { settings: { webhook_id: 'achNoSuch000Hook1' } }));
+    expect(fresh.note).toMatch(/Airtable base appPrlnc0000Test1 has no webhook achNoSuch000Hook1 \(it has: achPrlnc0000Hook1\)\. Set `webhook_id`/);
+    expect(fresh.state).toBeUndefined();
+    mock.withoutWebhookScope = true;
+    try {
+      const denied = await airtable.list(hooked(mock, { webhook_id: AIRTABLE_WEBHOOK, cursor: 3 }));
+      expect(unitOf(denied).strings.length).toBeGreaterThan(SEED.length);
+      expect(denied.note).toMatch(/HTTP 403 \(INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND: .*\)\. Give the access token the scope webhook:manage.* The cursor stays at 3\./);
+      expect(denied.state).toBeUndefined();
+    } finally {
+      mock.withoutWebhookScope = false;
+    }
+  });
+
   it('accepts a signed ping of its base and webhook, and refuses a forged or unsigned one', () => {
+    // Airtable counts any answer but 200/204 with an empty body as a failed delivery.
+    expect(airtable.acknowledge).toBe('empty');
     const secret = Buffer.from('a mac secret of thirty-two bytes').toString('base64');
     const settings = airtable.settings.parse({ ...AIRTABLE_SETTINGS, webhook_id: AIRTABLE_WEBHOOK });
     const request = (ping: { headers: Record<string, string>; body: string }) => ({ headers: new Headers(ping.headers), body: new TextEncoder().encode(ping.body) });

@@ -1,11 +1,13 @@
 /** The source-code connector against local GitHub and GitLab APIs: keys found in code, the source-file report, bounds, refusals, webhooks. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import packageJson from '../../package.json' with { type: 'json' };
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StringUnit } from '../../server/integrations/connector.js';
-import { sourceCode, MAX_CODE_FILES } from '../../server/integrations/connectors/source-code.js';
+import type { JsonValue, Listing } from '../../server/integrations/connector.js';
+import { sourceCode, MAX_CACHE_BYTES, MAX_CODE_FILES } from '../../server/integrations/connectors/source-code.js';
 import { connectorAcceptance } from '../helpers/connector-kit.js';
-import { fillerFiles } from '../helpers/connector-mocks/git-store.js';
+import { fillerFiles, PARLANCE_YML } from '../helpers/connector-mocks/git-store.js';
 import type { GitlabMock } from '../helpers/connector-mocks/gitlab.js';
-import { repositoryFiles, sourceCodeFixture, startGithubCodeMock, startGitlabCodeMock, type GithubCodeMock } from '../helpers/connector-mocks/source-code.js';
+import { commitFiles, repositoryFiles, sourceCodeFixture, startGithubCodeMock, startGitlabCodeMock, type GithubCodeMock } from '../helpers/connector-mocks/source-code.js';
 import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
 /** The kit's repository with a source file that has drifted from the code: a reworded key, a key gone, a key no code uses. */
@@ -151,6 +153,123 @@ describe('Source code connector (GitHub) bounds', () => {
   });
 });
 
+describe('Source code connector: the cache of unchanged files', () => {
+  let mock: GithubCodeMock;
+  beforeEach(async () => {
+    mock = await startGithubCodeMock(driftedRepository());
+  });
+  afterEach(async () => {
+    await mock.close();
+  });
+
+  /** A listing as the sync engine runs it: with the state the previous listing kept (null before the first). */
+  const listAfter = (previous: Listing | null) => sourceCode.list({ ...github(mock), state: previous === null ? null : (previous.state ?? null) });
+  const listWith = (state: JsonValue) => sourceCode.list({ ...github(mock), state });
+  /** The blobs (files) downloaded since the last call. */
+  const downloads = () => {
+    const blobs = mock.requests.filter((r) => r.path.includes('/git/blobs/')).map((r) => r.path.slice(r.path.lastIndexOf('/') + 1));
+    mock.requests.length = 0;
+    return blobs;
+  };
+  const blobOf = (path: string) => mock.store.treeEntries('main').find((e) => e.path === path)!.sha;
+  /** The listing but for the note's count of files downloaded, which is all the cache may change. */
+  const withoutCount = (listing: Listing) => ({ units: listing.units, note: listing.note!.replace(/ Files downloaded: [^]*$/, ''), state: listing.state });
+  /** A listing read with the cache is the one read without it. */
+  const expectFresh = async (cached: Listing) => {
+    const fresh = await listAfter(null);
+    mock.requests.length = 0;
+    expect(withoutCount(cached)).toEqual(withoutCount(fresh));
+  };
+
+  it('a second listing with nothing changed downloads no file, and lists exactly what a fresh one does', async () => {
+    const first = await listAfter(null);
+    expect(downloads()).toHaveLength(5);
+    expect(first.note).toContain('Files downloaded: 5; from the cache (blob unchanged since the last sync): 0.');
+    const kept = first.state as { version: string; code: Record<string, { sha: string }> };
+    // The cache's shape and the release that wrote it: another release's cache is not trusted.
+    expect(kept.version).toBe(`1:${packageJson.version}`);
+    // The code files read, not the test nor the bundle GitHub's tree says is too large.
+    expect(Object.keys(kept.code).sort()).toEqual(['src/App.tsx', 'src/Profile.tsx', 'src/messages.ts']);
+    expect(kept.code['src/App.tsx']!.sha).toBe(blobOf('src/App.tsx'));
+
+    const second = await listAfter(first);
+    expect(downloads()).toEqual([]);
+    expect(mock.requests).toHaveLength(0);
+    expect(second.note).toContain('Files downloaded: 0; from the cache (blob unchanged since the last sync): 5.');
+    expect(withoutCount(second)).toEqual(withoutCount(first));
+    await expectFresh(second);
+  });
+
+  it('one changed file: one download, the others from the cache', async () => {
+    const first = await listAfter(null);
+    downloads();
+    commitFiles(mock.store, { 'src/Profile.tsx': "import { useTranslation } from 'react-i18next';\n\nexport const Profile = () => {\n  const { t } = useTranslation();\n  return <dl><dt>{t('profile.name', 'Name')}</dt><dd>{t('profile.email', 'Email')}</dd></dl>;\n};\n" }, 'Reword the profile');
+    const second = await listAfter(first);
+    expect(downloads()).toEqual([blobOf('src/Profile.tsx')]);
+    expect(second.note).toContain('Files downloaded: 1; from the cache (blob unchanged since the last sync): 4.');
+    expect(strings(second.units).find((s) => s.key === 'profile.email')).toEqual({ key: 'profile.email', source: 'Email', context: 'src/Profile.tsx:5' });
+    await expectFresh(second);
+
+    // The source file changing is one download too.
+    commitFiles(mock.store, { 'locales/en.json': `${JSON.stringify({ welcome: 'Welcome!', 'profile.email': 'E-mail' }, null, 2)}\n` }, 'Edit the source file');
+    const third = await listAfter(second);
+    expect(downloads()).toEqual([blobOf('locales/en.json')]);
+    expect(third.note).toContain("none unused");
+    await expectFresh(third);
+  });
+
+  it('a file removed from the tree leaves the cache', async () => {
+    const first = await listAfter(null);
+    downloads();
+    commitFiles(mock.store, { 'src/Profile.tsx': null }, 'Remove the profile');
+    const second = await listAfter(first);
+    expect(downloads()).toEqual([]);
+    expect(Object.keys((second.state as { code: object }).code).sort()).toEqual(['src/App.tsx', 'src/messages.ts']);
+    expect(strings(second.units).map((s) => s.key)).not.toContain('profile.name');
+    await expectFresh(second);
+  });
+
+  it('a corrupt or foreign state is ignored: every file is read, and the listing is a fresh one', async () => {
+    const first = await listAfter(null);
+    downloads();
+    const kept = first.state as { version: string; code: Record<string, Record<string, JsonValue>> };
+    const foreign: JsonValue[] = [
+      { ...kept, version: '1:0.0.1' },
+      { webhook_id: 'ach00000000000000', cursor: 7 },
+      'garbage',
+      [1, 2, 3],
+      // The right version and blob, findings of another shape: nothing of it is trusted.
+      { ...kept, code: { ...kept.code, 'src/App.tsx': { ...kept.code['src/App.tsx']!, uses: [['welcome', 'Forged']] } } },
+    ];
+    for (const state of foreign) {
+      const listing = await listWith(state);
+      expect(downloads(), JSON.stringify(state).slice(0, 80)).toHaveLength(5);
+      expect(listing.note).toContain('so it was ignored');
+      await expectFresh(listing);
+    }
+  });
+
+  it(`a cache over ${MAX_CACHE_BYTES} bytes is not kept, and the note says so`, async () => {
+    // A parlance.yml with 5 MiB of comments and a source file of 4 MiB: each within the 8 MiB read, both over the cache's bound.
+    const big = await startGithubCodeMock({
+      ...driftedRepository(),
+      'parlance.yml': `${PARLANCE_YML}${`# ${'x'.repeat(1022)}\n`.repeat(5 * 1024)}`,
+      'locales/en.json': JSON.stringify(Object.fromEntries(Array.from({ length: 4 * 1024 }, (_, i) => [`filler.${i}`, 'y'.repeat(1000)]))),
+    });
+    try {
+      const first = await sourceCode.list({ ...github(big), state: null });
+      expect(first.state).toBeNull();
+      expect(first.note).toMatch(/no cache kept: it would take \d+ bytes, over the 8388608 a connection keeps, so the next sync downloads every file\.$/);
+      big.requests.length = 0;
+      const second = await sourceCode.list({ ...github(big), state: first.state ?? null });
+      expect(big.requests.filter((r) => r.path.includes('/git/blobs/'))).toHaveLength(5);
+      expect(second.state).toBeNull();
+    } finally {
+      await big.close();
+    }
+  });
+});
+
 describe('Source code connector (GitLab)', () => {
   let mock: GitlabMock;
   beforeAll(async () => {
@@ -180,6 +299,24 @@ describe('Source code connector (GitLab)', () => {
     expect(mock.requests.every((r) => r.headers['private-token'] === mock.token)).toBe(true);
     // The bundle is read only up to the limit (GitLab's tree gives no sizes) and skipped.
     expect(listing.note).toMatch(/src\/vendor\/bundle\.min\.js: skipped, over 524288 bytes/);
+  });
+
+  it('a second listing downloads only the changed file: the rest, the oversized bundle too, comes from the cache', async () => {
+    const raws = () => mock.requests.filter((r) => r.path.includes('/repository/files/')).map((r) => decodeURIComponent(r.path.split('/repository/files/')[1]!.replace(/\/raw$/, '')));
+    mock.requests.length = 0;
+    const first = await sourceCode.list(gitlab());
+    expect(raws().sort()).toEqual(['locales/en.json', 'parlance.yml', 'src/App.tsx', 'src/messages.ts', 'src/vendor/bundle.min.js']);
+    mock.requests.length = 0;
+    const second = await sourceCode.list({ ...gitlab(), state: first.state ?? null });
+    expect(raws()).toEqual([]);
+    expect(second.note).toMatch(/src\/vendor\/bundle\.min\.js: skipped, over 524288 bytes/);
+    expect(second.units).toEqual(first.units);
+    commitFiles(mock.store, { 'src/messages.ts': "import { defineMessage } from 'react-intl';\nexport const bye = defineMessage({ id: 'farewell', defaultMessage: 'Goodbye' });\n" }, 'Reword farewell');
+    mock.requests.length = 0;
+    const third = await sourceCode.list({ ...gitlab(), state: second.state ?? null });
+    expect(raws()).toEqual(['src/messages.ts']);
+    expect(strings(third.units).find((s) => s.key === 'farewell')?.source).toBe('Goodbye');
+    expect(third.note).toContain('Files downloaded: 1; from the cache (blob unchanged since the last sync): 4.');
   });
 
   it("refused token: ConnectorError auth quoting GitLab's 401", async () => {

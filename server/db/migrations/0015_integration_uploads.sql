@@ -14,6 +14,10 @@ create table integration_uploads (
 alter table integration_connections add column webhook_handshake_ciphertext text;
 alter table integration_connections add column webhook_handshake_at timestamptz;
 
+-- What a connector keeps between its listings (a vendor's cursor into its change feed, such as Airtable's webhook
+-- payloads): written once a listing is pushed, given back to the next.
+alter table integration_connections add column connector_state jsonb;
+
 -- An upload starts a sync of its own kind.
 alter table integration_syncs drop constraint integration_syncs_trigger_check;
 alter table integration_syncs add constraint integration_syncs_trigger_check check (trigger in ('api', 'connect', 'schedule', 'webhook', 'upload'));

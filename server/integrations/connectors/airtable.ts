@@ -14,16 +14,25 @@
  *
  * Webhooks: Airtable's notification is a ping (`{ base: { id }, webhook: { id }, timestamp }`) signed in
  * `X-Airtable-Content-MAC: hmac-sha256=<hex>`, HMAC-SHA256 of the body keyed with the webhook's base64-decoded
- * `macSecretBase64`. The ping does not say what changed; learning it takes `GET …/webhooks/{id}/payloads?cursor=` with
- * a cursor kept between pings, and neither `verifyWebhook` (synchronous, no HTTP) nor a sync has a place to keep one.
- * So every verified ping for the connection's base (and webhook, when `webhook_id` is set) starts a sync; a sync that
- * finds no change pushes nothing new, so a ping about another field costs one listing.
+ * `macSecretBase64`, to be answered 200 or 204 with an empty body within 25 seconds (anything else is a failed
+ * delivery): hence `acknowledge: 'empty'`. Every verified ping for the connection's base (and webhook, when `webhook_id`
+ * is set) starts a sync, since the ping does not say what changed. With `webhook_id` set, the listing then reads
+ * what did: `GET /v0/bases/{base}/webhooks/{id}/payloads?cursor=` from the cursor the last listing kept
+ * (`Listing.state`; on the first, the webhook's `cursorForNextPayload` from `GET /v0/bases/{base}/webhooks`, so
+ * older payloads are not read), at most MAX_PAYLOAD_PAGES pages following `mightHaveMore`, and notes how many changes
+ * came and how many touched the table. Listing payloads also moves the webhook's expiry to 7 days later (Airtable's
+ * documented side effect), so a connection that syncs at least weekly keeps its webhook alive without
+ * `POST …/refresh`. A payload read that fails (an unknown webhook, a token without webhook:manage) is noted, keeps the
+ * old cursor and does not fail the sync of strings: the records were read all the same.
  *
  * References: https://airtable.com/developers/web/api/list-records (`pageSize` ≤ 100, `offset`, `fields[]`, `view`,
  * `filterByFormula`, empty cells left out), …/update-multiple-records (PATCH, ≤ 10 records, `typecast`),
  * …/errors (`{ error: { type, message } }`, 401/403/404/422, 429 and its 30 s), …/rate-limits (5 requests/s per base),
  * …/webhooks-overview (the ping, X-Airtable-Content-MAC), …/create-a-webhook (`macSecretBase64`),
- * …/list-webhook-payloads (cursor), and https://support.airtable.com/docs/airtable-api-common-troubleshooting.
+ * …/list-webhooks (`cursorForNextPayload`, `isHookEnabled`, `expirationTime`), …/list-webhook-payloads (`cursor`,
+ * `limit` ≤ 50, `{ payloads, cursor, mightHaveMore }`, the 7-day extension), …/model/webhooks-payload (`timestamp`,
+ * `baseTransactionNumber`, `actionMetadata`, `changedTablesById`, and the error payload `{ error: true, code }`),
+ * …/refresh-a-webhook, and https://support.airtable.com/docs/airtable-api-common-troubleshooting.
  */
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
@@ -42,6 +51,10 @@ const MAX_PAGES = 100;
 const WRITE_BATCH = 10;
 /** 5 requests a second per base, with a little room. */
 const REQUEST_GAP_MS = 220;
+/** Airtable's most payloads in one answer. */
+const PAYLOAD_PAGE_SIZE = 50;
+/** The most pages of payloads one listing reads (1,000 changes); the next listing goes on from where it stopped. */
+const MAX_PAYLOAD_PAGES = 20;
 
 const FIELD_NAME = z.string().trim().min(1);
 
@@ -71,7 +84,10 @@ const AirtableSettings = z
       .string()
       .regex(/^ach[A-Za-z0-9]{14}$/, "Expected an Airtable webhook id such as 'achAbCdEfGhIjKlMn' in `webhook_id`.")
       .optional()
-      .openapi({ description: 'The webhook (`ach…`) whose pings start a sync; pings of other webhooks of the base are acknowledged and ignored. Default: any webhook of the base.' }),
+      .openapi({
+        description:
+          "The webhook (`ach…`) whose pings start a sync; pings of other webhooks of the base are acknowledged and ignored. When set, each sync also reads the webhook's payloads (the token then needs webhook:manage), which keeps the webhook from expiring. Default: any webhook of the base, payloads not read.",
+      }),
   })
   .strict()
   .superRefine((settings, issues) => {
@@ -91,7 +107,7 @@ const AirtableSecrets = z
     access_token: z
       .string()
       .min(1, 'Expected an Airtable personal access token in `access_token`.')
-      .openapi({ description: 'A personal access token (`pat…`) with the scopes data.records:read and data.records:write, with access to the base.' }),
+      .openapi({ description: 'A personal access token (`pat…`) with the scopes data.records:read and data.records:write (and webhook:manage with `webhook_id`), with access to the base.' }),
   })
   .strict();
 
@@ -194,6 +210,103 @@ const fieldsQuery = (query: URLSearchParams, fields: Iterable<string>) => {
   for (const field of fields) query.append('fields[]', field);
 };
 
+/** What a listing keeps between syncs: the webhook it read and the cursor of its next payload. */
+const WebhookState = z.object({ webhook_id: z.string(), cursor: z.number().int().min(1) });
+type WebhookState = z.infer<typeof WebhookState>;
+
+const WebhookList = z.object({
+  webhooks: z.array(z.object({ id: z.string(), cursorForNextPayload: z.number().int().min(1), isHookEnabled: z.boolean().optional(), expirationTime: z.string().nullish() })),
+});
+const PayloadPage = z.object({
+  cursor: z.number().int().min(1),
+  mightHaveMore: z.boolean(),
+  payloads: z.array(z.object({ changedTablesById: z.record(z.string(), z.unknown()).optional(), error: z.boolean().optional(), code: z.string().optional() })),
+});
+
+/** A webhook read that went wrong, worded for the sync's log; the listing goes on without it. */
+class WebhookReadProblem extends Error {}
+
+/**
+ * Reads the payloads of `webhook_id` that came since the last listing: a note for the sync's log and the state to keep
+ * (undefined: keep what is stored). Never throws for Airtable's answers: the strings were listed all the same.
+ */
+async function readPayloads(ctx: Ctx, webhookId: string): Promise<{ note: string; state?: WebhookState }> {
+  const { base_id: base, table } = ctx.settings;
+  const hookUrl = `${ctx.settings.api_url.replace(/\/+$/, '')}/v0/bases/${encodeURIComponent(base)}/webhooks`;
+  async function read<T>(url: string, schema: z.ZodType<T>, what: string): Promise<T> {
+    await paced(ctx);
+    let answer: unknown;
+    try {
+      const response = await ctx.http.request(url, { method: 'GET', headers: { authorization: `Bearer ${ctx.secrets.access_token}` } });
+      if (!response.ok) {
+        const said = airtableMessage(await response.text().catch(() => ''));
+        const advice =
+          response.status === 404
+            ? `Set \`webhook_id\` to a webhook of base ${base} (GET /v0/bases/${base}/webhooks lists them).`
+            : response.status === 401 || response.status === 403
+              ? `Give the access token the scope webhook:manage (and access to base ${base}).`
+              : 'The next sync tries again.';
+        throw new WebhookReadProblem(`${what}: Airtable answered HTTP ${response.status}${said ? ` (${said})` : ''}. ${advice}`);
+      }
+      answer = await readJson<unknown>(response, what);
+    } catch (error) {
+      if (ctx.signal.aborted || !(error instanceof ConnectorError)) throw error;
+      throw new WebhookReadProblem(error.message);
+    }
+    const parsed = schema.safeParse(answer);
+    if (!parsed.success) throw new WebhookReadProblem(`${what}: the answer is not Airtable's (${parsed.error.issues[0]?.message ?? 'unreadable'}); is api_url Airtable's API?`);
+    return parsed.data;
+  }
+
+  const kept = WebhookState.safeParse(ctx.state);
+  const previous = kept.success && kept.data.webhook_id === webhookId ? kept.data : undefined;
+  const notes: string[] = [];
+  let cursor: number;
+  try {
+    if (previous) cursor = previous.cursor;
+    else {
+      const hooks = await read(hookUrl, WebhookList, `Listing the webhooks of Airtable base ${base}`);
+      const hook = hooks.webhooks.find((h) => h.id === webhookId);
+      if (!hook) {
+        const others = hooks.webhooks.map((h) => h.id).join(', ') || 'none';
+        throw new WebhookReadProblem(`Airtable base ${base} has no webhook ${webhookId} (it has: ${others}). Set \`webhook_id\` to one of them, or create one (docs/integrations/airtable.md).`);
+      }
+      cursor = hook.cursorForNextPayload;
+      notes.push(`First read of webhook ${webhookId}: from its next payload (${cursor}); earlier changes are not read.`);
+      if (hook.isHookEnabled === false) notes.push(`Airtable has disabled webhook ${webhookId} (isHookEnabled false): it sends no pings; create a new one and set \`webhook_id\`.`);
+    }
+    let changes = 0;
+    let inTable = 0;
+    const errors = new Set<string>();
+    let pages = 0;
+    let more = true;
+    while (more) {
+      if (pages === MAX_PAYLOAD_PAGES) {
+        notes.push(`More than ${MAX_PAYLOAD_PAGES * PAYLOAD_PAGE_SIZE} payloads waited: the rest are read from cursor ${cursor} by the next sync.`);
+        break;
+      }
+      pages++;
+      const query = new URLSearchParams({ cursor: String(cursor), limit: String(PAYLOAD_PAGE_SIZE) });
+      const page = await read(`${hookUrl}/${encodeURIComponent(webhookId)}/payloads?${query}`, PayloadPage, `Reading the payloads of Airtable webhook ${webhookId} (page ${pages})`);
+      for (const payload of page.payloads) {
+        if (payload.error) errors.add(payload.code ?? 'unknown');
+        else changes++;
+        if (payload.changedTablesById && Object.hasOwn(payload.changedTablesById, table)) inTable++;
+      }
+      cursor = page.cursor;
+      more = page.mightHaveMore && page.payloads.length > 0;
+    }
+    // Table ids are the keys of changedTablesById; a table set by name cannot be matched to them.
+    const where = table.startsWith('tbl') ? `, ${inTable} of them in table ${table}` : '';
+    notes.unshift(`Airtable webhook ${webhookId}: ${changes} change(s) since the last sync${where}; reading them moves its expiry to 7 days from now.`);
+    if (errors.size) notes.push(`Airtable reported webhook error(s) ${[...errors].join(', ')}: the webhook is disabled; create a new one and set \`webhook_id\`.`);
+    return { note: notes.join(' '), state: { webhook_id: webhookId, cursor } };
+  } catch (error) {
+    if (!(error instanceof WebhookReadProblem)) throw error;
+    return { note: `${error.message}${previous ? ` The cursor stays at ${previous.cursor}.` : ''} The strings were listed all the same.` };
+  }
+}
+
 async function list(ctx: Ctx): Promise<Listing> {
   const { tableUrl, call } = airtableClient(ctx);
   const { key_field: keyField, source_field: sourceField, view } = ctx.settings;
@@ -256,7 +369,10 @@ async function list(ctx: Ctx): Promise<Listing> {
   if (skipped.notText) notes.push(`${skipped.notText} record(s) whose '${sourceField}' is not text were left out.`);
   if (plan.missing.length) notes.push(`No field in \`locale_fields\` for ${plan.missing.join(', ')}: not written.`);
   if (plan.unknown.length) notes.push(`\`locale_fields\` names ${plan.unknown.join(', ')}, not among the project's target locales.`);
-  return { units: [{ kind: 'strings', path: ctx.settings.table, strings, locales: [...plan.fields.keys()] }], note: notes.join(' ') };
+  const units: Listing['units'] = [{ kind: 'strings', path: ctx.settings.table, strings, locales: [...plan.fields.keys()] }];
+  if (!ctx.settings.webhook_id) return { units, note: notes.join(' ') };
+  const hook = await readPayloads(ctx, ctx.settings.webhook_id);
+  return { units, note: [...notes, hook.note].join(' '), ...(hook.state ? { state: hook.state } : {}) };
 }
 
 function readRef(write: StringWrite): AirtableRef {
@@ -336,7 +452,7 @@ export function airtableContentMac(macSecretBase64: string, body: Uint8Array | s
 /**
  * A ping is genuine when X-Airtable-Content-MAC matches the body signed with the webhook's MAC secret (the
  * connection's webhook secret). A genuine ping for another base, or for another webhook than `webhook_id`, starts no
- * sync; any other starts one (the ping does not say what changed: see the module's header).
+ * sync; any other starts one (with `webhook_id` set, that sync reads the webhook's payloads: see the module's header).
  */
 function verifyWebhook(request: WebhookRequest, webhookSecret: string, settings: AirtableSettings): WebhookVerdict {
   const mac = request.headers.get('x-airtable-content-mac')?.trim();
@@ -369,5 +485,7 @@ export const airtable: Connector<AirtableSettings, AirtableSecrets> = {
   webhooks: "Airtable's X-Airtable-Content-MAC (hmac-sha256= and the hex HMAC-SHA256 of the ping's body, keyed with the webhook's base64-decoded macSecretBase64, given as the connection's webhook_secret)",
   list,
   write,
+  // Airtable counts any answer but 200/204 with an empty body as a failed delivery.
+  acknowledge: 'empty',
   verifyWebhook,
 };

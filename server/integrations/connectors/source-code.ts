@@ -12,19 +12,28 @@
  * (paths, blob ids and sizes, one request), GET …/git/blobs/{sha} (immutable, so the files read are one snapshot).
  * GitLab: GET /projects/:id (the default branch), …/repository/branches/:branch (the commit the ref is now, so every
  * file is read at it), …/repository/tree?recursive=true (paginated, X-Next-Page), …/repository/files/:path/raw?ref=.
+ *
+ * A sync downloads only the files whose blob changed: the listing's state (`Listing.state`, back as `ctx.state`) keeps,
+ * per code file path, the blob id it was read at and what the extractor found in it (its uses and warnings, as compact
+ * tuples), and the same for parlance.yml (its text) and the source file (its values). Blob ids name the content, so a
+ * file whose id is unchanged holds what it held and its findings are reused; a file no longer listed is forgotten. A
+ * state of another shape or version is ignored, and a cache over MAX_CACHE_BYTES is not kept (the next sync reads
+ * everything). The listing is the same with or without the cache but for the note's count of files downloaded.
  * API references: docs.github.com/rest/git/trees, /rest/git/blobs, /rest/repos/repos, /webhooks/webhook-events-and-payloads#push;
  * docs.gitlab.com/api/repositories/, /api/repository_files/, /api/branches/, /api/projects/, and push events.
  */
+import packageJson from '../../../package.json' with { type: 'json' };
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { DEFAULT_EXCLUDE, DEFAULT_EXTRACT_LIMITS, DEFAULT_INCLUDE, isCodeFile } from '../../../src/core/extract/extract-limits.js';
 import { extractKeys, ExtractLimitError } from '../../../src/core/extract/extract-keys.js';
 import { boundedList, collectKeys, compareWithSource, keyInSource } from '../../../src/core/extract/key-report.js';
-import { readSourceFile, type SourceFile } from '../../../src/core/extract/source-file.js';
+import { readSourceFile } from '../../../src/core/extract/source-file.js';
 import { compileGlob } from '../../../src/project-config/compile-glob.js';
 import { matchSourcePaths } from '../../../src/project-config/match-source-paths.js';
 import { parseConfig } from '../../../src/project-config/parse-config.js';
-import type { Connector, ConnectorContext, Listing, RemoteString, WebhookRequest, WebhookVerdict } from '../connector.js';
+import type { KeyUse } from '../../../src/core/extract/key-use.js';
+import type { Connector, ConnectorContext, JsonValue, Listing, RemoteString, WebhookRequest, WebhookVerdict } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
 import { AnswerTooLargeError, failure, readBody, readJson } from '../connector-http.js';
 import { sameSecret } from '../same-secret.js';
@@ -41,6 +50,15 @@ export const MAX_SOURCE_FILE_BYTES = 8 * 1024 * 1024;
 const MAX_TREE_PAGES = 2000;
 /** How many keys (and problems) the listing's note names before it only counts the rest. */
 const NOTE_KEYS = 10;
+/** The most JSON the cache kept between syncs may take (it is stored on the connection); over it, none is kept. */
+export const MAX_CACHE_BYTES = 8 * 1024 * 1024;
+/**
+ * The cache's shape and the release that wrote it: a cache of another release is ignored (its extractor may have read
+ * the files otherwise), so an upgrade reads every file once and no one has to remember to bump a number. The leading
+ * number is the shape of the cache itself.
+ */
+const CACHE_VERSION = `1:${packageJson.version}`;
+const EXTRACT_LIMITS = { ...DEFAULT_EXTRACT_LIMITS, maxFiles: MAX_CODE_FILES, maxFileBytes: MAX_CODE_FILE_BYTES, maxTotalBytes: MAX_TOTAL_BYTES };
 
 const glob = z.string().min(1).superRefine((value, ctx) => {
   try {
@@ -94,6 +112,30 @@ const secrets = z
 export type SourceCodeSettings = z.infer<typeof settings>;
 export type SourceCodeSecrets = z.infer<typeof secrets>;
 type Ctx = ConnectorContext<SourceCodeSettings, SourceCodeSecrets>;
+
+/** A key's use in a cached file: [line, convention, key, default text, notes]; the file is the entry's path. */
+const cachedUse = z.tuple([z.number().int(), z.enum(['i18next', 'vue-i18n', 'react-intl', 'angular']), z.string(), z.string().nullable(), z.string().nullable()]);
+/** [line or null, message]. */
+const cachedWarning = z.tuple([z.number().int().nullable(), z.string()]);
+/** A code file at blob `sha`: its size and findings (`parsed`: Babel read it), or too large to read (GitLab's tree states no sizes). */
+const cachedCode = z.union([
+  z.object({ sha: z.string(), bytes: z.number().int().nonnegative(), parsed: z.boolean(), uses: z.array(cachedUse), warnings: z.array(cachedWarning) }).strict(),
+  z.object({ sha: z.string(), tooLarge: z.literal(true) }).strict(),
+]);
+const fileCache = z
+  .object({
+    version: z.literal(CACHE_VERSION),
+    code: z.record(z.string(), cachedCode),
+    config: z.object({ path: z.string(), sha: z.string(), text: z.string() }).strict().optional(),
+    /** The source file's values as read with `format` and `plurals` (null: detected, not set). */
+    source: z
+      .object({ path: z.string(), sha: z.string(), format: z.string().nullable(), plurals: z.enum(['i18next', 'none']).nullable(), values: z.array(z.tuple([z.string(), z.string()])) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+type CachedCode = z.infer<typeof cachedCode>;
+type FileCache = z.infer<typeof fileCache>;
 
 /** A file of the tree: its path, its size when the listing gives one, and how the host reads it. */
 interface TreeFile {
@@ -182,8 +224,104 @@ function openGitlab(ctx: Ctx): () => Promise<Repository> {
   };
 }
 
+/** A code file read and parsed now: what the extractor found in it, or too large to read. */
+async function readCodeFile(repository: Repository, file: TreeFile): Promise<CachedCode> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await repository.read(file, MAX_CODE_FILE_BYTES);
+  } catch (error) {
+    if (error instanceof AnswerTooLargeError) return { sha: file.id, tooLarge: true };
+    throw error;
+  }
+  let extraction;
+  try {
+    extraction = await extractKeys([{ path: file.path, text: Buffer.from(bytes).toString('utf8') }], EXTRACT_LIMITS);
+  } catch (error) {
+    if (error instanceof ExtractLimitError) throw new ConnectorError('config', `${repository.label}: ${error.message}`);
+    throw error;
+  }
+  return {
+    sha: file.id,
+    bytes: bytes.byteLength,
+    parsed: extraction.files === 1,
+    uses: extraction.uses.map((u) => [u.line, u.convention, u.key, u.defaultText ?? null, u.notes ?? null]),
+    warnings: extraction.warnings.map((w) => [w.line, w.message]),
+  };
+}
+
+/** The uses a cached code file holds, as the extractor gave them. */
+function usesOf(path: string, entry: Extract<CachedCode, { uses: unknown }>): KeyUse[] {
+  return entry.uses.map(([line, convention, key, defaultText, notes]) => ({ key, ...(defaultText !== null ? { defaultText } : {}), ...(notes !== null ? { notes } : {}), file: path, line, convention }));
+}
+
+/** The files one listing reads, each downloaded only when its blob is not the one the last listing kept; and what to keep for the next. */
+function openCache(state: JsonValue | null | undefined, repository: Repository) {
+  const parsed = state === null || state === undefined ? undefined : fileCache.safeParse(state);
+  const kept = parsed?.success ? parsed.data : undefined;
+  const keptCode = new Map(Object.entries(kept?.code ?? {}));
+  const next: FileCache = { version: CACHE_VERSION, code: {} };
+  let downloaded = 0;
+  let reused = 0;
+  return {
+    async code(file: TreeFile): Promise<CachedCode> {
+      const held = keptCode.get(file.path);
+      let entry: CachedCode;
+      if (held?.sha === file.id) {
+        reused++;
+        entry = held;
+      } else {
+        downloaded++;
+        entry = await readCodeFile(repository, file);
+      }
+      next.code[file.path] = entry;
+      return entry;
+    },
+    async configText(file: TreeFile): Promise<string> {
+      let text: string;
+      if (kept?.config && kept.config.path === file.path && kept.config.sha === file.id) {
+        reused++;
+        text = kept.config.text;
+      } else {
+        downloaded++;
+        text = Buffer.from(await repository.read(file, MAX_SOURCE_FILE_BYTES)).toString('utf8');
+      }
+      next.config = { path: file.path, sha: file.id, text };
+      return text;
+    },
+    /** The source file's values, parsed with `format` and `plurals` (the cache holds them per both). */
+    async sourceValues(file: TreeFile, format: string | undefined, plurals: 'i18next' | 'none' | undefined, parse: (bytes: Uint8Array) => Map<string, string>): Promise<Map<string, string>> {
+      const held = kept?.source;
+      let values: Map<string, string>;
+      if (held && held.path === file.path && held.sha === file.id && held.format === (format ?? null) && held.plurals === (plurals ?? null)) {
+        reused++;
+        values = new Map(held.values);
+      } else {
+        downloaded++;
+        values = parse(await repository.read(file, MAX_SOURCE_FILE_BYTES));
+      }
+      next.source = { path: file.path, sha: file.id, format: format ?? null, plurals: plurals ?? null, values: [...values] };
+      return values;
+    },
+    /** The note's account of the cache, and the state to keep: none (null) when its JSON would be over MAX_CACHE_BYTES. */
+    finish(): { note: string; state: JsonValue } {
+      const parts = [`Files downloaded: ${downloaded}; from the cache (blob unchanged since the last sync): ${reused}`];
+      if (parsed && !parsed.success) {
+        const issue = parsed.error.issues[0];
+        parts.push(`the cache the last sync kept is not one this version reads (${issue ? `${issue.path.join('.') || 'state'}: ${issue.message}` : 'unreadable'}), so it was ignored`);
+      }
+      const size = Buffer.byteLength(JSON.stringify(next));
+      if (size > MAX_CACHE_BYTES) {
+        parts.push(`no cache kept: it would take ${size} bytes, over the ${MAX_CACHE_BYTES} a connection keeps, so the next sync downloads every file`);
+        return { note: parts.join('; '), state: null };
+      }
+      return { note: parts.join('; '), state: next as JsonValue };
+    },
+  };
+}
+type Cache = ReturnType<typeof openCache>;
+
 /** The source-language file: the setting, else parlance.yml's first rule's first source file; with its format and plurals mode. */
-async function findSourceFile(ctx: Ctx, repository: Repository): Promise<{ file: TreeFile; format?: string; plurals?: 'i18next' | 'none' } | undefined> {
+async function findSourceFile(ctx: Ctx, repository: Repository, cache: Cache): Promise<{ file: TreeFile; format?: string; plurals?: 'i18next' | 'none' } | undefined> {
   const byPath = new Map(repository.files.map((f) => [f.path, f]));
   if (ctx.settings.source_file !== undefined) {
     const file = byPath.get(ctx.settings.source_file);
@@ -192,7 +330,7 @@ async function findSourceFile(ctx: Ctx, repository: Repository): Promise<{ file:
   }
   const configFile = byPath.get('parlance.yml') ?? byPath.get('.github/parlance.yml');
   if (!configFile) return undefined;
-  const text = Buffer.from(await repository.read(configFile, MAX_SOURCE_FILE_BYTES)).toString('utf8');
+  const text = await cache.configText(configFile);
   let rule;
   let path;
   try {
@@ -215,8 +353,9 @@ async function list(ctx: Ctx): Promise<Listing> {
   if (code.length > MAX_CODE_FILES) {
     throw new ConnectorError('config', `${repository.label}: ${code.length} code files match include and not exclude, more than the ${MAX_CODE_FILES} one sync reads; narrow the globs (settings include, exclude).`);
   }
+  const cache = openCache(ctx.state, repository);
   const problems: string[] = [];
-  const texts = [];
+  const findings: { path: string; entry: Extract<CachedCode, { uses: unknown }> }[] = [];
   let total = 0;
   for (const file of code) {
     // GitHub's tree gives sizes: a large file is skipped unread; GitLab's does not: the read stops at the limit.
@@ -224,39 +363,36 @@ async function list(ctx: Ctx): Promise<Listing> {
       problems.push(`${file.path}: skipped, ${file.size} bytes (over ${MAX_CODE_FILE_BYTES})`);
       continue;
     }
-    let bytes: Uint8Array;
-    try {
-      bytes = await repository.read(file, MAX_CODE_FILE_BYTES);
-    } catch (error) {
-      if (error instanceof AnswerTooLargeError) {
-        problems.push(`${file.path}: skipped, over ${MAX_CODE_FILE_BYTES} bytes`);
-        continue;
-      }
-      throw error;
+    const entry = await cache.code(file);
+    if ('tooLarge' in entry) {
+      problems.push(`${file.path}: skipped, over ${MAX_CODE_FILE_BYTES} bytes`);
+      continue;
     }
-    total += bytes.byteLength;
+    total += entry.bytes;
     if (total > MAX_TOTAL_BYTES) throw new ConnectorError('config', `${repository.label}: the code files hold more than ${MAX_TOTAL_BYTES} bytes together; narrow the globs (settings include, exclude).`);
-    texts.push({ path: file.path, text: Buffer.from(bytes).toString('utf8') });
+    findings.push({ path: file.path, entry });
   }
-  let extraction;
-  try {
-    extraction = await extractKeys(texts, { ...DEFAULT_EXTRACT_LIMITS, maxFiles: MAX_CODE_FILES, maxFileBytes: MAX_CODE_FILE_BYTES, maxTotalBytes: MAX_TOTAL_BYTES });
-  } catch (error) {
-    if (error instanceof ExtractLimitError) throw new ConnectorError('config', `${repository.label}: ${error.message}`);
-    throw error;
-  }
+  // Each file was parsed alone (or came from the cache): in path order, its uses and warnings are in the order the
+  // extractor gives them for all files at once (by file, then line).
+  findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const extraction = {
+    uses: findings.flatMap((f) => usesOf(f.path, f.entry)),
+    warnings: findings.flatMap((f) => f.entry.warnings.map(([line, message]) => ({ file: f.path, line, message }))),
+    files: findings.filter((f) => f.entry.parsed).length,
+  };
   const { keys, warnings } = collectKeys(extraction.uses);
   problems.push(...[...extraction.warnings, ...warnings].map((w) => `${w.file}${w.line === null ? '' : `:${w.line}`}: ${w.message}`));
 
-  const found = await findSourceFile(ctx, repository);
-  let source: SourceFile | undefined;
+  const found = await findSourceFile(ctx, repository, cache);
+  let values: Map<string, string> | undefined;
   if (found) {
-    const bytes = await repository.read(found.file, MAX_SOURCE_FILE_BYTES);
-    try {
-      source = readSourceFile(found.file.path, bytes, { format: found.format, plurals: found.plurals });
-    } catch (error) {
-      throw new ConnectorError('config', `${repository.label}: the source file ${found.file.path} cannot be read: ${(error as Error).message}`);
-    }
+    values = await cache.sourceValues(found.file, found.format, found.plurals, (bytes) => {
+      try {
+        return readSourceFile(found.file.path, bytes, { format: found.format, plurals: found.plurals }).values;
+      } catch (error) {
+        throw new ConnectorError('config', `${repository.label}: the source file ${found.file.path} cannot be read: ${(error as Error).message}`);
+      }
+    });
   }
   const sourcePath = found?.file.path;
 
@@ -265,7 +401,7 @@ async function list(ctx: Ctx): Promise<Listing> {
   const strings: RemoteString[] = [];
   const textless: string[] = [];
   for (const key of keys) {
-    const held = source?.values.get(keyInSource(key.key, sourcePath));
+    const held = values?.get(keyInSource(key.key, sourcePath));
     const text = key.defaultText ?? held;
     if (text === undefined || text.trim() === '') {
       textless.push(key.key);
@@ -277,8 +413,8 @@ async function list(ctx: Ctx): Promise<Listing> {
   }
 
   const parts = [`Source code of ${repository.label}, ${repository.at}, import only: ${keys.length} keys in ${extraction.files} of ${code.length} code files`];
-  if (source) {
-    const { missing, unused } = compareWithSource(keys, [...source.values.keys()], sourcePath);
+  if (values) {
+    const { missing, unused } = compareWithSource(keys, [...values.keys()], sourcePath);
     parts.push(missing.length > 0 ? `${missing.length} used but missing from ${sourcePath}: ${boundedList(missing.map((k) => k.key), NOTE_KEYS)}` : `none missing from ${sourcePath}`);
     parts.push(unused.length > 0 ? `${unused.length} in ${sourcePath} that no code uses: ${boundedList(unused, NOTE_KEYS)}` : 'none unused');
   } else {
@@ -286,7 +422,9 @@ async function list(ctx: Ctx): Promise<Listing> {
   }
   if (textless.length > 0) parts.push(`${textless.length} without any text (no default in the code, none in the source file), not imported: ${boundedList(textless, NOTE_KEYS)}`);
   if (problems.length > 0) parts.push(`${problems.length} not read: ${problems.slice(0, NOTE_KEYS).join('; ')}${problems.length > NOTE_KEYS ? `; and ${problems.length - NOTE_KEYS} more` : ''}`);
-  return { units: [{ kind: 'strings', path: ctx.settings.repository, strings }], note: `${parts.join('. ')}.` };
+  const kept = cache.finish();
+  parts.push(kept.note);
+  return { units: [{ kind: 'strings', path: ctx.settings.repository, strings }], note: `${parts.join('. ')}.`, state: kept.state };
 }
 
 /** The ref a push must be to for a sync: the `ref` setting's branch, else the repository's default branch (from the payload). */

@@ -2,9 +2,13 @@
  * A local Airtable Web API holding one base with one table of text fields (`Key`, `English`, `German`, `French`, and
  * `Notes`, which the connector must never touch) and a view: list records (`GET /v0/{base}/{table}` with `pageSize`,
  * `offset`, `fields[]`, `view`, and the one `filterByFormula` form the connector sends, `OR(RECORD_ID()='rec…',…)`),
- * update records (`PATCH /v0/{base}/{table}`, at most 10, `typecast`), and the webhook ping signed with
- * X-Airtable-Content-MAC. It keeps Airtable's rate limit: more than 5 requests in a second to the base answer 429 and
- * every request in the next `penaltyMs` (Airtable: 30 s) does too.
+ * update records (`PATCH /v0/{base}/{table}`, at most 10, `typecast`), the webhook ping signed with
+ * X-Airtable-Content-MAC, and one webhook (AIRTABLE_WEBHOOK, `tableData` of the whole base, no field filter) whose
+ * payloads are appended as Airtable does: one per change a test makes through the mock (`edit`, `add`, `remove`,
+ * `changeElsewhere`) and one per PATCH (Parlance's own writes), read with list webhooks (`GET /v0/bases/{base}/webhooks`)
+ * and list webhook payloads (`GET /v0/bases/{base}/webhooks/{id}/payloads?cursor=&limit=`). It keeps Airtable's rate
+ * limit: more than 5 requests in a second to the base answer 429 and every request in the next `penaltyMs` (Airtable:
+ * 30 s) does too.
  *
  * Shapes from https://airtable.com/developers/web/api/list-records (records `{ id, createdTime, fields }` with empty
  * cells left out, `offset` while more remain, pageSize ≤ 100), …/update-multiple-records (`{ records: [{ id, fields }],
@@ -12,14 +16,24 @@
  * INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND with its documented message, 404 `{ error: 'NOT_FOUND' }` for an undefined
  * route, 422, 429 "Rate limit exceeded. Please try again later" and its 30 s), …/webhooks-overview (the ping body
  * `{ base: { id }, webhook: { id }, timestamp }`, X-Airtable-Content-MAC `hmac-sha256=<hex>` keyed with the
- * base64-decoded macSecretBase64), …/create-a-webhook (`macSecretBase64`), and Airtable's troubleshooting article
+ * base64-decoded macSecretBase64), …/create-a-webhook (`macSecretBase64`), …/list-webhooks (`{ webhooks: [{ id,
+ * areNotificationsEnabled, cursorForNextPayload, expirationTime, isHookEnabled, lastNotificationResult,
+ * lastSuccessfulNotificationTime, notificationUrl, specification }] }`), …/list-webhook-payloads (`{ payloads, cursor,
+ * mightHaveMore }`, cursor default 1, `limit` ≤ 50, the cursor unchanged when nothing is returned, the expiry moved to
+ * 7 days after the call), …/model/webhooks-payload (`timestamp`, `baseTransactionNumber`, `actionMetadata: { source,
+ * sourceMetadata: { user } }`, `payloadFormat: 'v0'`, `changedTablesById` with `changedRecordsById` (`current` and
+ * `previous` cellValuesByFieldId), `createdRecordsById`, `destroyedRecordIds`), and Airtable's troubleshooting article
  * (401 AUTHENTICATION_REQUIRED).
  *
  * Guessed: the 401 message text ("Authentication required"); the 429 body's `type` (RATE_LIMIT_REACHED) and that it
  * carries no Retry-After (the docs name none); the `offset` format (opaque here, `itr…/rec…`); the 422 types and
  * messages for an unknown field (UNKNOWN_FIELD_NAME), view (VIEW_NAME_NOT_FOUND), formula (INVALID_FILTER_BY_FORMULA),
  * more than 10 records (INVALID_RECORDS) and a non-text value (INVALID_VALUE_FOR_COLUMN); 404 MODEL_ID_NOT_FOUND for
- * a record id the table lacks; that a missing table answers 403 like a missing base.
+ * a record id the table lacks; that a missing table answers 403 like a missing base. For webhooks: the field ids
+ * (`fld` and the name, padded); the 404 for an unknown webhook id (`{ error: { type: 'NOT_FOUND', message } }`), the 403
+ * for a token without webhook:manage (INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND, as for records), and the 422 for a
+ * `limit` over 50 (INVALID_REQUEST_UNKNOWN); `mightHaveMore` true exactly when payloads remain past the page; the
+ * user in `sourceMetadata`.
  */
 import type { ServerResponse } from 'node:http';
 import { airtableContentMac } from '../../../server/integrations/connectors/airtable.js';
@@ -33,6 +47,10 @@ export const AIRTABLE_TABLE_NAME = 'Strings';
 export const AIRTABLE_VIEW = 'Ready';
 export const AIRTABLE_WEBHOOK = 'achPrlnc0000Hook1';
 export const AIRTABLE_FIELDS = ['Key', 'English', 'German', 'French', 'Notes'] as const;
+/** Each field's id (`fld…`), as webhook payloads name fields. */
+const fieldId = (name: string) => `fld${name.padEnd(14, '0')}`;
+/** Another table of the base, for changes the connection's table does not see. */
+export const AIRTABLE_OTHER_TABLE = 'tblElsewhere00001';
 /** The connection's settings for this table, as a person would fill them in. */
 export const AIRTABLE_SETTINGS = { base_id: AIRTABLE_BASE, table: AIRTABLE_TABLE, key_field: 'Key', source_field: 'English', locale_fields: { de: 'German', fr: 'French' } };
 
@@ -42,6 +60,15 @@ interface StoredRecord {
   fields: Record<string, string | number>;
   /** Shown in the `Ready` view. */
   ready: boolean;
+}
+
+/** One webhook payload, as list webhook payloads answers it. */
+interface StoredPayload {
+  timestamp: string;
+  baseTransactionNumber: number;
+  actionMetadata: { source: string; sourceMetadata: Record<string, unknown> };
+  payloadFormat: 'v0';
+  changedTablesById: Record<string, Record<string, unknown>>;
 }
 
 export interface AirtableMockOptions {
@@ -64,6 +91,12 @@ export interface AirtableMock extends RestCmsMock {
   add(fields: Record<string, string | number>, ready?: boolean): string;
   remove(recordId: string): void;
   count(): number;
+  /** The webhook's `cursorForNextPayload`: the number the next payload gets. */
+  nextPayload(): number;
+  /** A person changes a record of another table of the base: a payload that does not name the connection's table. */
+  changeElsewhere(): void;
+  /** Whether the token lacks webhook:manage: the webhook routes answer 403. */
+  withoutWebhookScope: boolean;
 }
 
 const airtableError = (res: ServerResponse, status: number, type: string, message: string) => sendJson(res, status, { error: { type, message } });
@@ -80,14 +113,37 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
   const penaltyMs = options.penaltyMs ?? 30_000;
   let penaltyUntil = 0;
   let refused = 0;
+  let withoutWebhookScope = false;
+  // Payload n (from 1) is payloads[n - 1]: Airtable never resets the cursor, and this mock deletes none.
+  const payloads: StoredPayload[] = [];
+  let transaction = 0;
+  let expirationTime = new Date(Date.now() + 7 * 86_400_000).toISOString();
+  const byFieldId = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).map(([name, value]) => [fieldId(name), value]));
+  /** A change in the base, as the webhook's next payload. */
+  const notify = (source: 'client' | 'publicApi', table: string, changes: Record<string, unknown>) => {
+    payloads.push({
+      timestamp: new Date().toISOString(),
+      baseTransactionNumber: ++transaction,
+      actionMetadata: { source, sourceMetadata: source === 'client' ? { user: { id: 'usrPrlnc0000Test1', email: 'editor@example.com', permissionLevel: 'create', name: 'An Editor', profilePicUrl: null } } : { user: { id: 'usrPrlnc0000Api01', email: 'parlance@example.com', permissionLevel: 'edit' } } },
+      payloadFormat: 'v0',
+      changedTablesById: { [table]: changes },
+    });
+  };
 
-  const add = (fields: Record<string, string | number>, ready = true) => {
+  const create = (fields: Record<string, string | number>, ready = true) => {
     const id = randomId('rec');
-    records.push({ id, createdTime: new Date().toISOString(), fields: { ...fields }, ready });
+    const createdTime = new Date().toISOString();
+    records.push({ id, createdTime, fields: { ...fields }, ready });
     return id;
   };
-  SEED.forEach(({ id, source }) => ids.set(id, add({ Key: id, English: source, Notes: `seed ${id}` })));
-  for (let n = 0; n < (options.extraRecords ?? 0); n++) add({ Key: `extra.${n + 1}`, English: `Extra string ${n + 1}` }, n % 2 === 0);
+  const add = (fields: Record<string, string | number>, ready = true) => {
+    const id = create(fields, ready);
+    notify('client', AIRTABLE_TABLE, { createdRecordsById: { [id]: { createdTime: new Date().toISOString(), cellValuesByFieldId: byFieldId(fields) } } });
+    return id;
+  };
+  // The table as it was before the webhook was created: no payloads.
+  SEED.forEach(({ id, source }) => ids.set(id, create({ Key: id, English: source, Notes: `seed ${id}` })));
+  for (let n = 0; n < (options.extraRecords ?? 0); n++) create({ Key: `extra.${n + 1}`, English: `Extra string ${n + 1}` }, n % 2 === 0);
 
   /** The record as Airtable answers it: empty cells left out, only `fields` when asked. */
   const view = (r: StoredRecord, only?: string[]) => ({
@@ -161,12 +217,45 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
         if (typeof value !== 'string' && body.typecast !== true) return airtableError(res, 422, 'INVALID_VALUE_FOR_COLUMN', `Field "${name}" cannot accept the provided value`);
       }
     }
+    const changed: Record<string, unknown> = {};
     const answered = updates.map((update) => {
       const target = records.find((r) => r.id === update.id)!;
+      const previous = Object.fromEntries(Object.keys(update.fields ?? {}).map((name) => [name, target.fields[name] ?? null]));
       Object.assign(target.fields, update.fields);
+      changed[target.id] = { current: { cellValuesByFieldId: byFieldId(update.fields ?? {}) }, previous: { cellValuesByFieldId: byFieldId(previous) } };
       return view(target);
     });
+    notify('publicApi', AIRTABLE_TABLE, { changedRecordsById: changed });
     sendJson(res, 200, { records: answered });
+  }
+
+  const webhook = () => ({
+    id: AIRTABLE_WEBHOOK,
+    areNotificationsEnabled: true,
+    cursorForNextPayload: payloads.length + 1,
+    expirationTime,
+    isHookEnabled: true,
+    lastNotificationResult: null,
+    lastSuccessfulNotificationTime: null,
+    notificationUrl: 'https://parlance.example/hooks/airtable',
+    specification: { options: { filters: { dataTypes: ['tableData'] } } },
+  });
+
+  /** `/v0/bases/{base}/webhooks` and `…/{id}/payloads`. */
+  function webhooks(method: string, url: URL, base: string, rest: string[], res: ServerResponse): void {
+    if (base !== AIRTABLE_BASE || withoutWebhookScope) {
+      return airtableError(res, 403, 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND', 'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.');
+    }
+    if (method !== 'GET') return sendJson(res, 404, { error: 'NOT_FOUND' });
+    if (rest.length === 0) return sendJson(res, 200, { webhooks: [webhook()] });
+    if (rest.length !== 2 || rest[1] !== 'payloads') return sendJson(res, 404, { error: 'NOT_FOUND' });
+    if (rest[0] !== AIRTABLE_WEBHOOK) return airtableError(res, 404, 'NOT_FOUND', `Could not find webhook ${rest[0]}`);
+    const cursor = Number(url.searchParams.get('cursor') ?? '1');
+    const limit = Number(url.searchParams.get('limit') ?? '50');
+    if (!Number.isInteger(cursor) || cursor < 1 || !Number.isInteger(limit) || limit < 1 || limit > 50) return airtableError(res, 422, 'INVALID_REQUEST_UNKNOWN', 'Invalid request: parameter validation failed. Check your request data.');
+    const page = payloads.slice(cursor - 1, cursor - 1 + limit);
+    expirationTime = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    sendJson(res, 200, { payloads: page, cursor: cursor + page.length, mightHaveMore: cursor - 1 + page.length < payloads.length });
   }
 
   function handle({ method, url, text, authorization }: RestCmsCall, res: ServerResponse): void {
@@ -176,6 +265,7 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
     }
     if (authorization !== `Bearer ${token}`) return airtableError(res, 401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
     const [version, base, table, ...rest] = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    if (version === 'v0' && base === 'bases' && table && rest[0] === 'webhooks') return webhooks(method, url, table, rest.slice(1), res);
     if (version !== 'v0' || !base || !table || rest.length > 0) return sendJson(res, 404, { error: 'NOT_FOUND' });
     if (base !== AIRTABLE_BASE || (table !== AIRTABLE_TABLE && table !== AIRTABLE_TABLE_NAME)) {
       return airtableError(res, 403, 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND', 'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.');
@@ -208,13 +298,27 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
       return value === '' ? undefined : value;
     },
     edit(id, field, value) {
-      find(id).fields[field] = value;
+      const record = find(id);
+      const previous = record.fields[field] ?? null;
+      record.fields[field] = value;
+      notify('client', AIRTABLE_TABLE, { changedRecordsById: { [id]: { current: { cellValuesByFieldId: { [fieldId(field)]: value } }, previous: { cellValuesByFieldId: { [fieldId(field)]: previous } } } } });
     },
     add,
     remove(id) {
       records.splice(records.indexOf(find(id)), 1);
+      notify('client', AIRTABLE_TABLE, { destroyedRecordIds: [id] });
     },
     count: () => records.length,
+    nextPayload: () => payloads.length + 1,
+    changeElsewhere() {
+      notify('client', AIRTABLE_OTHER_TABLE, { changedRecordsById: { [randomId('rec')]: { current: { cellValuesByFieldId: { [fieldId('Name')]: 'Elsewhere' } } } } });
+    },
+    get withoutWebhookScope() {
+      return withoutWebhookScope;
+    },
+    set withoutWebhookScope(value: boolean) {
+      withoutWebhookScope = value;
+    },
   };
 }
 

@@ -155,6 +155,20 @@ function commitTexts(store: GitStore, texts: CodeTexts, message: string): void {
   store.commitTo('main', new Map(Object.entries(codeFiles(texts)).map(([path, text]) => [path, encoder.encode(text)])), message, MARIA);
 }
 
+/**
+ * A person's commit on main changing files (`null` removes one). A removal is a commit of the whole tree as it is to be,
+ * since the store's commits only add or change files.
+ */
+export function commitFiles(store: GitStore, changes: Record<string, string | null>, message: string): void {
+  const files = new Map(store.commit(store.head('main')!)!.files);
+  for (const [path, text] of Object.entries(changes)) {
+    if (text === null) files.delete(path);
+    else files.set(path, encoder.encode(text));
+  }
+  const removes = Object.values(changes).includes(null);
+  store.commitTo('main', files, message, MARIA, removes ? null : undefined);
+}
+
 /** The GitLab mock holding the same application code on main. */
 export async function startGitlabCodeMock(texts: CodeTexts = SEED_TEXTS): Promise<GitlabMock> {
   const mock = await startGitlabMock();
