@@ -40,8 +40,11 @@ export function publicSync(row: SyncRow) {
 }
 export type PublicSync = ReturnType<typeof publicSync>;
 
-/** `handshake`: the value the vendor sent when its webhook subscription was made, opened for the managers to confirm. */
-export function publicConnection(row: ConnectionRow, lastSync: SyncRow | undefined, publicUrl: string, handshake: string | null = null) {
+/**
+ * `handshake`: the value the vendor sent when its webhook subscription was made, opened for the managers to confirm;
+ * `upload`: the file the connection reads, for connectors that read one (undefined for the others: no field).
+ */
+export function publicConnection(row: ConnectionRow, lastSync: SyncRow | undefined, publicUrl: string, handshake: string | null = null, upload?: PublicUpload | null) {
   return {
     id: row.id,
     connector: row.connector,
@@ -55,6 +58,7 @@ export function publicConnection(row: ConnectionRow, lastSync: SyncRow | undefin
     last_sync: lastSync ? publicSync(lastSync) : null,
     webhook_url: `${publicUrl.replace(/\/+$/, '')}/hooks/integrations/${row.id}`,
     webhook_handshake: handshake !== null && row.webhook_handshake_at ? { value: handshake, received_at: new Date(row.webhook_handshake_at).toISOString() } : null,
+    ...(upload === undefined ? {} : { upload }),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -166,8 +170,22 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
   }
 
   async function describe(found: ConnectionRow): Promise<PublicConnection> {
-    const syncs = await lastSyncs([found]);
-    return publicConnection(found, found.last_sync_id ? syncs.get(found.last_sync_id) : undefined, deps.publicUrl(), handshakeOf(found));
+    const [syncs, uploads] = await Promise.all([lastSyncs([found]), uploadsOf([found])]);
+    return publicConnection(found, found.last_sync_id ? syncs.get(found.last_sync_id) : undefined, deps.publicUrl(), handshakeOf(found), uploadOf(found, uploads));
+  }
+
+  /** The files uploaded to these connections (without their content), by connection id. */
+  async function uploadsOf(rows: readonly ConnectionRow[]): Promise<Map<string, PublicUpload>> {
+    const ids = rows.filter((r) => findConnector(r.connector)?.upload).map((r) => r.id);
+    if (ids.length === 0) return new Map();
+    const found = await db.selectFrom('integration_uploads').select(['connection_id', 'name', 'size', 'sha256', 'uploaded_at']).where('connection_id', 'in', ids).execute();
+    return new Map(found.map((u) => [u.connection_id, { name: u.name, size: u.size, sha256: u.sha256, uploaded_at: new Date(u.uploaded_at).toISOString() }]));
+  }
+
+  /** A connection's uploaded file: null when its connector reads one and none is uploaded; undefined when it reads none. */
+  function uploadOf(row: ConnectionRow, uploads: Map<string, PublicUpload>): PublicUpload | null | undefined {
+    if (!findConnector(row.connector)?.upload) return undefined;
+    return uploads.get(row.id) ?? null;
   }
 
   /** The vendor's handshake value of a connection, opened; null when there is none (or no key to open it with). */
@@ -234,7 +252,8 @@ export function createConnectionsService(deps: { db: Db; secretKey: Uint8Array |
     connectorOf(connectorId);
     const rows = await db.selectFrom('integration_connections').selectAll().where('project_id', '=', projectId).where('connector', '=', connectorId).orderBy('created_at').orderBy('id').execute();
     const syncs = await lastSyncs(rows);
-    return rows.map((r) => publicConnection(r, r.last_sync_id ? syncs.get(r.last_sync_id) : undefined, deps.publicUrl(), handshakeOf(r)));
+    const uploads = await uploadsOf(rows);
+    return rows.map((r) => publicConnection(r, r.last_sync_id ? syncs.get(r.last_sync_id) : undefined, deps.publicUrl(), handshakeOf(r), uploadOf(r, uploads)));
   }
 
   async function get(projectId: string, connectorId: string, id: string): Promise<PublicConnection> {

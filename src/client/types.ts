@@ -563,6 +563,8 @@ export interface IntegrationConnection {
   webhook_secret?: string;
   /** What the remote system sent once when its webhook subscription was made (Notion's verification token), to confirm there and set as webhook_secret. */
   webhook_handshake: { value: string; received_at: string } | null;
+  /** Connectors that read an uploaded file (Sketch, Penpot): the file the next sync reads, or null; absent for the others. */
+  upload?: { name: string; size: number; sha256: string; uploaded_at: string } | null;
   created_at: string;
   updated_at: string;
 }

@@ -371,6 +371,7 @@ describe.skipIf(!HAS_CHROMIUM)('the Integrations page in Chromium', () => {
     await expect.poll(() => connection.locator('dd .badge').first().textContent(), { timeout: 30_000 }).toBe('ok');
     await expect.poll(() => connection.locator('td[data-count="added"]').textContent()).toBe(String(SEED.length));
     await expect(connection.locator('dd').nth(1).textContent()).resolves.toContain('started by upload');
+    await expect(connection.locator('dd[data-upload]').textContent()).resolves.toMatch(new RegExp(`^Checkout\\.sketch \\(${document.byteLength.toLocaleString('en')} bytes\\), uploaded `));
     owner.once('dialog', (dialog) => void dialog.accept());
     await connection.getByRole('button', { name: 'Disconnect Sketch' }).click();
     await main.getByText('No connection yet.').waitFor();

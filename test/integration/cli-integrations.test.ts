@@ -239,6 +239,8 @@ describe('parlance integrations', () => {
     expect(run.stdout).toMatch(/succeeded/);
     const synced = ((await (await service.api(`/v1/integrations/sketch/${sketch}/syncs`)).json()) as Page<IntegrationSync>).items[0]!;
     expect(synced).toMatchObject({ trigger: 'upload', status: 'succeeded', counts: { added: SEED.length } });
+    const listed = await cli(['integrations', 'list', 'sketch']);
+    expect(listed.stdout).toMatch(/^ {2}file {8}Checkout\.sketch \(\d+ bytes\), uploaded \d{4}-/m);
 
     const missing = await cli(['integrations', 'upload', 'sketch', sketch, join(cwd, 'nope.sketch')]);
     expect(missing.code).toBe(1);

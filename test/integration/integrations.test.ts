@@ -209,6 +209,7 @@ describe('uploading the file a design connector reads (PUT …/file)', () => {
     const connection = (await res.json()) as ConnectionBody;
     expect(res.status, JSON.stringify(connection)).toBe(201);
     const path = `/v1/integrations/sketch/${connection.id}`;
+    expect((connection as unknown as { upload: unknown }).upload).toBeNull();
 
     const first = sketchDocument([{ id: 'T-1', text: 'Your cart is empty' }, { id: 'T-2', text: 'Proceed to checkout' }]);
     const uploaded = await put(path, first, 'Checkout.sketch');
@@ -220,6 +221,9 @@ describe('uploading the file a design connector reads (PUT …/file)', () => {
     expect(sync.status, JSON.stringify(sync.log)).toBe('succeeded');
     expect(sync.counts.added).toBe(2);
     expect(sync.log.map((l) => l.message).join('\n')).toContain("the uploaded file 'Checkout.sketch'");
+    // The connection shows the file its syncs read (never the content); other connectors' connections have no such field.
+    const shown = (await (await service.api(path)).json()) as { upload: unknown };
+    expect(shown.upload).toEqual({ name: 'Checkout.sketch', size: first.byteLength, sha256: body.file.sha256, uploaded_at: expect.any(String) });
 
     // The designer moves on: one text changed, one added. The new file replaces the old one.
     const second = await put(path, sketchDocument([{ id: 'T-1', text: 'Your basket is empty' }, { id: 'T-2', text: 'Proceed to checkout' }, { id: 'T-3', text: 'See you soon' }]), 'Checkout v2.sketch');
@@ -240,6 +244,7 @@ describe('uploading the file a design connector reads (PUT …/file)', () => {
     // A connector that reads its remote system through an API takes no file.
     const other = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { source_url: 'http://127.0.0.1:9/strings' }, secrets: { signing_secret: SECRET }, sync: false } });
     const otherId = ((await other.json()) as ConnectionBody).id;
+    expect(((await (await service.api(`/v1/integrations/http/${otherId}`)).json()) as Record<string, unknown>).upload).toBeUndefined();
     const refused = await put(`/v1/integrations/http/${otherId}`, first, 'Checkout.sketch');
     expect(refused.status).toBe(405);
     expect(((await refused.json()) as { code: string }).code).toBe('upload_not_supported');

@@ -81,6 +81,11 @@ const Connection = z
       .object({ value: z.string(), received_at: z.string() })
       .nullable()
       .openapi({ description: "What the remote system sent once when its webhook subscription was made, for a person to confirm there and set as `webhook_secret` (Notion's verification token); null when none is waiting. PATCHing `webhook_secret` clears it." }),
+    upload: z
+      .object({ name: z.string(), size: z.number().int(), sha256: z.string(), uploaded_at: z.string() })
+      .nullable()
+      .optional()
+      .openapi({ description: 'Connectors that read an uploaded file (Sketch, Penpot): the file the next sync reads (never its content), or null when none has been uploaded. Absent for other connectors.' }),
     created_at: z.string(),
     updated_at: z.string(),
   })

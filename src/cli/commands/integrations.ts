@@ -419,6 +419,9 @@ export function connectionLines(connection: IntegrationConnection): string[] {
     `  schedule    ${schedule}`,
     `  last sync   ${last ? `${last.id}  ${last.status}  ${syncTime(last)}  ${countsText(last)}` : 'none yet'}`,
     ...(connection.last_error ? [`  last error  ${connection.last_error}`] : []),
+    ...(connection.upload === undefined
+      ? []
+      : [`  file        ${connection.upload ? `${connection.upload.name} (${connection.upload.size} bytes), uploaded ${connection.upload.uploaded_at}` : `none uploaded yet (parlance integrations upload ${connection.connector} ${connection.id} <file>)`}`]),
     `  webhook     ${connection.webhook_url}`,
   ];
 }

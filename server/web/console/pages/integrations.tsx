@@ -357,6 +357,12 @@ function ConnectionCard(props: {
         <dd>
           <span class="mono">{c.webhook_url}</span> <CopyButton text={c.webhook_url} label={`Copy the webhook URL of ${c.name}`} />
         </dd>
+        {connector.upload ? (
+          <>
+            <dt>File</dt>
+            <dd data-upload>{c.upload ? `${c.upload.name} (${formatNumber(c.upload.size)} bytes), uploaded ${formatDate(c.upload.uploaded_at)}` : 'none uploaded yet'}</dd>
+          </>
+        ) : null}
         <dt>Schedule</dt>
         <dd>{c.schedule_minutes === null ? 'on demand and on notifications' : `every ${plural(c.schedule_minutes, 'minute')}, next ${formatDate(c.next_scheduled_at)}`}</dd>
         <dt>Settings</dt>
