@@ -133,6 +133,12 @@ export interface WriteBack {
 
 export interface WriteResult {
   written: number;
+  /**
+   * Translations of the write-back left unwritten (a value someone changed since the listing, a row that moved, a
+   * version no longer editable): they are not recorded as written, so the next listing's value there is compared with
+   * what was there before, and a value Parlance did not write is never taken for one it did.
+   */
+  skipped?: { path: string; key: string; locale: string }[];
   /** Where a person sees the result (a merge request, an entry), for the connection's status. */
   url?: string;
   note?: string;

@@ -200,6 +200,29 @@ export function createSyncEngine(deps: SyncEngineDeps) {
   }
 
   /**
+   * The hashes of the translations the project holds for the listed places, by place: as a string place holds them
+   * (the text alone) and as a file does (with plural forms).
+   */
+  async function heldTranslations(projectId: string, units: readonly PlannedUnit[]): Promise<Map<string, Set<string>>> {
+    const paths = [...new Set(units.filter((u) => u.remote.length > 0).map((u) => u.path))];
+    const held = new Map<string, Set<string>>();
+    for (let i = 0; i < paths.length; i += 200) {
+      const rows = await db
+        .selectFrom('keys as k')
+        .innerJoin('translations as t', 't.key_id', 'k.id')
+        .select(['k.path', 'k.key', 't.locale', 't.text', 't.plurals'])
+        .where('k.project_id', '=', projectId)
+        .where('k.path', 'in', paths.slice(i, i + 200))
+        .execute();
+      for (const row of rows) {
+        if (row.text === null && row.plurals === null) continue;
+        held.set(placeKey(row.path, row.key, row.locale), new Set([valueHash(row.text ?? '', row.plurals), valueHash(row.text ?? '')]));
+      }
+    }
+    return held;
+  }
+
+  /**
    * Imports remote values that differ from what Parlance last read or wrote there as human translations. A value seen
    * for the first time that merely repeats the source is not a translation. One the gates refuse stays unrecorded, so
    * it is never overwritten and is tried again at the next sync.
@@ -208,11 +231,20 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const stored = await storedValues(opened.row.id);
     const sources = new Map(units.flatMap((u) => u.entries.map((e) => [`${u.path}\u0000${e.key}`, e] as const)));
     const imported: { path: string; key: string; locale: string; hash: string }[] = [];
+    const ours: { path: string; key: string; locale: string; hash: string }[] = [];
+    const held = await heldTranslations(opened.row.project_id, units);
     for (const unit of units) {
       for (const value of unit.remote) {
         const hash = valueHash(value.text, value.plurals);
-        const known = stored.get(placeKey(value.path, value.key, value.locale));
+        const place = placeKey(value.path, value.key, value.locale);
+        const known = stored.get(place);
         if (known === hash) continue;
+        // The translation Parlance holds there: its own write that was not recorded (a write that failed part way, or
+        // whose record was lost), not a person's edit. Recorded now, imported never.
+        if (held.get(place)?.has(hash)) {
+          ours.push({ path: value.path, key: value.key, locale: value.locale, hash });
+          continue;
+        }
         const entry = sources.get(`${value.path}\u0000${value.key}`);
         if (known === undefined && !value.plurals && value.text === entry?.source) continue;
         if (unit.kind === 'strings' && entry?.plurals) {
@@ -231,7 +263,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         }
       }
     }
-    await remember(opened.row.id, imported);
+    await remember(opened.row.id, [...ours, ...imported]);
     counts.human_edits = (counts.human_edits ?? 0) + imported.length;
     if (imported.length > 0) note(`imported ${imported.length} remote edit(s) as human translations`);
   }
@@ -398,6 +430,11 @@ export function createSyncEngine(deps: SyncEngineDeps) {
       const result = await connector.write!(ctx, { strings, files, batches: report.batches, problems: report.problems });
       counts.written = (counts.written ?? 0) + result.written;
       note(`wrote back ${result.written} ${files.length > 0 ? 'file(s)' : 'translation(s)'}${result.note ? `: ${result.note}` : ''}${result.url ? ` (${result.url})` : ''}`);
+      if (result.skipped && result.skipped.length > 0) {
+        const unwritten = new Set(result.skipped.map((s) => placeKey(unitPath(opened.row.id, s.path), s.key, s.locale)));
+        await remember(opened.row.id, settled.filter((v) => !unwritten.has(placeKey(v.path, v.key, v.locale))));
+        return;
+      }
     }
     await remember(opened.row.id, settled);
   }

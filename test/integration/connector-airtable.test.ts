@@ -6,11 +6,13 @@ import { connectorAcceptance, SEED } from '../helpers/connector-kit.js';
 import { connectorContext, rejection, stringsWriteBack } from '../helpers/connector-unit.js';
 import { AIRTABLE_BASE, AIRTABLE_SETTINGS, AIRTABLE_TABLE, AIRTABLE_TABLE_NAME, AIRTABLE_VIEW, AIRTABLE_WEBHOOK, airtableFixture, airtablePing, startAirtableMock, type AirtableMock } from '../helpers/connector-mocks/airtable.js';
 
-const context = (mock: AirtableMock, overrides: { token?: string; settings?: Record<string, unknown> } = {}) =>
-  connectorContext(airtable, { ...AIRTABLE_SETTINGS, api_url: mock.url, ...overrides.settings }, { access_token: overrides.token ?? mock.token });
+const context = (mock: AirtableMock, overrides: { token?: string; settings?: Record<string, unknown>; targetLocales?: string[] } = {}) =>
+  connectorContext(airtable, { ...AIRTABLE_SETTINGS, api_url: mock.url, ...overrides.settings }, { access_token: overrides.token ?? mock.token }, overrides.targetLocales ? { targetLocales: overrides.targetLocales } : {});
 const unitOf = (listing: { units: unknown[] }) => listing.units[0] as StringUnit;
 /** A context with `webhook_id` set and what the last listing kept, as the sync engine gives it. */
 const hooked = (mock: AirtableMock, state?: JsonValue | null) => ({ ...context(mock, { settings: { webhook_id: AIRTABLE_WEBHOOK } }), state: state ?? null });
+const recordReads = (mock: AirtableMock) => mock.requests.filter((r) => r.method === 'GET' && r.path.startsWith(`/v0/${AIRTABLE_BASE}/`));
+const schemaReads = (mock: AirtableMock) => mock.requests.filter((r) => r.path === `/v0/meta/bases/${AIRTABLE_BASE}/tables`);
 const payloadReads = (mock: AirtableMock) => mock.requests.filter((r) => r.path === `/v0/bases/${AIRTABLE_BASE}/webhooks/${AIRTABLE_WEBHOOK}/payloads`);
 
 describe('Airtable connector', () => {
@@ -34,8 +36,11 @@ describe('Airtable connector', () => {
     expect(unit.strings.slice(0, SEED.length).map((s) => [s.key, s.source])).toEqual(SEED.map(({ id, source }) => [id, source]));
     expect(unit.strings[0]).toMatchObject({ translations: {}, ref: { record: mock.ids.get('welcome'), seen: { de: '', fr: '' } } });
     // 126 records: two pages, the 2nd asked with the offset the 1st gave.
-    const pages = mock.requests.filter((r) => r.method === 'GET');
+    const pages = recordReads(mock);
     expect(pages).toHaveLength(2);
+    // The field types are read once, before the records.
+    expect(schemaReads(mock)).toHaveLength(1);
+    expect(mock.requests[0]!.path).toBe(`/v0/meta/bases/${AIRTABLE_BASE}/tables`);
     expect(pages[0]!.query.get('offset')).toBeNull();
     expect(pages.slice(1).every((r) => r.query.get('offset')?.startsWith('itr'))).toBe(true);
     expect(pages.every((r) => r.query.get('pageSize') === '100' && r.query.getAll('fields[]').join() === 'Key,English,German,French')).toBe(true);
@@ -106,8 +111,15 @@ describe('Airtable connector', () => {
     expect(result.written).toBe(1);
     expect(result.note).toMatch(/Left 1 cell\(s\) a person changed in Airtable since the listing: cart \(de\)/);
     expect(result.note).toMatch(/deleted since the listing: doomed \(rec/);
+    // Neither is recorded as written: the next listing compares the cells with what was there before.
+    expect(result.skipped?.map((w) => `${w.key}/${w.locale}`).sort()).toEqual(['cart/de', 'doomed/de']);
     expect(mock.cell(cart, 'German')).toBe('Warenkorb leer (von Hand)');
     expect(mock.cell(cart, 'French')).toBe('Votre panier est vide');
+    // The write goes only into the field the listing read and checked: a locale moved to another field since waits.
+    const moved = await airtable.write!(context(mock, { settings: { locale_fields: { de: 'Notes', fr: 'French' } } }), stringsWriteBack(unit, [{ key: 'cart', locale: 'de', text: 'Ihr Warenkorb ist leer' }]));
+    expect(moved.written).toBe(0);
+    expect(moved.note).toMatch(/`locale_fields` changed since the listing for cart \(de\)/);
+    expect(mock.cell(cart, 'Notes')).toBe('seed cart');
   });
 
   it("waits out Airtable's 429 and lists everything", async () => {
@@ -117,22 +129,66 @@ describe('Airtable connector', () => {
     const listing = await airtable.list(context(mock, { settings: { view: AIRTABLE_VIEW } }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(unitOf(listing).strings.length).toBeGreaterThan(SEED.length);
-    expect(mock.requests[0]!.query.get('offset')).toBe(mock.requests[1]!.query.get('offset'));
+    // The first request, the schema read, got the 429 and was sent again; the records were read after it.
+    expect(schemaReads(mock)).toHaveLength(2);
+    expect(recordReads(mock).length).toBeGreaterThan(0);
+    expect(mock.requests.findIndex((r) => r.path.startsWith(`/v0/${AIRTABLE_BASE}/`))).toBe(2);
   });
 
-  it("refusals: a bad token is 'auth' quoting Airtable, a wrong table names the settings, an unknown field is 'config'", async () => {
+  it("refusals: a bad token is 'auth' quoting Airtable, a wrong table or unknown field is 'config' naming it", async () => {
     const bad = await rejection(airtable.list(context(mock, { token: 'patNOPE' })));
     expect(bad.kind).toBe('auth');
     expect(bad.message).toMatch(/Airtable refused the credentials \(HTTP 401: AUTHENTICATION_REQUIRED: Authentication required\)/);
     const table = await rejection(airtable.list(context(mock, { settings: { table: 'Strngs' } })));
-    expect(table.kind).toBe('auth');
-    expect(table.message).toMatch(/INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND.*table 'Strngs' are right/);
-    const field = await rejection(airtable.list(context(mock, { settings: { locale_fields: { de: 'Deutsch' } } })));
+    expect(table.kind).toBe('config');
+    expect(table.message).toMatch(/Airtable base appPrlnc0000Test1 has no table 'Strngs' \(its tables: 'Strings' \(tblStrings0000001\), 'Elsewhere'.*Set `table`/);
+    mock.requests.length = 0;
+    const field = await rejection(airtable.list(context(mock, { settings: { locale_fields: { de: 'Deutsch', fr: 'French' } } })));
     expect(field.kind).toBe('config');
-    expect(field.message).toMatch(/HTTP 422: UNKNOWN_FIELD_NAME: Unknown field name: "Deutsch"\. Check the connection's base_id, table, view and field names/);
+    expect(field.message).toMatch(/Airtable table 'tblStrings0000001' has no field 'Deutsch' \(`locale_fields\.de`\); its fields are 'Key', 'English', 'German', 'French', 'Notes'/);
+    expect(recordReads(mock)).toHaveLength(0);
+    const key = await rejection(airtable.list(context(mock, { settings: { key_field: 'key' } })));
+    expect(key.message).toMatch(/no field 'key' \(`key_field`\).*case-sensitive/);
     expect(airtable.settings.safeParse({ ...AIRTABLE_SETTINGS, locale_fields: { de: 'English' } }).error?.issues[0]).toMatchObject({ path: ['locale_fields', 'de'], message: expect.stringMatching(/is the source field/) });
     expect(airtable.settings.safeParse({ ...AIRTABLE_SETTINGS, base_id: 'Strings' }).error?.issues[0]).toMatchObject({ path: ['base_id'] });
     expect(airtable.settings.safeParse({ ...AIRTABLE_SETTINGS, locale_fields: {} }).success).toBe(false);
+  });
+
+  it('a rich-text locale or source field is refused naming it; nothing is read or written', async () => {
+    mock.richText = 'German';
+    try {
+      mock.requests.length = 0;
+      const error = await rejection(airtable.list(context(mock)));
+      expect(error.kind).toBe('config');
+      expect(error.message).toMatch(/Airtable field 'German' \(`locale_fields\.de`\) of table 'tblStrings0000001' has rich text formatting on: .*Markdown.*Turn off "Enable rich text formatting" in the field's settings, or use another field\./);
+      expect(recordReads(mock)).toHaveLength(0);
+      // A locale the project does not translate into is never read, so its field's type does not matter.
+      expect(unitOf(await airtable.list(context(mock, { targetLocales: ['fr'] }))).locales).toEqual(['fr']);
+      mock.richText = 'English';
+      expect((await rejection(airtable.list(context(mock)))).message).toMatch(/field 'English' \(`source_field`\) .* rich text formatting on/);
+    } finally {
+      mock.richText = undefined;
+    }
+  });
+
+  it('a token without schema.bases:read: the sync log says the types were not checked and what scope to add, and the sync goes on', async () => {
+    mock.withoutSchemaScope = true;
+    mock.richText = 'German';
+    try {
+      const listing = await airtable.list(context(mock));
+      expect(unitOf(listing).strings.length).toBeGreaterThan(SEED.length);
+      expect(listing.note).toMatch(/The field types could not be checked \(GET \/v0\/meta\/bases\/appPrlnc0000Test1\/tables answered HTTP 403: INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND.*\): add the scope schema\.bases:read to the access token/);
+      // As before the check: a wrong table is Airtable's 403, an unknown field its 422.
+      const table = await rejection(airtable.list(context(mock, { settings: { table: 'Strngs' } })));
+      expect(table.kind).toBe('auth');
+      expect(table.message).toMatch(/INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND.*table 'Strngs' are right/);
+      const field = await rejection(airtable.list(context(mock, { settings: { locale_fields: { de: 'Deutsch' } } })));
+      expect(field.kind).toBe('config');
+      expect(field.message).toMatch(/HTTP 422: UNKNOWN_FIELD_NAME: Unknown field name: "Deutsch"\. Check the connection's base_id, table, view and field names/);
+    } finally {
+      mock.withoutSchemaScope = false;
+      mock.richText = undefined;
+    }
   });
 
   it("a server that does not answer is 'unavailable'", async () => {

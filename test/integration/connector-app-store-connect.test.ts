@@ -66,6 +66,7 @@ describe('App Store Connect connector', () => {
     const first = await appStoreConnect.write!(context(mock), stringsWriteBack(version, rows));
     expect(first.written).toBe(2);
     expect(first.note).toMatch(/Left 1 field\(s\) a person changed .*description \(fr\)/);
+    expect(first.skipped).toEqual([{ path: version.path, key: 'description', locale: 'fr' }]);
     const patches = mock.requests.filter((r) => r.method === 'PATCH');
     expect(patches).toHaveLength(1);
     expect(patches[0]!.body).toEqual({ data: { type: 'appStoreVersionLocalizations', id: expect.any(String), attributes: { description: 'Willkommen in unserem Laden', keywords: 'laden,geschäft' } } });
@@ -109,6 +110,61 @@ describe('App Store Connect connector', () => {
       expect(listing.note).toMatch(/version 1\.0 is READY_FOR_DISTRIBUTION: Apple allows no edits to it, so it was read only; .*next version/);
     } finally {
       mock.setState(mock.editable.version, 'PREPARE_FOR_SUBMISSION');
+    }
+  });
+
+  it('a version that went to review after the listing (STATE_ERROR): its localizations are skipped with a note, the app info is still written', async () => {
+    const listing = await appStoreConnect.list(context(mock));
+    const info = unitOf(listing, 'app-info');
+    const version = unitOf(listing, 'app-store-version');
+    const before = mock.text(mock.editable.version, 'de-DE', 'description');
+    mock.setState(mock.editable.version, 'WAITING_FOR_REVIEW');
+    try {
+      const result = await appStoreConnect.write!(context(mock), {
+        ...stringsWriteBack(version, []),
+        strings: [
+          ...stringsWriteBack(version, [
+            { key: 'description', locale: 'de', text: 'Neu im Laden' },
+            { key: 'description', locale: 'fr', text: 'Nouveau' },
+          ]).strings,
+          ...stringsWriteBack(info, [{ key: 'name', locale: 'de', text: 'Parlance Laden' }]).strings,
+        ],
+      });
+      expect(result.written).toBe(1);
+      expect(result.note).toMatch(/Not written: the de-DE localization of App Store version ver-1-1: Apple no longer allows edits to it \(STATE_ERROR: Attribute 'description' cannot be edited at this time\); the next editable App Store version gets these texts; the fr-FR localization/);
+      expect(mock.text(mock.editable.appInfo, 'de-DE', 'name')).toBe('Parlance Laden');
+      expect(mock.text(mock.editable.version, 'de-DE', 'description')).toBe(before);
+    } finally {
+      mock.setState(mock.editable.version, 'PREPARE_FOR_SUBMISSION');
+    }
+  });
+
+  it('a locale a person added meanwhile (409 DUPLICATE) is left to the next sync; any other 409 is `config` naming the field', async () => {
+    const settings = { settings: { add_locales: true, locales: { ja: 'it' } } };
+    const version = unitOf(await appStoreConnect.list(context(mock, settings)), 'app-store-version');
+    expect(version.locales).toContain('ja');
+    mock.edit(mock.editable.version, 'it', 'whatsNew', 'Novità');
+    const duplicate = await appStoreConnect.write!(context(mock, settings), stringsWriteBack(version, [{ key: 'promotionalText', locale: 'ja', text: 'Il carrello è vuoto' }]));
+    expect(duplicate).toMatchObject({ written: 0, note: expect.stringMatching(/\(it\): a person added this locale meanwhile \(ENTITY_ERROR\.ATTRIBUTE\.INVALID\.DUPLICATE: Entity with locale: 'it' already exists\. Try updating\.\); the next sync lists it anew/) });
+    expect(mock.text(mock.editable.version, 'it', 'promotionalText')).toBeUndefined();
+
+    // A value Apple refuses, on a POST and on a PATCH: asking again gets the same answer.
+    const added = await rejection(appStoreConnect.write!(context(mock, { settings: { add_locales: true, locales: { ja: 'ko' } } }), stringsWriteBack(version, [{ key: 'keywords', locale: 'ja', text: 'k'.repeat(101) }])));
+    expect(added).toMatchObject({ kind: 'config', message: expect.stringMatching(/Adding the ko localization .*refused the field `keywords` \(HTTP 409: ENTITY_ERROR\.ATTRIBUTE\.INVALID\.TOO_LONG: The attribute 'keywords' can not be longer than 100 characters\.\)/) });
+    const patched = await rejection(appStoreConnect.write!(context(mock), stringsWriteBack(version, [{ key: 'keywords', locale: 'fr', text: 'k'.repeat(101) }])));
+    expect(patched).toMatchObject({ kind: 'config', message: expect.stringMatching(/Writing the fr-FR localization .*refused the field `keywords` \(HTTP 409: .*TOO_LONG/) });
+  });
+
+  it("an answer App Store Connect does not give (pages without end) is 'config' naming api_url", async () => {
+    const wrong = await startAppStoreConnectMock();
+    try {
+      // More than five pages of 200: no app has that many localizations, so the server is not Apple's.
+      for (let i = 0; i < 1001; i++) wrong.edit(wrong.editable.appInfo, `xx-${String(i).padStart(4, '0')}`, 'name', 'x');
+      const error = await rejection(appStoreConnect.list(context(wrong, { settings: { fields: ['name'] } })));
+      expect(error.kind).toBe('config');
+      expect(error.message).toMatch(/more than 5 pages of 200.*`api_url`/);
+    } finally {
+      await wrong.close();
     }
   });
 

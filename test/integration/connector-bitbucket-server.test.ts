@@ -145,6 +145,16 @@ describe('Bitbucket Data Center connector', () => {
     expect(translationIn(mock.git, 'cart', 'de')).toBe('Ihr Warenkorb ist leer');
   });
 
+  it("a branch name Bitbucket refuses (400 InvalidRefNameException) is 'config' naming base_branch and quoting Bitbucket", async () => {
+    // 'parlance/' + this name is 101 characters as refs/heads/…: the base itself (92) is accepted, Parlance's branch is not.
+    const base = `release/${'x'.repeat(73)}`;
+    mock.git.move(base, mock.git.head('main')!);
+    const error = await rejection(bitbucketServer.write!(context(mock, { base_branch: base }), filesWriteBack({ de: GERMAN })));
+    expect(error.kind).toBe('config');
+    expect(error.message).toMatch(/refused the branch name \(HTTP 400: The ref name, once fully qualified, is limited to 100 characters\.\).*`base_branch`/);
+    expect(mock.git.head(`parlance/${base}`)).toBeUndefined();
+  });
+
   it('refused rows: a failed report, annotations on the source lines 100 at a time, replaced (not duplicated) when reported again, at most 1000', async () => {
     const rows: ReportRow[] = [{ path: 'locales/en.json', key: 'cart', locale: 'de', line: 3, outcome: 'refused', reason: 'Placeholder {count} missing' }];
     for (let i = 0; i < 129; i++) rows.push({ path: 'locales/en.json', key: `extra.${i}`, locale: 'fr', line: 10 + i, outcome: 'flagged', reason: 'Longer than the source by 60%' });

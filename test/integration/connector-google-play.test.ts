@@ -61,6 +61,9 @@ describe('Google Play connector', () => {
     const first = await googlePlay.write!(context(mock), stringsWriteBack(unit, rows));
     expect(first.written).toBe(3);
     expect(first.note).toMatch(/Left 1 field\(s\) a person changed .*title \(fr\)/);
+    expect(first.skipped).toEqual([{ path: unit.path, key: 'title', locale: 'fr' }]);
+    // Google's concurrency considerations: a commit sends a person's pending Play Console changes for review too.
+    expect(first.note).toMatch(/sent them for review; the commit also sent for review any changes a person had waiting in the Play Console/);
     const sent = writes(mock);
     expect(sent.map((r) => `${r.method} ${r.path.split('/').slice(-1)[0]}`)).toEqual(['PATCH de-DE', `PUT ${PLAY_TRACK}`, expect.stringMatching(/^POST \d+:commit$/)]);
     expect(sent[0]!.body).toEqual({ title: 'Willkommen im Laden', shortDescription: 'Ihr Warenkorb ist leer' });
@@ -141,7 +144,7 @@ describe('Google Play connector', () => {
       expect(mock.openEdits()).toEqual([]);
       expect(mock.text('fr-FR', 'shortDescription')).toBe('');
       const result = await googlePlay.write!(context(mock, { settings: { changes_not_sent_for_review: true } }), stringsWriteBack(unit, rows));
-      expect(result).toMatchObject({ written: 1, note: expect.stringMatching(/not sent for review/) });
+      expect(result).toMatchObject({ written: 1, note: expect.stringMatching(/not sent for review: they wait in the Play Console, beside any changes a person has there/) });
       expect(mock.requests.at(-1)!.query.get('changesNotSentForReview')).toBe('true');
       expect(mock.text('fr-FR', 'shortDescription')).toBe('Votre panier est vide');
     } finally {
@@ -188,6 +191,23 @@ describe('Google Play connector', () => {
     expect(refused.kind).toBe('auth');
     expect(refused.message).toMatch(/invalid_grant/);
     expect(googlePlay.settings.safeParse({ package_name: 'not a package' }).error?.issues[0]?.path).toEqual(['package_name']);
+  });
+
+  it("an answer Google Play does not give (too many listings or releases) is 'config' naming api_url", async () => {
+    const { listings, tracks } = mock.committed;
+    try {
+      mock.committed.listings = new Map(Array.from({ length: 201 }, (_, i) => [`x${i}`, { language: `x${i}`, title: 'x', shortDescription: '', fullDescription: '' }]));
+      const tooManyListings = await rejection(googlePlay.list(context(mock)));
+      expect(tooManyListings).toMatchObject({ kind: 'config', message: expect.stringMatching(/201 listings, .*not trusted\. Check that `api_url` is the Android Publisher API/) });
+      mock.committed.listings = listings;
+      mock.committed.tracks = new Map([[PLAY_TRACK, Array.from({ length: 21 }, (_, i) => ({ name: `1.${i}`, versionCodes: [String(i + 1)], status: 'completed' }))]]);
+      const tooManyReleases = await rejection(googlePlay.list(context(mock)));
+      expect(tooManyReleases).toMatchObject({ kind: 'config', message: expect.stringMatching(/21 active releases, .*`api_url`/) });
+      expect(mock.openEdits()).toEqual([]);
+    } finally {
+      mock.committed.listings = listings;
+      mock.committed.tracks = tracks;
+    }
   });
 
   it("waits out a 429, and a server that does not answer is 'unavailable'", async () => {

@@ -46,7 +46,7 @@ describe('Google Sheets connector', () => {
 
     // The framework would never ask to write the formula cell; a write that does is refused cell by cell anyway.
     const result = await googleSheets.write!(context(mock), stringsWriteBack(unit, [{ key: 'cart', locale: 'de', text: 'Warenkorb leer' }]));
-    expect(result).toMatchObject({ written: 0, note: expect.stringMatching(/Left 1 formula cell\(s\): C3 \(de\)/) });
+    expect(result).toMatchObject({ written: 0, note: expect.stringMatching(/Left 1 formula cell\(s\): C3 \(de\)/), skipped: [{ path: unit.path, key: 'cart', locale: 'de' }] });
     expect(mock.cell(mock.rowOf('cart'), 'de')).toMatchObject({ formula: '=GOOGLETRANSLATE(B3,"en","de")' });
   });
 
@@ -99,6 +99,8 @@ describe('Google Sheets connector', () => {
     expect(result.written).toBe(1);
     expect(result.note).toMatch(/Left 1 cell\(s\) a person changed since the listing: welcome \(de, C2\)/);
     expect(result.note).toMatch(/the key is no longer in its row .*: farewell \(row 5\)/);
+    // Neither is recorded as written: the next listing compares the cells with what was there before.
+    expect(result.skipped?.map((s) => `${s.key}/${s.locale}`).sort()).toEqual(['farewell/de', 'welcome/de']);
     expect(mock.cell(2, 'de')).toBe('Herzlich willkommen');
     expect(mock.cell(2, 'fr')).toBe('Bienvenue');
     expect(mock.cell(5, 'de')).toBeUndefined();
@@ -149,6 +151,59 @@ describe('Google Sheets connector', () => {
     const again = unitOf(await googleSheets.list(context(mock, { settings })));
     expect(again.strings[0]!.translations).toEqual({ de: 'Start', fr: 'Accueil' });
     expect(again.strings[0]!.ref).toMatchObject({ added: ['ja'], columns: { fr: 'E', ja: 'F' } });
+  });
+
+  it('an added column goes after every cell read: a headerless column holding a person\'s comments is never taken', async () => {
+    const grid = mock.tabs.get(SHEETS_TAB)!;
+    // Column G has no header, but a person keeps comments there.
+    grid[2]![6] = 'Legal must approve this wording';
+    grid[4]![6] = 'Too long on mobile';
+    const settings = { add_missing_columns: true };
+    const unit = unitOf(await googleSheets.list(context(mock, { settings })));
+    expect(unit.strings[0]!.ref).toMatchObject({ columns: { de: 'C', fr: 'D', ja: 'H' }, added: ['ja'], free: 7 });
+    expect(unit.strings[1]!.translations).toEqual({});
+    const result = await googleSheets.write!(context(mock, { settings }), stringsWriteBack(unit, [{ key: 'cart', locale: 'ja', text: 'カートは空です' }]));
+    expect(result).toMatchObject({ written: 1, note: expect.stringMatching(/Added the column\(s\) H \(ja\)/) });
+    expect(grid[0]![6]).toBeUndefined();
+    expect(grid[0]![7]).toBe('ja');
+    expect(grid[2]!.slice(6)).toEqual(['Legal must approve this wording', 'カートは空です']);
+    expect(grid[4]![6]).toBe('Too long on mobile');
+    // Listed again, G is still nobody's column: its comments are not imported as translations.
+    const again = unitOf(await googleSheets.list(context(mock, { settings })));
+    expect(again.strings[1]!.translations).toEqual({ ja: 'カートは空です' });
+    expect(again.strings[3]!.translations).toEqual({});
+
+    // A person types into the column to be added between listing and write, in a row the write does not touch.
+    mock.reset();
+    const listed = unitOf(await googleSheets.list(context(mock, { settings })));
+    expect(listed.strings[0]!.ref).toMatchObject({ columns: { ja: 'G' } });
+    mock.tabs.get(SHEETS_TAB)![4]![6] = 'A comment';
+    mock.requests.length = 0;
+    const filled = await rejection(googleSheets.write!(context(mock, { settings }), stringsWriteBack(listed, [{ key: 'welcome', locale: 'ja', text: 'ようこそ' }])));
+    expect(filled.kind).toBe('config');
+    expect(filled.message).toMatch(/Column\(s\) G \(for ja\) of sheet 'Strings', empty at the listing and to be added, now hold cells; nothing was written/);
+    expect(api(mock).filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it("a write into a protected range is 'config' naming the cells and what to do, not a credentials error", async () => {
+    const unit = unitOf(await googleSheets.list(context(mock)));
+    mock.protect('D1:D100');
+    const refused = await rejection(
+      googleSheets.write!(
+        context(mock),
+        stringsWriteBack(unit, [
+          { key: 'welcome', locale: 'de', text: 'Willkommen' },
+          { key: 'welcome', locale: 'fr', text: 'Bienvenue' },
+        ]),
+      ),
+    );
+    expect(refused.kind).toBe('config');
+    expect(refused.message).toMatch(/HTTP 403 \(You are trying to edit a protected cell or object\./);
+    expect(refused.message).toMatch(/some of the cells written to sheet 'Strings' are protected \(cells C2, D2 in column\(s\) C \(de\), D \(fr\)\)/);
+    expect(refused.message).toMatch(/Remove that protection .* or give the service account .*@.* edit rights on the protected range/);
+    expect(refused.message).not.toMatch(/sharing|refused the credentials/);
+    expect(mock.cell(2, 'de')).toBeUndefined();
+    expect(mock.cell(2, 'fr')).toBeUndefined();
   });
 
   it("config errors name the setting: repeated keys (both rows), a missing column, an unknown tab or spreadsheet, too many rows", async () => {

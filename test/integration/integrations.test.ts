@@ -11,7 +11,7 @@ import { signParlance } from '../../server/integrations/connectors/http.js';
 import { KIT_ENV, waitForSync, type ConnectionBody, type SyncBody } from '../helpers/connector-kit.js';
 import { startHttpServiceMock, type HttpServiceMock } from '../helpers/connector-mocks/http-service.js';
 import { artboard, sketchFile, sketchId, text } from '../helpers/connector-mocks/sketch.js';
-import { startService, type TestService } from '../helpers/service.js';
+import { startService, waitForBatch, type TestService } from '../helpers/service.js';
 
 const SECRET = 'signing-secret-0123456789';
 
@@ -173,6 +173,50 @@ describe('the connector framework', () => {
     expect(Date.parse(next.next_scheduled_at)).toBeGreaterThan(Date.now() + 59 * 60_000);
     await service.api(`/v1/integrations/http/${created.id}`, { method: 'DELETE' });
   });
+
+  it("Parlance's own text is never taken for a person's: not after its record of a write is lost, nor after a write the remote system did not take", async () => {
+    const remote = await startHttpServiceMock({ signingSecret: SECRET });
+    try {
+      const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { ...remote.settings, name: 'own-text' }, secrets: remote.secrets } });
+      const created = (await res.json()) as ConnectionBody;
+      const base = `/v1/integrations/http/${created.id}`;
+      const run = async () => {
+        const started = (await (await service.api(`${base}/sync`, { method: 'POST' })).json()) as SyncBody;
+        const sync = await waitForSync(service, 'http', created.id, started.id);
+        expect(sync.status, JSON.stringify(sync.log)).toBe('succeeded');
+        if (sync.batch_id) await waitForBatch(service, sync.batch_id);
+        return sync;
+      };
+      const first = await waitForSync(service, 'http', created.id, created.last_sync!.id);
+      expect(first.status, JSON.stringify(first.log)).toBe('succeeded');
+      await waitForBatch(service, first.batch_id!);
+      const firstDe = await remote.translation('cart', 'de');
+      expect(firstDe).toBeTruthy();
+      // A write whose record was lost (a write that failed part way is the same): the remote values are Parlance's own.
+      await service.runtime.db.deleteFrom('integration_values').where('connection_id', '=', created.id).execute();
+      const again = await run();
+      expect(again.counts.human_edits).toBe(0);
+      const humans = async () => ((await (await service.api('/v1/translations?locale=de&state=human&limit=500')).json()) as { items: { path: string }[] }).items.filter((t) => t.path.includes(created.id));
+      expect(await humans()).toEqual([]);
+      // The service does not take a translation (someone is editing it there) and says so: not recorded as written.
+      remote.locked.add('cart/de');
+      await remote.setSource('cart', 'Your basket is empty');
+      const skipped = await run();
+      expect(skipped.counts.written).toBe(1); // fr only
+      expect(skipped.log.map((l) => l.message).join('\n')).toContain('the service did not take 1: cart (de)');
+      expect(await remote.translation('cart', 'de')).toBe(firstDe);
+      // Unlocked, the old German is still there: it is Parlance's old text, not a person's, so the next write replaces it.
+      remote.locked.delete('cart/de');
+      const after = await run();
+      expect(after.counts.human_edits).toBe(0);
+      expect(after.counts.written).toBe(1);
+      expect(await remote.translation('cart', 'de')).not.toBe(firstDe);
+      expect(await humans()).toEqual([]);
+      await service.api(base, { method: 'DELETE' });
+    } finally {
+      await remote.close();
+    }
+  }, 60_000);
 
   it('a place renamed in the remote system: its old keys are removed, nothing is duplicated', async () => {
     const res = await service.api('/v1/integrations/http', { method: 'POST', json: { settings: { ...mock.settings, name: 'before' }, secrets: mock.secrets } });

@@ -3,6 +3,14 @@
  * holds a key field, a source field and one field per target locale. Each record with a key and a source text is one
  * string (key: the key field's value); the locale fields' cells are what the remote holds in each locale.
  *
+ * Each listing first reads the table's fields (`GET /v0/meta/bases/{base}/tables`, scope schema.bases:read): a key,
+ * source or locale field that does not exist is a `config` error naming it, and so is one with rich text formatting
+ * (type `richText`), whose API value is Markdown, escaped and always ending in "\n": "Hallo" written there would come
+ * back as "Hallo\n", differ from what Parlance wrote, and be imported as a person's translation; a source read from
+ * it would carry Markdown escapes (Airtable documents no exact escaping to undo, so it is refused too). A token without
+ * that scope (403) is noted in the sync log and the listing goes on unchecked, as before the check existed. The write
+ * reuses the listing's check: it writes only into the field the listing read (and checked) for each locale.
+ *
  * Records are listed 100 a page following `offset` (at most MAX_PAGES pages, with only the key, source and locale
  * fields asked for, optionally through a view). Translations are written with `PATCH /v0/{base}/{table}` of at most 10
  * records a request, `typecast: false`, carrying only the locale fields: never another field, never a new or deleted
@@ -25,7 +33,10 @@
  * `POST …/refresh`. A payload read that fails (an unknown webhook, a token without webhook:manage) is noted, keeps the
  * old cursor and does not fail the sync of strings: the records were read all the same.
  *
- * References: https://airtable.com/developers/web/api/list-records (`pageSize` ≤ 100, `offset`, `fields[]`, `view`,
+ * References: https://airtable.com/developers/web/api/get-base-schema (`{ tables: [{ id, name, primaryFieldId, fields:
+ * [{ id, name, type, options? }], views }] }`, scope schema.bases:read; field type `richText`),
+ * https://support.airtable.com/docs/markdown-rich-text-output-in-the-api (Markdown, the trailing "\n"),
+ * https://airtable.com/developers/web/api/list-records (`pageSize` ≤ 100, `offset`, `fields[]`, `view`,
  * `filterByFormula`, empty cells left out), …/update-multiple-records (PATCH, ≤ 10 records, `typecast`),
  * …/errors (`{ error: { type, message } }`, 401/403/404/422, 429 and its 30 s), …/rate-limits (5 requests/s per base),
  * …/webhooks-overview (the ping, X-Airtable-Content-MAC), …/create-a-webhook (`macSecretBase64`),
@@ -107,7 +118,7 @@ const AirtableSecrets = z
     access_token: z
       .string()
       .min(1, 'Expected an Airtable personal access token in `access_token`.')
-      .openapi({ description: 'A personal access token (`pat…`) with the scopes data.records:read and data.records:write (and webhook:manage with `webhook_id`), with access to the base.' }),
+      .openapi({ description: 'A personal access token (`pat…`) with the scopes data.records:read, data.records:write and schema.bases:read (and webhook:manage with `webhook_id`), with access to the base. Without schema.bases:read the field types are not checked (the sync log says so).' }),
   })
   .strict();
 
@@ -124,8 +135,11 @@ interface RecordPage {
   records: AirtableRecord[];
   offset?: string;
 }
-/** What `write` needs: the record, and what each locale's cell held at the listing ('' for empty). */
-type AirtableRef = { record: string; seen: Record<string, string> };
+/**
+ * What `write` needs: the record, what each locale's cell held at the listing ('' for empty), and the field the listing
+ * read (and checked) for each locale (absent in refs listed before the check existed).
+ */
+type AirtableRef = { record: string; seen: Record<string, string>; fields?: Record<string, string> };
 
 /** Airtable's error envelope: `{ error: { type, message } }`, or `{ error: 'NOT_FOUND' }`. */
 function airtableMessage(text: string): string {
@@ -168,12 +182,28 @@ async function paced(ctx: Ctx): Promise<void> {
   if (slot > now) await abortableSleep(slot - now, ctx.signal);
 }
 
+/**
+ * One request in this base's pace. One that took a second or more was most likely a 429 the HTTP layer waited out and
+ * sent again outside the pace, so the next request waits a gap after it rather than follow at once.
+ */
+async function pacedRequest(ctx: Ctx, url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<Response> {
+  await paced(ctx);
+  const started = Date.now();
+  try {
+    return await ctx.http.request(url, init);
+  } finally {
+    if (Date.now() - started >= 1000) {
+      const base = `${ctx.settings.api_url} ${ctx.settings.base_id}`;
+      nextSlot.set(base, Math.max(nextSlot.get(base) ?? 0, Date.now() + REQUEST_GAP_MS));
+    }
+  }
+}
+
 /** Requests to the connection's table, within Airtable's rate limit, with Airtable's errors worded. */
 function airtableClient(ctx: Ctx) {
   const tableUrl = `${ctx.settings.api_url.replace(/\/+$/, '')}/v0/${encodeURIComponent(ctx.settings.base_id)}/${encodeURIComponent(ctx.settings.table)}`;
   async function call<T>(url: string, what: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-    await paced(ctx);
-    const response = await ctx.http.request(url, {
+    const response = await pacedRequest(ctx, url, {
       method: init.method ?? 'GET',
       headers: { authorization: `Bearer ${ctx.secrets.access_token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
@@ -206,6 +236,73 @@ function planLocales(ctx: Ctx): { fields: Map<string, string>; unknown: string[]
   return { fields, unknown, missing };
 }
 
+/** The base's schema, as `GET /v0/meta/bases/{base}/tables` answers it (only what the check reads). */
+const BaseSchema = z.object({
+  tables: z.array(z.object({ id: z.string(), name: z.string(), fields: z.array(z.object({ id: z.string(), name: z.string(), type: z.string() })) })),
+});
+/** The connection's table's fields by name, or a note for the sync's log on why they could not be read. */
+type FieldTypes = { fields: z.infer<typeof BaseSchema>['tables'][number]['fields'] } | { unchecked: string };
+
+/**
+ * Reads the field types of the connection's table. A 403 (a token without schema.bases:read) or 404 is a note, never a
+ * failure: connections made before the check keep working. A table the base lacks is a `config` error.
+ */
+async function readFieldTypes(ctx: Ctx): Promise<FieldTypes> {
+  const { base_id: base, table } = ctx.settings;
+  const what = `Reading the fields of Airtable table '${table}'`;
+  const unchecked = (why: string) => ({
+    unchecked: `The field types could not be checked (${why}): add the scope schema.bases:read to the access token so that a rich-text field, whose text Airtable gives as Markdown, is refused rather than synced.`,
+  });
+  const response = await pacedRequest(ctx, `${ctx.settings.api_url.replace(/\/+$/, '')}/v0/meta/bases/${encodeURIComponent(base)}/tables`, {
+    method: 'GET',
+    headers: { authorization: `Bearer ${ctx.secrets.access_token}` },
+  });
+  if (response.status === 403 || response.status === 404) {
+    const said = airtableMessage(await response.text().catch(() => ''));
+    return unchecked(`GET /v0/meta/bases/${base}/tables answered HTTP ${response.status}${said ? `: ${said.slice(0, 80)}` : ''}`);
+  }
+  if (!response.ok) throw await failure(response, what, wording(ctx));
+  const parsed = BaseSchema.safeParse(await readJson<unknown>(response, what));
+  if (!parsed.success) return unchecked(`the answer of GET /v0/meta/bases/${base}/tables is not Airtable's schema`);
+  const found = parsed.data.tables.find((t) => t.id === table) ?? parsed.data.tables.find((t) => t.name === table);
+  if (!found) {
+    const tables = parsed.data.tables.map((t) => `'${t.name}' (${t.id})`).join(', ') || 'none';
+    throw new ConnectorError('config', `Airtable base ${base} has no table '${table}' (its tables: ${tables.slice(0, 400)}). Set \`table\` to one of them; its tbl… id survives renaming.`);
+  }
+  return { fields: found.fields };
+}
+
+/**
+ * Refuses a key, source or (used) locale field the table lacks or that has rich text formatting: its Markdown would be
+ * read as text, and what Parlance writes would come back changed. Names are case-sensitive, as Airtable's; an id works too.
+ */
+function checkFields(ctx: Ctx, types: FieldTypes, plan: ReturnType<typeof planLocales>): void {
+  if ('unchecked' in types) return;
+  const { table } = ctx.settings;
+  const used: [setting: string, field: string][] = [
+    ['key_field', ctx.settings.key_field],
+    ['source_field', ctx.settings.source_field],
+    ...[...plan.fields].map(([target, field]): [string, string] => [`locale_fields.${Object.keys(ctx.settings.locale_fields).find((l) => sameLocale(l, target)) ?? target}`, field]),
+  ];
+  const missing: string[] = [];
+  const rich: string[] = [];
+  for (const [setting, name] of used) {
+    const field = types.fields.find((f) => f.name === name) ?? types.fields.find((f) => f.id === name);
+    if (!field) missing.push(`'${name}' (\`${setting}\`)`);
+    else if (field.type === 'richText') rich.push(`'${name}' (\`${setting}\`)`);
+  }
+  if (missing.length) {
+    const names = types.fields.map((f) => `'${f.name}'`).join(', ');
+    throw new ConnectorError('config', `Airtable table '${table}' has no field ${missing.join(', ')}; its fields are ${names.slice(0, 400)}. Field names are case-sensitive.`);
+  }
+  if (rich.length) {
+    throw new ConnectorError(
+      'config',
+      `Airtable field ${rich.join(', ')} of table '${table}' has rich text formatting on: Airtable gives its text as Markdown, escaped and ending in a line break, so what Parlance writes would come back changed (and be imported as a person's translation). Turn off "Enable rich text formatting" in the field's settings, or use another field.`,
+    );
+  }
+}
+
 const fieldsQuery = (query: URLSearchParams, fields: Iterable<string>) => {
   for (const field of fields) query.append('fields[]', field);
 };
@@ -234,10 +331,9 @@ async function readPayloads(ctx: Ctx, webhookId: string): Promise<{ note: string
   const { base_id: base, table } = ctx.settings;
   const hookUrl = `${ctx.settings.api_url.replace(/\/+$/, '')}/v0/bases/${encodeURIComponent(base)}/webhooks`;
   async function read<T>(url: string, schema: z.ZodType<T>, what: string): Promise<T> {
-    await paced(ctx);
     let answer: unknown;
     try {
-      const response = await ctx.http.request(url, { method: 'GET', headers: { authorization: `Bearer ${ctx.secrets.access_token}` } });
+      const response = await pacedRequest(ctx, url, { method: 'GET', headers: { authorization: `Bearer ${ctx.secrets.access_token}` } });
       if (!response.ok) {
         const said = airtableMessage(await response.text().catch(() => ''));
         const advice =
@@ -311,6 +407,9 @@ async function list(ctx: Ctx): Promise<Listing> {
   const { tableUrl, call } = airtableClient(ctx);
   const { key_field: keyField, source_field: sourceField, view } = ctx.settings;
   const plan = planLocales(ctx);
+  const types = await readFieldTypes(ctx);
+  checkFields(ctx, types, plan);
+  const fieldOf = Object.fromEntries(plan.fields);
   const strings: RemoteString[] = [];
   const skipped = { noKey: 0, noSource: 0, notText: 0, repeated: 0 };
   const seenKeys = new Set<string>();
@@ -352,7 +451,7 @@ async function list(ctx: Ctx): Promise<Listing> {
       seenKeys.add(key);
       const seen: Record<string, string> = {};
       for (const [locale, field] of plan.fields) seen[locale] = cellText(fields[field]) ?? '';
-      const ref: AirtableRef = { record: record.id, seen };
+      const ref: AirtableRef = { record: record.id, seen, fields: fieldOf };
       strings.push({
         key,
         source,
@@ -364,6 +463,7 @@ async function list(ctx: Ctx): Promise<Listing> {
     offset = typeof page.offset === 'string' && page.offset !== '' ? page.offset : undefined;
   } while (offset);
   const notes = [`Read ${records} Airtable record(s) in ${pages} page(s): ${strings.length} string(s).`];
+  if ('unchecked' in types) notes.push(types.unchecked);
   if (skipped.noKey) notes.push(`${skipped.noKey} record(s) with a source text but no '${keyField}' were left out.`);
   if (skipped.repeated) notes.push(`${skipped.repeated} record(s) repeat a key already listed and were left out; keys in '${keyField}' must be unique.`);
   if (skipped.notText) notes.push(`${skipped.notText} record(s) whose '${sourceField}' is not text were left out.`);
@@ -392,11 +492,21 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   const plan = planLocales(ctx);
   const byRecord = new Map<string, { write: StringWrite; ref: AirtableRef; field: string }[]>();
   const absent = new Set<string>();
+  const moved: string[] = [];
+  // Writes left undone are not recorded as written (WriteResult.skipped): the next listing compares with what was there.
+  const unwritten: StringWrite[] = [];
   for (const one of writeBack.strings) {
     const ref = readRef(one);
     const field = plan.fields.get(one.locale);
     if (!field) {
       absent.add(one.locale);
+      unwritten.push(one);
+      continue;
+    }
+    // Only into the field the listing read and checked: `locale_fields` changed since is left to the next sync.
+    if (ref.fields && ref.fields[one.locale] !== field) {
+      moved.push(`${one.key} (${one.locale})`);
+      unwritten.push(one);
       continue;
     }
     byRecord.set(ref.record, [...(byRecord.get(ref.record) ?? []), { write: one, ref, field }]);
@@ -418,6 +528,7 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
       const writes = byRecord.get(id)!;
       if (!fields) {
         gone.push(`${writes[0]!.write.key} (${id})`);
+        unwritten.push(...writes.map((w) => w.write));
         continue;
       }
       const changes: Record<string, string> = {};
@@ -426,6 +537,7 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
         if (there === one.text) continue;
         if (there !== (ref.seen[one.locale] ?? '')) {
           kept.push(`${one.key} (${one.locale})`);
+          unwritten.push(one);
           continue;
         }
         changes[field] = one.text;
@@ -440,8 +552,10 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   if (written) notes.push(`Wrote ${written} cell(s) into Airtable.`);
   if (kept.length) notes.push(`Left ${kept.length} cell(s) a person changed in Airtable since the listing: ${kept.slice(0, 10).join(', ')}.`);
   if (gone.length) notes.push(`Not written: record(s) deleted since the listing: ${gone.slice(0, 10).join(', ')}.`);
+  if (moved.length) notes.push(`Not written: \`locale_fields\` changed since the listing for ${moved.slice(0, 10).join(', ')}; the next sync writes them.`);
   if (absent.size) notes.push(`Not written: ${[...absent].join(', ')} has no field in \`locale_fields\`.`);
-  return { written, ...(notes.length ? { note: notes.join(' ') } : {}) };
+  const skipped = unwritten.map((w) => ({ path: w.path, key: w.key, locale: w.locale }));
+  return { written, ...(skipped.length ? { skipped } : {}), ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
 /** `X-Airtable-Content-MAC`'s value: `hmac-sha256=` and the hex HMAC-SHA256 of the body, keyed with the decoded MAC secret. */

@@ -18,7 +18,10 @@
  * Writing is a PATCH of the localization (`type`, `id`, the changed `attributes`) after reading it again: a field a
  * person changed in App Store Connect since the listing is left as it is. A locale the app lacks is created (POST) only
  * when `add_locales` is set, since adding a locale publishes the app in that language with the next release and Apple
- * refuses a submission whose app info and version have different locales.
+ * refuses a submission whose app info and version have different locales. Apple answers 409 for three things, told
+ * apart by `errors[].code`: `STATE_ERROR` (the version went to review after the listing: that localization is skipped
+ * with a note, the others are written, and the next editable version gets the texts), a duplicate locale (a person
+ * added it meanwhile: the next sync lists it) and any other `ENTITY_ERROR.*` (a value Apple refuses: `config`).
  *
  * Webhooks: App Store Connect's webhooks (signed in `x-apple-signature`) report version, build and TestFlight state
  * changes, and no event for a metadata edit, so none is offered: syncs run on the schedule and on demand.
@@ -143,6 +146,38 @@ const WORDING: FailureWording = {
   read: appleMessage,
 };
 
+interface AppleError {
+  code?: string;
+  title?: string;
+  detail?: string;
+  source?: { pointer?: string };
+}
+
+/** The errors of Apple's error document (`{ errors: [{ status, code, title, detail, source }] }`); none when it is not one. */
+function appleErrors(text: string): AppleError[] {
+  try {
+    const body = JSON.parse(text) as { errors?: unknown };
+    return Array.isArray(body.errors) ? body.errors.filter((e): e is AppleError => typeof e === 'object' && e !== null) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What a 409 to a localization write means. Apple answers 409 for three things: `STATE_ERROR` (the app info or
+ * version left the states that allow edits, e.g. it went to review after the listing), a duplicate
+ * (`ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE`: the locale exists already) and every other `ENTITY_ERROR.*` (a value
+ * Apple refuses: too long, invalid). `field` is the attribute named by the error's `source.pointer` or its detail.
+ */
+function appleConflict(text: string): { kind: 'state' | 'duplicate' | 'refused'; said: string; field?: string } {
+  const errors = appleErrors(text);
+  const codes = errors.map((e) => e.code ?? '');
+  const kind = codes.length > 0 && codes.every((c) => c.startsWith('STATE_ERROR')) ? 'state' : codes.some((c) => c.endsWith('.DUPLICATE')) ? 'duplicate' : 'refused';
+  const first = errors.find((e) => !(e.code ?? '').startsWith('STATE_ERROR')) ?? errors[0];
+  const field = first?.source?.pointer?.match(/^\/data\/attributes\/(\w+)/)?.[1] ?? first?.detail?.match(/attribute '(\w+)'/i)?.[1];
+  return { kind, said: appleMessage(text), ...(field ? { field } : {}) };
+}
+
 /** Apple's words from its error document: the first error's code and detail. */
 export function appleMessage(text: string): string {
   try {
@@ -202,7 +237,8 @@ async function readAll(ctx: Ctx, url: string, what: string): Promise<Resource[]>
   const all: Resource[] = [];
   let next: string | undefined = url;
   for (let page = 1; next; page++) {
-    if (page > MAX_PAGES) throw new ConnectorError('unavailable', `${what}: more than ${MAX_PAGES} pages of ${PAGE_SIZE}; App Store Connect has far fewer locales, so the answer is not trusted.`);
+    // Asking again gets the same endless answer: the server at api_url is not Apple's.
+    if (page > MAX_PAGES) throw new ConnectorError('config', `${what}: more than ${MAX_PAGES} pages of ${PAGE_SIZE}; App Store Connect has far fewer locales, so the answer is not trusted. Check that \`api_url\` is the App Store Connect API (https://api.appstoreconnect.apple.com).`);
     const body: Document<Resource[]> | null = await call<Document<Resource[]>>(ctx, next, `${what} (page ${page})`);
     if (!Array.isArray(body?.data)) throw new ConnectorError('config', `${what}: the answer has no data list; is api_url the App Store Connect API?`);
     all.push(...body.data);
@@ -352,44 +388,80 @@ interface Group {
 }
 
 /** One localization's writes: read it again, PATCH the fields nobody changed since the listing. */
-async function patchLocalization(ctx: Ctx, group: Group & { target: { id: string; code: string } }): Promise<{ written: number; kept: string[]; gone?: string }> {
+/** What writing one localization came to; `unwritten`: the writes left undone (kept or skipped), not to be recorded as written. */
+interface LocalizationResult {
+  written: number;
+  kept: string[];
+  gone?: string;
+  unwritten: StringWrite[];
+}
+
+async function patchLocalization(ctx: Ctx, group: Group & { target: { id: string; code: string } }): Promise<LocalizationResult> {
   const { type, label } = KINDS[group.kind];
   const what = `the ${group.target.code} localization of ${label} ${group.parent}`;
   const now = await call<Document<Resource>>(ctx, api(ctx, `/${type}/${encodeURIComponent(group.target.id)}`), `Reading ${what}`, { missing: true });
-  if (!now?.data) return { written: 0, kept: [], gone: `${what} was deleted since the listing` };
+  const all = group.writes.map((w) => w.write);
+  if (!now?.data) return { written: 0, kept: [], gone: `${what} was deleted since the listing`, unwritten: all };
   const attributes: Record<string, string> = {};
   const kept: string[] = [];
+  const unwritten: StringWrite[] = [];
   for (const { write, ref } of group.writes) {
     const current = text(now.data.attributes?.[ref.field]);
     if (current === write.text) continue;
     if (current !== (ref.seen[group.tag] ?? '')) {
       kept.push(`${ref.field} (${group.tag})`);
+      unwritten.push(write);
       continue;
     }
     attributes[ref.field] = write.text;
   }
   const written = Object.keys(attributes).length;
-  if (written > 0) await call(ctx, api(ctx, `/${type}/${encodeURIComponent(group.target.id)}`), `Writing ${what}`, { method: 'PATCH', body: { data: { type, id: group.target.id, attributes } } });
-  return { written, kept };
+  if (written === 0) return { written, kept, unwritten };
+  const response = await ctx.http.request(api(ctx, `/${type}/${encodeURIComponent(group.target.id)}`), {
+    method: 'PATCH',
+    headers: { authorization: authorization(ctx), accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { type, id: group.target.id, attributes } }),
+  });
+  if (response.status === 409) {
+    const conflict = appleConflict(await response.text());
+    // The version went to review (or out) after the listing: this localization is skipped, the others are written.
+    if (conflict.kind === 'state') return { written: 0, kept, gone: `${what}: Apple no longer allows edits to it (${conflict.said}); the next editable ${label} gets these texts`, unwritten: all };
+    throw refused(`Writing ${what}`, conflict);
+  }
+  if (!response.ok) throw await failure(response, `Writing ${what}`, WORDING);
+  await response.body?.cancel();
+  return { written, kept, unwritten };
+}
+
+/** A 409 for a value Apple refuses (too long, invalid): asking again gets the same answer. */
+function refused(what: string, conflict: { said: string; field?: string }): ConnectorError {
+  const field = conflict.field ? `the field \`${conflict.field}\`` : 'a field';
+  return new ConnectorError('config', `${what}: App Store Connect refused ${field} (HTTP 409: ${conflict.said}). Correct that translation in Parlance${conflict.field === 'locale' ? ", or the connection's `locales` map" : ''}, then sync again.`);
 }
 
 /** A locale the app lacks: one POST with the translated fields (an app info localization needs its `name`). */
-async function createLocalization(ctx: Ctx, group: Group): Promise<{ written: number; kept: string[]; gone?: string }> {
+async function createLocalization(ctx: Ctx, group: Group): Promise<LocalizationResult> {
   const { type, label, parentType, relationship } = KINDS[group.kind];
   const code = appleCodeFor(group.tag, APPLE_LOCALES, ctx.settings.locales);
-  if (!code) return { written: 0, kept: [], gone: `${group.tag} maps to no App Store locale; set \`locales\`` };
+  const all = group.writes.map((w) => w.write);
+  if (!code) return { written: 0, kept: [], gone: `${group.tag} maps to no App Store locale; set \`locales\``, unwritten: all };
   const attributes: Record<string, string> = Object.fromEntries(group.writes.map(({ write, ref }) => [ref.field, write.text]));
-  if (group.kind === 'appInfo' && !attributes.name) return { written: 0, kept: [], gone: `a new ${code} app info localization needs its name, which was not translated` };
+  if (group.kind === 'appInfo' && !attributes.name) return { written: 0, kept: [], gone: `a new ${code} app info localization needs its name, which was not translated`, unwritten: all };
   const response = await ctx.http.request(api(ctx, `/${type}`), {
     method: 'POST',
     headers: { authorization: authorization(ctx), 'content-type': 'application/json' },
     body: JSON.stringify({ data: { type, attributes: { locale: code, ...attributes }, relationships: { [relationship]: { data: { type: parentType, id: group.parent } } } } }),
   });
-  // 409: a person added the locale since the listing; the next sync lists it and writes only what they left empty.
-  if (response.status === 409) return { written: 0, kept: [], gone: `${label} ${group.parent} (${code}): App Store Connect refused to add it (${appleMessage(await response.text())}); the next sync lists it anew` };
+  if (response.status === 409) {
+    const conflict = appleConflict(await response.text());
+    // A person added the locale since the listing; the next sync lists it and writes only what they left empty.
+    if (conflict.kind === 'duplicate') return { written: 0, kept: [], gone: `${label} ${group.parent} (${code}): a person added this locale meanwhile (${conflict.said}); the next sync lists it anew`, unwritten: all };
+    if (conflict.kind === 'state') return { written: 0, kept: [], gone: `${label} ${group.parent} (${code}): Apple no longer allows edits to it (${conflict.said}); the next editable ${label} gets this locale`, unwritten: all };
+    throw refused(`Adding the ${code} localization to ${label} ${group.parent}`, conflict);
+  }
   if (!response.ok) throw await failure(response, `Adding the ${code} localization to ${label} ${group.parent}`, WORDING);
   await response.body?.cancel();
-  return { written: Object.keys(attributes).length, kept: [] };
+  return { written: Object.keys(attributes).length, kept: [], unwritten: [] };
 }
 
 async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
@@ -404,21 +476,24 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   let written = 0;
   const kept: string[] = [];
   const skipped: string[] = [];
+  const unwritten: StringWrite[] = [];
   for (const group of groups.values()) {
     if (!group.target && !ctx.settings.add_locales) {
       skipped.push(`${group.tag} is not a locale of the app (set \`add_locales\` to add it)`);
+      unwritten.push(...group.writes.map((w) => w.write));
       continue;
     }
     const result = group.target ? await patchLocalization(ctx, { ...group, target: group.target }) : await createLocalization(ctx, group);
     written += result.written;
     kept.push(...result.kept);
+    unwritten.push(...result.unwritten);
     if (result.gone) skipped.push(result.gone);
   }
   const notes: string[] = [];
   if (written) notes.push(`Wrote ${written} field(s) into App Store Connect; nothing was submitted for review.`);
   if (kept.length) notes.push(`Left ${kept.length} field(s) a person changed in App Store Connect since the listing: ${kept.slice(0, 10).join(', ')}.`);
   if (skipped.length) notes.push(`Not written: ${[...new Set(skipped)].slice(0, 10).join('; ')}.`);
-  return { written, ...(notes.length ? { note: notes.join(' ') } : {}) };
+  return { written, ...(unwritten.length ? { skipped: unwritten.map((w) => ({ path: w.path, key: w.key, locale: w.locale })) } : {}), ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
 export const appStoreConnect: Connector<AppStoreConnectSettings, AppStoreConnectSecrets> = {

@@ -178,9 +178,16 @@ function openBitbucketServer(ctx: Context): GitHost {
   async function createBranch(branch: string, startPoint: string): Promise<void> {
     const what = `Creating branch '${branch}' of ${label} at ${startPoint.slice(0, 12)}`;
     const response = await ctx.http.request(`${api}/branches`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ name: branch, startPoint }) });
-    // A branch created meanwhile (by a retried write, or a person): Bitbucket refuses the name; the next attempt reads it.
     if (response.status === 400 || response.status === 409) {
-      throw new ConnectorError('unavailable', `${what}: Bitbucket refused it (HTTP ${response.status}: ${serverMessage(await response.text())}); the sync is retried and goes on from the branch as it is.`);
+      const body = await response.text();
+      const said = serverMessage(body);
+      // A branch created meanwhile (by a retried write, or a person), or a start point pushed away since it was read:
+      // the next attempt reads the branches again.
+      if (response.status === 409 || /DuplicateRefException|NoSuchCommitException/.test(body) || /already exists/i.test(said)) {
+        throw new ConnectorError('unavailable', `${what}: Bitbucket refused it (HTTP ${response.status}: ${said}); the sync is retried and goes on from the branch as it is.`);
+      }
+      // An invalid name (InvalidRefNameException: too long, a character the instance refuses): the same name is refused again.
+      throw new ConnectorError('config', `${what}: Bitbucket refused the branch name (HTTP 400: ${said}). Parlance names its branch after the \`base_branch\` setting ('${s.base_branch}' → '${branch}'): point \`base_branch\` at a branch whose name Bitbucket accepts with the 'parlance/' prefix (at most 100 characters as refs/heads/…), then sync again.`);
     }
     if (!response.ok) throw await fail(response, what);
     await response.body?.cancel();

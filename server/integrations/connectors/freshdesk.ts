@@ -31,9 +31,10 @@
  * Freshdesk SDK (sdk/fdk/freshdesk/solutions.go, article.go, folder.go, errors.go) for the same routes and shapes.
  */
 import { z } from '@hono/zod-openapi';
-import type { Connector, ConnectorContext, JsonValue, Listing, RemoteString, StringUnit, StringWrite, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
+import type { Connector, ConnectorContext, JsonValue, Listing, RemoteString, StringUnit, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { failure, vendorMessage } from '../connector-http.js';
+import { failure, getValidated, vendorMessage, type FailureWording, type Validated } from '../connector-http.js';
+import { fieldsToWrite, groupWrites, listed, outcomeNotes, settleWrite, type Outcome, type PlacedWrite } from '../help-center.js';
 import { matchLocales, sameLocale } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';
 
@@ -125,28 +126,11 @@ function freshdeskMessage(text: string): string {
   return vendorMessage(text);
 }
 
-/** The ConnectorError for a failed Freshdesk answer to `what` (see `failure`). */
-const freshdeskFailure = (response: Response, what: string): Promise<ConnectorError> =>
-  failure(response, what, { vendor: 'Freshdesk', read: freshdeskMessage, credentials: "the connection's api_key and that its agent may manage solutions", settings: "the connection's url and settings" });
+const wording: FailureWording = { vendor: 'Freshdesk', read: freshdeskMessage, credentials: "the connection's api_key and that its agent may manage solutions", settings: "the connection's url and settings" };
 
 /** A GET's JSON checked against `schema`, with its response (for the Link header); null for a 404 when `orGone`. */
-async function getJson<T extends z.ZodType>(ctx: Ctx, url: string, schema: T, what: string, orGone = false): Promise<{ body: z.infer<T>; response: Response } | null> {
-  const response = await ctx.http.request(url, { headers: authHeaders(ctx) });
-  if (orGone && response.status === 404) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.ok) throw await freshdeskFailure(response, what);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ConnectorError('config', `${what}: ${new URL(url).host} answered with a body that is not JSON (${text.slice(0, 80)}); is url a Freshdesk helpdesk address?`);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ConnectorError('config', `${what}: the answer is not a Freshdesk API answer (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}). Check the connection's url.`);
-  return { body: parsed.data, response };
+function getJson<T extends z.ZodType>(ctx: Ctx, url: string, schema: T, what: string, orGone = false): Promise<Validated<T> | null> {
+  return getValidated(ctx.http, url, { schema, what, wording, answer: 'a Freshdesk API answer', check: "the connection's url", orGone, headers: authHeaders(ctx) });
 }
 
 /** The `rel="next"` target of a Link header, if any. */
@@ -319,26 +303,15 @@ async function list(ctx: Ctx): Promise<Listing> {
   return { units, note: notes.join(' ') };
 }
 
-interface Outcome {
-  written: number;
-  kept: string[];
-  gone: string[];
+/** A write-back's outcome, and the new translations that wait for their title (and an article's description). */
+interface FreshdeskOutcome extends Outcome {
   waiting: string[];
 }
 
 /** Writes one item's translation in one language (its fields together), never over a person's change. */
-async function writeTranslation(ctx: Ctx, kind: Kind, itemId: string, code: string, writes: { write: StringWrite; ref: Ref }[], outcome: Outcome): Promise<void> {
+async function writeTranslation(ctx: Ctx, kind: Kind, itemId: string, code: string, writes: PlacedWrite<Ref>[], outcome: FreshdeskOutcome): Promise<void> {
   const now = await readOne(ctx, kind, itemId, code);
-  const fields: Partial<Record<Field, string>> = {};
-  for (const { write, ref } of writes) {
-    const current = textOf(now?.[ref.field]);
-    if (current === write.text) continue;
-    if (current !== ref.remote[write.locale]!.seen) {
-      outcome.kept.push(`${SINGULAR[kind]} ${itemId}.${ref.field} (${code})`);
-      continue;
-    }
-    fields[ref.field] = write.text;
-  }
+  const fields = fieldsToWrite(writes, (field) => textOf(now?.[field]), (field) => `${SINGULAR[kind]} ${itemId}.${field} (${code})`, outcome);
   const changed = Object.keys(fields).length;
   if (changed === 0) return;
   const headers = { ...authHeaders(ctx), 'content-type': 'application/json' };
@@ -353,39 +326,17 @@ async function writeTranslation(ctx: Ctx, kind: Kind, itemId: string, code: stri
     if (kind === 'articles') body = { ...fields, status: ctx.settings.status === 'published' ? ARTICLE_PUBLISHED : ARTICLE_DRAFT };
   }
   const response = await ctx.http.request(itemUrl(ctx, kind, itemId, code), { method: now ? 'PUT' : 'POST', headers, body: JSON.stringify(body) });
-  if (response.status === 404) {
-    await response.body?.cancel();
-    outcome.gone.push(`${SINGULAR[kind]} ${itemId}`);
-    return;
-  }
-  if (!response.ok) throw await freshdeskFailure(response, `Writing the ${code} translation of ${SINGULAR[kind]} ${itemId}`);
-  await response.body?.cancel();
-  outcome.written += changed;
+  await settleWrite(response, changed, `${SINGULAR[kind]} ${itemId}`, outcome, (failed) => failure(failed, `Writing the ${code} translation of ${SINGULAR[kind]} ${itemId}`, wording));
 }
 
 async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
-  const groups = new Map<string, { kind: Kind; id: string; code: string; writes: { write: StringWrite; ref: Ref }[] }>();
-  const unplaced: string[] = [];
-  for (const w of writeBack.strings) {
-    const parsed = refSchema.safeParse(w.ref);
-    const remote = parsed.success ? parsed.data.remote[w.locale] : undefined;
-    if (!parsed.success || !remote) {
-      unplaced.push(`${w.path}/${w.key} (${w.locale})`);
-      continue;
-    }
-    const at = `${parsed.data.kind}/${parsed.data.id}/${remote.code}`;
-    const group = groups.get(at) ?? { kind: parsed.data.kind, id: parsed.data.id, code: remote.code, writes: [] };
-    group.writes.push({ write: w, ref: parsed.data });
-    groups.set(at, group);
-  }
-  const outcome: Outcome = { written: 0, kept: [], gone: [], waiting: [] };
-  for (const group of groups.values()) await writeTranslation(ctx, group.kind, group.id, group.code, group.writes, outcome);
-  const some = (list: string[]) => `${list.slice(0, 10).join(', ')}${list.length > 10 ? ` and ${list.length - 10} more` : ''}`;
+  const { groups, unplaced } = groupWrites(writeBack.strings, refSchema, (ref) => `${ref.kind}/${ref.id}`);
+  const outcome: FreshdeskOutcome = { written: 0, kept: [], gone: [], waiting: [] };
+  for (const { ref, code, writes } of groups) await writeTranslation(ctx, ref.kind, ref.id, code, writes, outcome);
   const notes = [
-    outcome.kept.length > 0 ? `Not overwritten, changed in Freshdesk since the listing: ${some(outcome.kept)}.` : '',
-    outcome.gone.length > 0 ? `Deleted in Freshdesk since the listing, not written: ${[...new Set(outcome.gone)].join(', ')}.` : '',
-    outcome.waiting.length > 0 ? `Not created yet, Freshdesk needs the title (name) and, for an article, the description of a new translation together: ${some(outcome.waiting)}.` : '',
-    unplaced.length > 0 ? `No helpdesk language or item for: ${some(unplaced)}.` : '',
+    ...outcomeNotes('Freshdesk', outcome),
+    outcome.waiting.length > 0 ? `Not created yet, Freshdesk needs the title (name) and, for an article, the description of a new translation together: ${listed(outcome.waiting)}.` : '',
+    unplaced.length > 0 ? `No helpdesk language or item for: ${listed(unplaced)}.` : '',
   ].filter(Boolean);
   return { written: outcome.written, url: `${base(ctx)}/a/solutions`, ...(notes.length > 0 ? { note: notes.join(' ') } : {}) };
 }

@@ -9,7 +9,9 @@
  * `DELETE …/edits/{editId}` discards them. Listing opens an edit only to read and always deletes it, so a sync leaves
  * nothing open. Writing opens its own edit, reads the listings (and the track) again inside it, leaves any field a
  * person changed since the listing, patches the rest and commits once; any failure before the commit deletes the edit,
- * so Play is changed wholly or not at all. Writing what Play already holds changes nothing and commits nothing.
+ * so Play is changed wholly or not at all. Writing what Play already holds changes nothing and commits nothing. A commit
+ * without `changesNotSentForReview` sends for review every change waiting in the Play Console as well, a person's
+ * included (Google's "Concurrency considerations"): the setting's description, the guide and the write's note say so.
  *
  * Google allows each account one open edit per app (inserting another deletes the first) and deletes every open edit
  * when one is committed or when a person saves a change in the Play Console. Google then answers "This Edit has been
@@ -90,7 +92,7 @@ const GooglePlaySettings = z
     changes_not_sent_for_review: z
       .boolean()
       .default(false)
-      .openapi({ description: "Commit with `changesNotSentForReview=true`: the changes wait in the Play Console until a person sends them for review. Set it when Google refuses a commit with 'Changes cannot be sent for review automatically' (an app whose changes are managed, or after a rejection); leave it false otherwise, as Google then refuses the parameter." }),
+      .openapi({ description: "Commit with `changesNotSentForReview=true`: the changes wait in the Play Console until a person sends them for review. Set it when Google refuses a commit with 'Changes cannot be sent for review automatically' (an app whose changes are managed, or after a rejection); leave it false otherwise, as Google then refuses the parameter. Warning: with this false (the default), each commit Parlance makes also sends for review every change a person has waiting to be sent in the Play Console (Google's \"Concurrency considerations\"); with it true, Parlance's changes join those waiting and go for review when a person sends them." }),
     api_url: z.string().url().default('https://androidpublisher.googleapis.com').openapi({ description: 'The Android Publisher API. Default `https://androidpublisher.googleapis.com`.' }),
   })
   .strict();
@@ -125,6 +127,9 @@ const WORDING: FailureWording = {
   credentials: "the connection's service_account (invited in the Play Console under Users and permissions, with the app's store presence permissions)",
   settings: "the connection's package_name and release_notes_track",
 };
+
+/** An answer Google never gives comes from another server: asking again gets the same one, so the setting is named. */
+const CHECK_API_URL = 'Check that `api_url` is the Android Publisher API (https://androidpublisher.googleapis.com).';
 
 const base = (ctx: Ctx) => `${ctx.settings.api_url.replace(/\/+$/, '')}/androidpublisher/v3/applications/${encodeURIComponent(ctx.settings.package_name)}`;
 
@@ -192,7 +197,7 @@ export function playCodeFor(tag: string, codes: readonly string[], map: Record<s
 /** The release whose notes are translated: the track's newest (the highest version code), and a stable name for it. */
 function latestRelease(ctx: Ctx, track: Track): { release: Release; id: string } | undefined {
   const releases = track.releases ?? [];
-  if (releases.length > MAX_RELEASES) throw new ConnectorError('unavailable', `Reading track '${track.track}' of ${ctx.settings.package_name}: ${releases.length} active releases, more than the ${MAX_RELEASES} a track holds; the answer is not trusted.`);
+  if (releases.length > MAX_RELEASES) throw new ConnectorError('config', `Reading track '${track.track}' of ${ctx.settings.package_name}: ${releases.length} active releases, more than the ${MAX_RELEASES} a track holds; the answer is not trusted. ${CHECK_API_URL}`);
   const top = (release: Release) => Math.max(0, ...(release.versionCodes ?? []).map(Number).filter(Number.isFinite));
   const release = releases.reduce<Release | undefined>((best, r) => (best === undefined || top(r) > top(best) ? r : best), undefined);
   return release ? { release, id: (release.versionCodes ?? []).join(',') || text(release.name) } : undefined;
@@ -210,8 +215,8 @@ interface Snapshot {
 async function readListings(ctx: Ctx, editId: string): Promise<Map<string, PlayListing>> {
   const body = await call<{ listings?: PlayListing[] }>(ctx, `/edits/${encodeURIComponent(editId)}/listings`, `Reading the store listings of ${ctx.settings.package_name}`);
   const listings = body?.listings ?? [];
-  if (!Array.isArray(listings)) throw new ConnectorError('unavailable', `Reading the store listings of ${ctx.settings.package_name}: the answer has no listings list.`);
-  if (listings.length > MAX_LISTINGS) throw new ConnectorError('unavailable', `Reading the store listings of ${ctx.settings.package_name}: ${listings.length} listings, more than the ${MAX_LISTINGS} Play could hold; the answer is not trusted.`);
+  if (!Array.isArray(listings)) throw new ConnectorError('config', `Reading the store listings of ${ctx.settings.package_name}: the answer has no listings list. ${CHECK_API_URL}`);
+  if (listings.length > MAX_LISTINGS) throw new ConnectorError('config', `Reading the store listings of ${ctx.settings.package_name}: ${listings.length} listings, more than the ${MAX_LISTINGS} Play could hold; the answer is not trusted. ${CHECK_API_URL}`);
   return new Map(listings.filter((l) => typeof l.language === 'string').map((l) => [l.language!, l]));
 }
 
@@ -314,39 +319,47 @@ interface Plan {
   notes: Map<string, string>;
   kept: string[];
   skipped: string[];
+  /** The writes left undone (kept or skipped): not recorded as written. */
+  unwritten: StringWrite[];
 }
 
 /** Decides, against what the edit holds now, what each write changes: nothing already there, nothing a person changed. */
 function plan(ctx: Ctx, now: { listings: Map<string, PlayListing>; release?: { release: Release; id: string } }, writes: readonly StringWrite[]): Plan {
-  const result: Plan = { listings: new Map(), notes: new Map(), kept: [], skipped: [] };
+  const result: Plan = { listings: new Map(), notes: new Map(), kept: [], skipped: [], unwritten: [] };
   for (const write of writes) {
     const ref = readRef(write);
     const code = ref.codes[write.locale];
     if (!code) {
       result.skipped.push(`${write.locale} is not a language of the app's listing (set \`add_languages\` to add it)`);
+      result.unwritten.push(write);
       continue;
     }
     const listing = now.listings.get(code);
     if (!listing && !ctx.settings.add_languages) {
       result.skipped.push(`the ${code} listing was deleted since the listing`);
+      result.unwritten.push(write);
       continue;
     }
     const seen = ref.seen[write.locale] ?? '';
     if (ref.field === 'releaseNotes') {
       if (!now.release || now.release.id !== ref.release) {
         result.skipped.push(`release notes (${write.locale}): the '${ctx.settings.release_notes_track}' track has another latest release since the listing`);
+        result.unwritten.push(write);
         continue;
       }
       const current = notesIn(now.release.release, code);
       if (current === write.text) continue;
-      if (current !== seen) result.kept.push(`releaseNotes (${write.locale})`);
-      else result.notes.set(code, write.text);
+      if (current !== seen) {
+        result.kept.push(`releaseNotes (${write.locale})`);
+        result.unwritten.push(write);
+      } else result.notes.set(code, write.text);
       continue;
     }
     const current = text(listing?.[ref.field]);
     if (current === write.text) continue;
     if (current !== seen) {
       result.kept.push(`${ref.field} (${write.locale})`);
+      result.unwritten.push(write);
       continue;
     }
     const entry = result.listings.get(code) ?? { fields: {}, create: !listing };
@@ -413,10 +426,17 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   }
   const written = [...decided.listings.values()].reduce((n, c) => n + Object.keys(c.fields).length, 0) + decided.notes.size;
   const notes: string[] = [];
-  if (written) notes.push(`Committed ${written} field(s) to Google Play in one edit${ctx.settings.changes_not_sent_for_review ? ', not sent for review' : ''}.`);
+  if (written) {
+    notes.push(
+      ctx.settings.changes_not_sent_for_review
+        ? `Committed ${written} field(s) to Google Play in one edit, not sent for review: they wait in the Play Console, beside any changes a person has there, until a person sends them for review.`
+        : `Committed ${written} field(s) to Google Play in one edit and sent them for review; the commit also sent for review any changes a person had waiting in the Play Console (Google sends every pending change with a commit).`,
+    );
+  }
   if (decided.kept.length) notes.push(`Left ${decided.kept.length} field(s) a person changed in the Play Console since the listing: ${decided.kept.slice(0, 10).join(', ')}.`);
   if (decided.skipped.length) notes.push(`Not written: ${[...new Set(decided.skipped)].slice(0, 10).join('; ')}.`);
-  return { written, ...(notes.length ? { note: notes.join(' ') } : {}) };
+  const skipped = decided.unwritten.map((w) => ({ path: w.path, key: w.key, locale: w.locale }));
+  return { written, ...(skipped.length ? { skipped } : {}), ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
 export const googlePlay: Connector<GooglePlaySettings, GoogleSecrets> = {

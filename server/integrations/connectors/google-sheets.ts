@@ -25,7 +25,9 @@
  * …/ValueInputOption (RAW: "The values the user has entered will not be parsed and will be stored as-is"),
  * developers.google.com/sheets/api/guides/concepts (A1 notation, quoted sheet names), Google's error envelope
  * `{ error: { code, message, status } }` ("Unable to parse range: …" INVALID_ARGUMENT for an unknown tab, "Requested
- * entity was not found." NOT_FOUND, PERMISSION_DENIED for a spreadsheet not shared), the 50,000 characters of a cell
+ * entity was not found." NOT_FOUND, PERMISSION_DENIED for a spreadsheet not shared, and for a write into a protected
+ * range "You are trying to edit a protected cell or object. Please contact the spreadsheet owner to remove protection if
+ * you need to edit." as quoted in theoephraim/node-google-spreadsheet#20), the 50,000 characters of a cell
  * ("Your input contains more than the maximum of 50000 characters in a single cell."), and
  * developers.google.com/workspace/drive/api/guides/push (Drive's channels).
  */
@@ -71,7 +73,7 @@ const SheetsSettings = z
     add_missing_columns: z
       .boolean()
       .default(false)
-      .openapi({ description: 'When a target locale has no column: true adds its header cell in the first empty column of the header row and writes there; false (default) writes nothing for it and says so in the sync log.' }),
+      .openapi({ description: 'When a target locale has no column: true adds its header cell in the first column after every cell the sync read (empty in the header row and in every row under it) and writes there; false (default) writes nothing for it and says so in the sync log.' }),
     max_rows: z
       .number()
       .int()
@@ -105,8 +107,11 @@ interface Layout {
   added: Map<string, number>;
 }
 
-/** What `write` needs: the row, the column letters (key and locales) the listing found, and each cell as it was. */
-type SheetsRef = { row: number; columns: Record<string, string>; added: string[]; seen: Record<string, string> };
+/**
+ * What `write` needs: the row, the column letters (key and locales) the listing found, each cell as it was, and `free`:
+ * the first column (0-based) after every cell the listing read, where added columns start.
+ */
+type SheetsRef = { row: number; columns: Record<string, string>; added: string[]; seen: Record<string, string>; free: number };
 
 /** A column letter (A, Z, AA, ZZ) of a 0-based index. */
 export function columnLetter(index: number): string {
@@ -128,6 +133,9 @@ const cellText = (value: Cell): string => (value === null || value === undefined
 const isFormula = (value: Cell) => typeof value === 'string' && value.startsWith('=');
 const sameHeader = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
+/** The words of Google's refusal of a write into a protected range ("You are trying to edit a protected cell or object."). */
+const PROTECTED = /protected cell or object/i;
+
 const wording = (ctx: Ctx): FailureWording => ({
   vendor: 'Google Sheets',
   credentials: `the secret service_account (a current key) and that spreadsheet ${ctx.settings.spreadsheet_id} is shared with its client_email as an editor`,
@@ -137,18 +145,25 @@ const wording = (ctx: Ctx): FailureWording => ({
 /** Requests to the connection's spreadsheet, authorized with the service account, with Google's errors worded. */
 function sheetsClient(ctx: Ctx) {
   const base = `${ctx.settings.api_url.replace(/\/+$/, '')}/v4/spreadsheets/${encodeURIComponent(ctx.settings.spreadsheet_id)}`;
-  async function call<T>(path: string, what: string, body?: unknown): Promise<T> {
+  /** `writing` names the cells a write sends, for the error when some of them are protected. */
+  async function call<T>(path: string, what: string, body?: unknown, writing?: string): Promise<T> {
     const authorization = await googleAuthorization(ctx.http, ctx.secrets, [SHEETS_SCOPE]);
     const response = await ctx.http.request(`${base}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
       headers: { authorization, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
-    if (response.status === 400) {
+    if (response.status === 400 || response.status === 403) {
       const said = vendorMessage(await response.clone().text().catch(() => ''));
-      if (said.includes('Unable to parse range')) {
+      if (response.status === 400 && said.includes('Unable to parse range')) {
         await response.body?.cancel();
         throw new ConnectorError('config', `${what}: Google Sheets answered HTTP 400 (${said}): spreadsheet ${ctx.settings.spreadsheet_id} has no tab titled '${ctx.settings.sheet}'. Check the setting \`sheet\` (the tab's title exactly as shown).`);
+      }
+      // The account may edit the spreadsheet, just not these cells: the credentials and the sharing are fine.
+      if (writing !== undefined && PROTECTED.test(said)) {
+        await response.body?.cancel();
+        const editor = ctx.secrets.service_account ? `the service account ${ctx.secrets.service_account.client_email}` : 'the account of `access_token`';
+        throw new ConnectorError('config', `${what}: Google Sheets answered HTTP ${response.status} (${said}): some of the cells written to sheet '${ctx.settings.sheet}' are protected (${writing}). Remove that protection (Data → Protect sheets and ranges) or give ${editor} edit rights on the protected range, then sync again.`);
       }
     }
     if (response.status === 404) {
@@ -162,8 +177,11 @@ function sheetsClient(ctx: Ctx) {
   return { call };
 }
 
-/** Finds the columns in the header row; a named column that is absent or repeated is a `config` error. */
-function readLayout(ctx: Ctx, header: Cell[]): Layout {
+/**
+ * Finds the columns in the header row; a named column that is absent or repeated is a `config` error. Added columns
+ * start at `free`, the first column after every cell read, so empty in every row and not only in the header.
+ */
+function readLayout(ctx: Ctx, header: Cell[], free: number): Layout {
   const { settings } = ctx;
   const titles = header.map((cell) => cellText(cell).trim());
   const where = `the header row (row ${settings.header_row}) of sheet '${settings.sheet}'`;
@@ -191,7 +209,7 @@ function readLayout(ctx: Ctx, header: Cell[]): Layout {
   if (context !== undefined) layout.context = context;
   if (maxLength !== undefined) layout.maxLength = maxLength;
   const taken = new Set([key, source, notes, context, maxLength].filter((i) => i !== undefined));
-  let nextEmpty = titles.length;
+  let nextEmpty = Math.max(free, titles.length);
   for (const target of ctx.targetLocales) {
     const mapped = Object.entries(settings.locales).find(([locale]) => sameLocale(locale, target))?.[1];
     const index = mapped ? find(mapped, `locales.${target}`) : find(target, `the ${target} column`, (t) => sameHeader(t, target) || sameLocale(t, target));
@@ -228,7 +246,9 @@ async function list(ctx: Ctx): Promise<Listing> {
   if (rows.length - 1 > maxRows) {
     throw new ConnectorError('config', `Sheet '${sheet}' has more than ${maxRows} rows under its header, the most one sync reads (\`max_rows\` ${maxRows}); raise \`max_rows\` or move strings to another tab.`);
   }
-  const layout = readLayout(ctx, rows[0] ?? []);
+  // A column without a header may still hold a person's cells (comments): added columns go after the widest row.
+  const free = Math.max(0, ...rows.map((cells) => (Array.isArray(cells) ? cells.length : 0)));
+  const layout = readLayout(ctx, rows[0] ?? [], free);
   const columns = layoutColumns(layout);
   const added = [...layout.added.keys()];
   const strings: RemoteString[] = [];
@@ -265,7 +285,7 @@ async function list(ctx: Ctx): Promise<Listing> {
     const stated = layout.maxLength === undefined ? NaN : Number(cellText(cells[layout.maxLength]));
     const notes = layout.notes === undefined ? '' : cellText(cells[layout.notes]).trim();
     const context = layout.context === undefined ? '' : cellText(cells[layout.context]).trim();
-    const ref: SheetsRef = { row, columns, added, seen };
+    const ref: SheetsRef = { row, columns, added, seen, free };
     strings.push({
       key,
       source,
@@ -290,10 +310,18 @@ async function list(ctx: Ctx): Promise<Listing> {
 
 function readRef(write: StringWrite): SheetsRef {
   const ref = write.ref as SheetsRef | undefined;
-  if (!ref || !Number.isInteger(ref.row) || typeof ref.columns !== 'object' || typeof ref.seen !== 'object' || !Array.isArray(ref.added)) {
+  if (!ref || !Number.isInteger(ref.row) || !Number.isInteger(ref.free) || typeof ref.columns !== 'object' || typeof ref.seen !== 'object' || !Array.isArray(ref.added)) {
     throw new ConnectorError('config', `Writing '${write.key}' (${write.locale}) to Google Sheets: the string carries no row reference; sync again so it is listed anew.`);
   }
   return ref;
+}
+
+/** The cells a batchUpdate sends and their columns, for an error: `cells C2, D2 in column(s) C (de), D (fr)`. */
+function writtenCells(cells: string[], columns: Record<string, string>): string {
+  const locales = new Map(Object.entries(columns).filter(([locale]) => locale !== '').map(([locale, letter]) => [letter, locale]));
+  const letters = [...new Set(cells.map((cell) => cell.replace(/\d+$/, '')))];
+  const shown = cells.length > 10 ? `${cells.slice(0, 10).join(', ')} and ${cells.length - 10} more` : cells.join(', ');
+  return `cells ${shown} in column(s) ${letters.map((l) => (locales.has(l) ? `${l} (${locales.get(l)})` : l)).join(', ')}`;
 }
 
 const sameColumns = (a: Record<string, string>, b: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
@@ -301,31 +329,47 @@ const sameColumns = (a: Record<string, string>, b: Record<string, string>) => JS
 async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   if (writeBack.strings.length === 0) return { written: 0 };
   const { call } = sheetsClient(ctx);
-  const { header_row: headerRow, sheet } = ctx.settings;
+  const { header_row: headerRow, max_rows: maxRows, sheet } = ctx.settings;
   const planned = writeBack.strings.map((one) => ({ one, ref: readRef(one) }));
   const listed = planned[0]!.ref;
   const absent = new Set(planned.filter(({ one, ref }) => ref.columns[one.locale] === undefined).map(({ one }) => one.locale));
   const writable = planned.filter(({ one, ref }) => ref.columns[one.locale] !== undefined);
-  if (writable.length === 0) return { written: 0, note: `Not written: ${[...absent].join(', ')} has no column in sheet '${sheet}'.` };
+  // Writes left undone are not recorded as written (WriteResult.skipped): the next listing compares with what was there.
+  const unwritten: StringWrite[] = planned.filter(({ one, ref }) => ref.columns[one.locale] === undefined).map(({ one }) => one);
+  const skippedOf = () => (unwritten.length ? { skipped: unwritten.map((u) => ({ path: u.path, key: u.key, locale: u.locale })) } : {});
+  if (writable.length === 0) return { written: 0, ...skippedOf(), note: `Not written: ${[...absent].join(', ')} has no column in sheet '${sheet}'.` };
   const first = Math.min(...writable.map((w) => w.ref.row));
   const last = Math.max(...writable.map((w) => w.ref.row));
   const letters = [...new Set(writable.map(({ one, ref }) => ref.columns[one.locale]!))];
-  // The header row, the key column and the written columns as they are now, in one request just before the write.
-  const ranges = [a1(ctx, `A${headerRow}:${columnLetter(LAST_COLUMN - 1)}${headerRow}`), ...[listed.columns['']!, ...letters].map((c) => a1(ctx, `${c}${first}:${c}${last}`))];
+  const addedLetters = listed.added.map((locale) => listed.columns[locale]!);
+  // The header row, the key column, the written columns and the whole of each column to be added, as they are now, in
+  // one request just before the write.
+  const ranges = [
+    a1(ctx, `A${headerRow}:${columnLetter(LAST_COLUMN - 1)}${headerRow}`),
+    ...[listed.columns['']!, ...letters].map((c) => a1(ctx, `${c}${first}:${c}${last}`)),
+    ...addedLetters.map((c) => a1(ctx, `${c}${headerRow}:${c}${headerRow + maxRows + 1}`)),
+  ];
   const query = new URLSearchParams({ valueRenderOption: 'FORMULA', majorDimension: 'COLUMNS' });
   for (const range of ranges) query.append('ranges', range);
   const now = await call<{ valueRanges?: ValueRange[] }>(`/values:batchGet?${query}`, `Reading sheet '${sheet}' again before writing`);
-  const [headerNow, keysNow, ...columnsNow] = now?.valueRanges ?? [];
+  const [headerNow, keysNow, ...rest] = now?.valueRanges ?? [];
+  const columnsNow = rest.slice(0, letters.length);
+  const addedNow = rest.slice(letters.length);
   const header = (headerNow?.values ?? []).map((column) => column[0]);
   let layout: Layout;
   try {
-    layout = readLayout(ctx, header);
+    layout = readLayout(ctx, header, listed.free);
   } catch (error) {
     throw new ConnectorError('config', `The header row (row ${headerRow}) of sheet '${sheet}' changed since the listing; nothing was written, and the next sync reads it anew. ${(error as Error).message}`);
   }
   const columnsAgain = layoutColumns(layout);
   if (!sameColumns(columnsAgain, listed.columns) || planned.some((p) => !sameColumns(p.ref.columns, listed.columns))) {
     throw new ConnectorError('config', `The header row (row ${headerRow}) of sheet '${sheet}' changed since the listing (columns ${JSON.stringify(listed.columns)} are now ${JSON.stringify(columnsAgain)}); nothing was written, and the next sync reads it anew.`);
+  }
+  // A column still to be added must still be empty in every row: a person may have typed into it since the listing.
+  const filled = listed.added.filter((locale, i) => layout.added.has(locale) && (addedNow[i]?.values ?? []).some((column) => column.some((cell) => cellText(cell) !== '')));
+  if (filled.length) {
+    throw new ConnectorError('config', `Column(s) ${filled.map((l) => `${listed.columns[l]} (for ${l})`).join(', ')} of sheet '${sheet}', empty at the listing and to be added, now hold cells; nothing was written, and the next sync adds the column(s) after them.`);
   }
   const at = (range: ValueRange | undefined, row: number): Cell => range?.values?.[0]?.[row - first];
   const data: { range: string; majorDimension: 'ROWS'; values: string[][] }[] = [];
@@ -338,28 +382,32 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
     const cell = `${letter}${ref.row}`;
     if (cellText(at(keysNow, ref.row)).trim() !== one.key) {
       moved.push(`${one.key} (row ${ref.row})`);
+      unwritten.push(one);
       continue;
     }
     const there = at(columnsNow[letters.indexOf(letter)], ref.row);
     if (isFormula(there) && there !== one.text) {
       formulas.push(`${cell} (${one.locale})`);
+      unwritten.push(one);
       continue;
     }
     if (cellText(there) === one.text) continue;
     if (cellText(there) !== (ref.seen[one.locale] ?? '')) {
       kept.push(`${one.key} (${one.locale}, ${cell})`);
+      unwritten.push(one);
       continue;
     }
     data.push({ range: a1(ctx, cell), majorDimension: 'ROWS', values: [[one.text]] });
     writing.add(one.locale);
   }
   // A column added for a locale gets its header with its first cell.
-  const headed = listed.added.filter((locale) => writing.has(locale));
+  const headed = listed.added.filter((locale) => layout.added.has(locale) && writing.has(locale));
   for (const locale of headed) data.unshift({ range: a1(ctx, `${listed.columns[locale]}${headerRow}`), majorDimension: 'ROWS', values: [[addedTitle(ctx, locale)]] });
   let written = 0;
   for (let i = 0; i < data.length; i += WRITE_BATCH) {
     const chunk = data.slice(i, i + WRITE_BATCH);
-    const answer = await call<{ totalUpdatedCells?: number }>('/values:batchUpdate', `Writing ${chunk.length} cell(s) of sheet '${sheet}'`, { valueInputOption: 'RAW', data: chunk });
+    const what = `Writing ${chunk.length} cell(s) of sheet '${sheet}'${written ? ` (${written} written before)` : ''}`;
+    const answer = await call<{ totalUpdatedCells?: number }>('/values:batchUpdate', what, { valueInputOption: 'RAW', data: chunk }, writtenCells(chunk.map((d) => d.range.slice(d.range.lastIndexOf('!') + 1)), listed.columns));
     written += typeof answer?.totalUpdatedCells === 'number' ? answer.totalUpdatedCells : chunk.length;
   }
   written -= headed.length;
@@ -371,7 +419,7 @@ async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
   if (moved.length) notes.push(`Not written: the key is no longer in its row (rows inserted, removed or sorted since the listing): ${moved.slice(0, 10).join(', ')}; the next sync reads the rows anew.`);
   if (absent.size) notes.push(`Not written: ${[...absent].join(', ')} has no column in sheet '${sheet}'; add a column headed with the tag.`);
   const url = `https://docs.google.com/spreadsheets/d/${encodeURIComponent(ctx.settings.spreadsheet_id)}/edit`;
-  return { written, url, ...(notes.length ? { note: notes.join(' ') } : {}) };
+  return { written, url, ...skippedOf(), ...(notes.length ? { note: notes.join(' ') } : {}) };
 }
 
 export const googleSheets: Connector<SheetsSettings, GoogleSecrets> = {

@@ -16,7 +16,7 @@ import { z } from '@hono/zod-openapi';
 import { PLURAL_CATEGORIES, type PluralForms } from '../../../src/core/formats/codec.js';
 import type { Connector, RemoteString, WebhookRequest, WebhookVerdict } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { failure } from '../connector-http.js';
+import { failure, readJson } from '../connector-http.js';
 import { sameLocale } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';
 
@@ -88,6 +88,9 @@ function projectLocale(tag: string, targets: readonly string[]): string | undefi
   return targets.find((t) => sameLocale(t, tag));
 }
 
+/** What a delivery's answer may say: the translations the service did not take (anything else in it is ignored). */
+const DeliveryAnswer = z.object({ skipped: z.array(z.object({ key: z.string(), locale: z.string() }).loose()).max(DELIVERY_CHUNK).optional() }).loose().optional();
+
 export const http: Connector<HttpSettings, HttpSecrets> = {
   id: 'http',
   name: 'Any HTTP service (n8n, Zapier, Make)',
@@ -144,6 +147,7 @@ export const http: Connector<HttpSettings, HttpSecrets> = {
   async write(ctx, writeBack) {
     const url = ctx.settings.delivery_url;
     if (!url || writeBack.strings.length === 0) return { written: 0 };
+    const skipped: { path: string; key: string; locale: string }[] = [];
     for (let i = 0; i < writeBack.strings.length; i += DELIVERY_CHUNK) {
       const chunk = writeBack.strings.slice(i, i + DELIVERY_CHUNK);
       const body = JSON.stringify({
@@ -152,10 +156,19 @@ export const http: Connector<HttpSettings, HttpSecrets> = {
         translations: chunk.map((t) => ({ key: t.key, locale: t.locale, text: t.text, ...(t.plurals ? { plurals: t.plurals } : {}) })),
       });
       const response = await ctx.http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers(ctx.secrets, body) }, body });
-      if (!response.ok) throw await failure(response, `Delivering ${chunk.length} translation(s) to ${url}`);
-      await response.body?.cancel();
+      const what = `Delivering ${chunk.length} translation(s) to ${url}`;
+      if (!response.ok) throw await failure(response, what);
+      // The service may name translations it did not take (someone changed them there): they are not recorded as written.
+      let said: unknown;
+      if ((response.headers.get('content-type') ?? '').includes('json')) said = await readJson(response, what, { maxBytes: 4 * 1024 * 1024 }).catch(() => undefined);
+      else await response.body?.cancel();
+      const answer = DeliveryAnswer.safeParse(said);
+      const sent = new Set(chunk.map((t) => `${t.key}\u0000${t.locale}`));
+      for (const s of answer.success ? (answer.data?.skipped ?? []) : []) {
+        if (sent.has(`${s.key}\u0000${s.locale}`)) skipped.push({ path: ctx.settings.name, key: s.key, locale: s.locale });
+      }
     }
-    return { written: writeBack.strings.length };
+    return { written: writeBack.strings.length - skipped.length, ...(skipped.length > 0 ? { skipped, note: `the service did not take ${skipped.length}: ${skipped.slice(0, 10).map((s) => `${s.key} (${s.locale})`).join(', ')}` } : {}) };
   },
 
   verifyWebhook(request: WebhookRequest, secret: string): WebhookVerdict {

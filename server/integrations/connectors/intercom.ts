@@ -33,9 +33,10 @@
  */
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import type { Connector, ConnectorContext, JsonValue, Listing, RemoteString, StringWrite, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
+import type { Connector, ConnectorContext, JsonValue, Listing, RemoteString, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { failure, vendorMessage } from '../connector-http.js';
+import { failure, getValidated, vendorMessage, type FailureWording } from '../connector-http.js';
+import { fieldsToWrite, groupWrites, listed, outcomeNotes, settleWrite, type Outcome, type PlacedWrite } from '../help-center.js';
 import { matchLocales, sameLocale } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';
 
@@ -151,28 +152,12 @@ function intercomMessage(text: string): string {
   return vendorMessage(text);
 }
 
-/** The ConnectorError for a failed Intercom answer to `what` (see `failure`). */
-const intercomFailure = (response: Response, what: string): Promise<ConnectorError> =>
-  failure(response, what, { vendor: 'Intercom', read: intercomMessage, credentials: "the connection's access_token and that its app may read and write articles", settings: "the connection's api_url and settings" });
+const wording: FailureWording = { vendor: 'Intercom', read: intercomMessage, credentials: "the connection's access_token and that its app may read and write articles", settings: "the connection's api_url and settings" };
 
 /** A GET's JSON checked against `schema`; null for a 404 when `orGone`. */
 async function getJson<T extends z.ZodType>(ctx: Ctx, url: string, schema: T, what: string, orGone = false): Promise<z.infer<T> | null> {
-  const response = await ctx.http.request(url, { headers: headers(ctx) });
-  if (orGone && response.status === 404) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.ok) throw await intercomFailure(response, what);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ConnectorError('config', `${what}: ${new URL(url).host} answered with a body that is not JSON (${text.slice(0, 80)}); is api_url Intercom's API server?`);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ConnectorError('config', `${what}: the answer is not an Intercom Articles API answer (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}). Check the connection's api_url.`);
-  return parsed.data;
+  const read = await getValidated(ctx.http, url, { schema, what, wording, answer: 'an Intercom Articles API answer', check: "the connection's api_url", orGone, headers: headers(ctx) });
+  return read && read.body;
 }
 
 /** Every article, page by page (`pages.next`, on the configured host only). */
@@ -250,16 +235,14 @@ async function list(ctx: Ctx): Promise<Listing> {
   return { units: [{ kind: 'strings', path: 'articles', strings, locales: [...codes.keys()] }], note: notes.join(' ') };
 }
 
-interface Outcome {
-  written: number;
-  kept: string[];
-  gone: string[];
+/** A write-back's outcome, the language versions that wait for their title, and the writes Intercom refused. */
+interface IntercomOutcome extends Outcome {
   untitled: string[];
   refused: string[];
 }
 
 /** Writes one article's content in one locale (its changed fields together), never over a person's change. */
-async function writeLocale(ctx: Ctx, id: string, code: string, writes: { write: StringWrite; ref: Ref }[], outcome: Outcome): Promise<void> {
+async function writeLocale(ctx: Ctx, id: string, code: string, writes: PlacedWrite<Ref>[], outcome: IntercomOutcome): Promise<void> {
   const url = `${base(ctx)}/articles/${encodeURIComponent(id)}`;
   const article = await getJson(ctx, url, articleSchema, `Reading article ${id}`, true);
   if (!article) {
@@ -267,16 +250,7 @@ async function writeLocale(ctx: Ctx, id: string, code: string, writes: { write: 
     return;
   }
   const now = contentIn(article, code);
-  const fields: Partial<Record<Field, string>> = {};
-  for (const { write, ref } of writes) {
-    const current = textOf(now?.[ref.field]);
-    if (current === write.text) continue;
-    if (current !== ref.remote[write.locale]!.seen) {
-      outcome.kept.push(`article ${id}.${ref.field} (${code})`);
-      continue;
-    }
-    fields[ref.field] = write.text;
-  }
+  const fields = fieldsToWrite(writes, (field) => textOf(now?.[field]), (field) => `article ${id}.${field} (${code})`, outcome);
   const changed = Object.keys(fields).length;
   if (changed === 0) return;
   const title = fields.title ?? textOf(now?.title);
@@ -296,42 +270,19 @@ async function writeLocale(ctx: Ctx, id: string, code: string, writes: { write: 
     state: now?.state ?? (ctx.settings.publish ? 'published' : 'draft'),
   };
   const response = await ctx.http.request(url, { method: 'PUT', headers: headers(ctx, true), body: JSON.stringify({ translated_content: { type: 'article_translated_content', [code]: content } }) });
-  if (response.status === 404) {
-    await response.body?.cancel();
-    outcome.gone.push(`article ${id}`);
-    return;
-  }
   if (response.status === 400 || response.status === 422) {
     outcome.refused.push(`article ${id} (${code}): ${intercomMessage(await response.text().catch(() => ''))}`);
     return;
   }
-  if (!response.ok) throw await intercomFailure(response, `Writing the ${code} version of article ${id}`);
-  await response.body?.cancel();
-  outcome.written += changed;
+  await settleWrite(response, changed, `article ${id}`, outcome, (failed) => failure(failed, `Writing the ${code} version of article ${id}`, wording));
 }
 
-const listed = (items: string[]) => `${items.slice(0, 10).join(', ')}${items.length > 10 ? ` and ${items.length - 10} more` : ''}`;
-
 async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
-  const groups = new Map<string, { id: string; code: string; writes: { write: StringWrite; ref: Ref }[] }>();
-  const unplaced: string[] = [];
-  for (const w of writeBack.strings) {
-    const parsed = refSchema.safeParse(w.ref);
-    const remote = parsed.success ? parsed.data.remote[w.locale] : undefined;
-    if (!parsed.success || !remote) {
-      unplaced.push(`${w.path}/${w.key} (${w.locale})`);
-      continue;
-    }
-    const at = `${parsed.data.id}/${remote.code}`;
-    const group = groups.get(at) ?? { id: parsed.data.id, code: remote.code, writes: [] };
-    group.writes.push({ write: w, ref: parsed.data });
-    groups.set(at, group);
-  }
-  const outcome: Outcome = { written: 0, kept: [], gone: [], untitled: [], refused: [] };
-  for (const { id, code, writes } of groups.values()) await writeLocale(ctx, id, code, writes, outcome);
+  const { groups, unplaced } = groupWrites(writeBack.strings, refSchema, (ref) => ref.id);
+  const outcome: IntercomOutcome = { written: 0, kept: [], gone: [], untitled: [], refused: [] };
+  for (const { ref, code, writes } of groups) await writeLocale(ctx, ref.id, code, writes, outcome);
   const notes = [
-    outcome.kept.length > 0 ? `Not overwritten, changed in Intercom since the listing: ${listed(outcome.kept)}.` : '',
-    outcome.gone.length > 0 ? `Deleted in Intercom since the listing, not written: ${[...new Set(outcome.gone)].join(', ')}.` : '',
+    ...outcomeNotes('Intercom', outcome),
     outcome.untitled.length > 0 ? `Not created, Intercom needs a title for a new language version and none was translated yet: ${listed(outcome.untitled)}.` : '',
     outcome.refused.length > 0 ? `Refused by Intercom (is the language enabled in the help center?): ${listed(outcome.refused)}.` : '',
     unplaced.length > 0 ? `No article or help center locale for: ${listed(unplaced)}.` : '',

@@ -278,7 +278,7 @@ function readDocument(bytes: Uint8Array, origin: string): { document: SketchDocu
 
 async function fetchDocument(ctx: Ctx, url: string): Promise<Uint8Array> {
   const what = `Fetching the Sketch document at file_url '${url}'`;
-  const response = await ctx.http.request(url, { headers: ctx.secrets.file_token ? { authorization: `Bearer ${ctx.secrets.file_token}` } : {} });
+  const response = await ctx.http.request(url, { headers: ctx.secrets.file_token ? { authorization: `Bearer ${ctx.secrets.file_token}` } : {}, maxBytes: MAX_FETCH_BYTES });
   if (!response.ok) {
     throw await failure(response, what, { vendor: new URL(url).host, credentials: "the connection's file_token (sent as a Bearer token to file_url)", settings: 'the file_url setting' });
   }

@@ -28,9 +28,10 @@
  */
 import { createHmac } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import type { Connector, ConnectorContext, JsonValue, Listing, RemoteString, StringUnit, StringWrite, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
+import type { Connector, ConnectorContext, JsonValue, Listing, RemoteString, StringUnit, WebhookRequest, WebhookVerdict, WriteBack, WriteResult } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { failure, vendorMessage } from '../connector-http.js';
+import { failure, getValidated, vendorMessage, type FailureWording } from '../connector-http.js';
+import { fieldsToWrite, groupWrites, listed, outcomeNotes, settleWrite, type Outcome, type PlacedWrite } from '../help-center.js';
 import { matchLocales } from '../remote-locales.js';
 import { sameSecret } from '../same-secret.js';
 
@@ -143,28 +144,12 @@ function zendeskMessage(text: string): string {
   return vendorMessage(text);
 }
 
-/** The ConnectorError for a failed Zendesk answer to `what` (see `failure`). */
-const zendeskFailure = (response: Response, what: string): Promise<ConnectorError> =>
-  failure(response, what, { vendor: 'Zendesk', read: zendeskMessage, credentials: "the connection's email and API token (or OAuth token) and that the agent may manage Guide content", settings: "the connection's url and settings" });
+const wording: FailureWording = { vendor: 'Zendesk', read: zendeskMessage, credentials: "the connection's email and API token (or OAuth token) and that the agent may manage Guide content", settings: "the connection's url and settings" };
 
 /** A GET's JSON, checked against `schema`; null for a 404 when `orGone`. */
 async function getJson<T extends z.ZodType>(ctx: Ctx, url: string, schema: T, what: string, orGone = false): Promise<z.infer<T> | null> {
-  const response = await ctx.http.request(url, { headers: { ...authHeaders(ctx), accept: 'application/json' } });
-  if (orGone && response.status === 404) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.ok) throw await zendeskFailure(response, what);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ConnectorError('config', `${what}: ${new URL(url).host} answered with a body that is not JSON (${text.slice(0, 80)}); is url a Zendesk address?`);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ConnectorError('config', `${what}: the answer is not a Help Center API answer (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}). Check the connection's url.`);
-  return parsed.data;
+  const read = await getValidated(ctx.http, url, { schema, what, wording, answer: 'a Help Center API answer', check: "the connection's url", orGone, headers: { ...authHeaders(ctx), accept: 'application/json' } });
+  return read && read.body;
 }
 
 /** Every item of a Help Center list, by cursor pages; next links must stay on the configured host. */
@@ -315,40 +300,22 @@ async function list(ctx: Ctx): Promise<Listing> {
   return { units, note: notes.join(' ') };
 }
 
-interface Outcome {
-  written: number;
-  kept: string[];
-  gone: string[];
+/** A write-back's outcome, and the new translations that wait for their title. */
+interface ZendeskOutcome extends Outcome {
   untitled: string[];
 }
 
 /** The translation of an item in a locale now; null when it has none (or the item is gone: the write then finds out). */
 async function readOne(ctx: Ctx, kind: Kind, id: string, code: string): Promise<Translation | null> {
   const url = `${hc(ctx)}/${kind}/${encodeURIComponent(id)}/translations/${encodeURIComponent(code)}`;
-  const response = await ctx.http.request(url, { headers: { ...authHeaders(ctx), accept: 'application/json' } });
-  if (response.status === 404) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.ok) throw await zendeskFailure(response, `Reading the ${code} translation of ${SINGULAR[kind]} ${id}`);
-  const parsed = z.object({ translation: translationSchema }).safeParse(await response.json());
-  if (!parsed.success) throw new ConnectorError('config', `Reading the ${code} translation of ${SINGULAR[kind]} ${id}: the answer is not a Help Center translation. Check the connection's url.`);
-  return parsed.data.translation;
+  const read = await getJson(ctx, url, z.object({ translation: translationSchema }), `Reading the ${code} translation of ${SINGULAR[kind]} ${id}`, true);
+  return read?.translation ?? null;
 }
 
 /** Writes one item's translation in one locale (its title and body together), never over a person's change. */
-async function writeTranslation(ctx: Ctx, kind: Kind, id: string, code: string, writes: { write: StringWrite; ref: Ref }[], outcome: Outcome): Promise<void> {
+async function writeTranslation(ctx: Ctx, kind: Kind, id: string, code: string, writes: PlacedWrite<Ref>[], outcome: ZendeskOutcome): Promise<void> {
   const now = await readOne(ctx, kind, id, code);
-  const fields: Partial<Record<'title' | 'body', string>> = {};
-  for (const { write, ref } of writes) {
-    const current = textOf(now?.[ref.field]);
-    if (current === write.text) continue;
-    if (current !== ref.remote[write.locale]!.seen) {
-      outcome.kept.push(`${SINGULAR[kind]} ${id}.${ref.field} (${code})`);
-      continue;
-    }
-    fields[ref.field] = write.text;
-  }
+  const fields = fieldsToWrite(writes, (field) => textOf(now?.[field]), (field) => `${SINGULAR[kind]} ${id}.${field} (${code})`, outcome);
   const changed = Object.keys(fields).length;
   if (changed === 0) return;
   const headers = { ...authHeaders(ctx), 'content-type': 'application/json', accept: 'application/json' };
@@ -364,38 +331,17 @@ async function writeTranslation(ctx: Ctx, kind: Kind, id: string, code: string, 
     }
     response = await ctx.http.request(translations, { method: 'POST', headers, body: JSON.stringify({ translation: { locale: code, ...fields, draft: ctx.settings.draft } }) });
   }
-  if (response.status === 404) {
-    await response.body?.cancel();
-    outcome.gone.push(`${SINGULAR[kind]} ${id}`);
-    return;
-  }
-  if (!response.ok) throw await zendeskFailure(response, `Writing the ${code} translation of ${SINGULAR[kind]} ${id}`);
-  await response.body?.cancel();
-  outcome.written += changed;
+  await settleWrite(response, changed, `${SINGULAR[kind]} ${id}`, outcome, (failed) => failure(failed, `Writing the ${code} translation of ${SINGULAR[kind]} ${id}`, wording));
 }
 
 async function write(ctx: Ctx, writeBack: WriteBack): Promise<WriteResult> {
-  const groups = new Map<string, { kind: Kind; id: string; code: string; writes: { write: StringWrite; ref: Ref }[] }>();
-  const unplaced: string[] = [];
-  for (const w of writeBack.strings) {
-    const parsed = refSchema.safeParse(w.ref);
-    const remote = parsed.success ? parsed.data.remote[w.locale] : undefined;
-    if (!parsed.success || !remote) {
-      unplaced.push(`${w.path}/${w.key} (${w.locale})`);
-      continue;
-    }
-    const at = `${parsed.data.kind}/${parsed.data.id}/${remote.code}`;
-    const group = groups.get(at) ?? { kind: parsed.data.kind, id: parsed.data.id, code: remote.code, writes: [] };
-    group.writes.push({ write: w, ref: parsed.data });
-    groups.set(at, group);
-  }
-  const outcome: Outcome = { written: 0, kept: [], gone: [], untitled: [] };
-  for (const { kind, id, code, writes } of groups.values()) await writeTranslation(ctx, kind, id, code, writes, outcome);
+  const { groups, unplaced } = groupWrites(writeBack.strings, refSchema, (ref) => `${ref.kind}/${ref.id}`);
+  const outcome: ZendeskOutcome = { written: 0, kept: [], gone: [], untitled: [] };
+  for (const { ref, code, writes } of groups) await writeTranslation(ctx, ref.kind, ref.id, code, writes, outcome);
   const notes = [
-    outcome.kept.length > 0 ? `Not overwritten, changed in Zendesk since the listing: ${outcome.kept.slice(0, 10).join(', ')}${outcome.kept.length > 10 ? ` and ${outcome.kept.length - 10} more` : ''}.` : '',
-    outcome.gone.length > 0 ? `Deleted in Zendesk since the listing, not written: ${[...new Set(outcome.gone)].join(', ')}.` : '',
-    outcome.untitled.length > 0 ? `Not created, Zendesk needs a title for a new translation and none was translated yet: ${outcome.untitled.join(', ')}.` : '',
-    unplaced.length > 0 ? `No help center locale or item for: ${unplaced.slice(0, 10).join(', ')}.` : '',
+    ...outcomeNotes('Zendesk', outcome),
+    outcome.untitled.length > 0 ? `Not created, Zendesk needs a title for a new translation and none was translated yet: ${listed(outcome.untitled)}.` : '',
+    unplaced.length > 0 ? `No help center locale or item for: ${listed(unplaced)}.` : '',
   ].filter(Boolean);
   return { written: outcome.written, url: `${base(ctx)}/knowledge`, ...(notes.length > 0 ? { note: notes.join(' ') } : {}) };
 }

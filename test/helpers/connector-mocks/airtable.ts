@@ -6,7 +6,9 @@
  * X-Airtable-Content-MAC, and one webhook (AIRTABLE_WEBHOOK, `tableData` of the whole base, no field filter) whose
  * payloads are appended as Airtable does: one per change a test makes through the mock (`edit`, `add`, `remove`,
  * `changeElsewhere`) and one per PATCH (Parlance's own writes), read with list webhooks (`GET /v0/bases/{base}/webhooks`)
- * and list webhook payloads (`GET /v0/bases/{base}/webhooks/{id}/payloads?cursor=&limit=`). It keeps Airtable's rate
+ * and list webhook payloads (`GET /v0/bases/{base}/webhooks/{id}/payloads?cursor=&limit=`), and the base's schema
+ * (`GET /v0/meta/bases/{base}/tables`; `richText` turns one field into a long text with rich text formatting, read
+ * back as Airtable does: Markdown, escaped, ending in "\n"). It keeps Airtable's rate
  * limit: more than 5 requests in a second to the base answer 429 and every request in the next `penaltyMs` (Airtable:
  * 30 s) does too.
  *
@@ -23,7 +25,9 @@
  * 7 days after the call), …/model/webhooks-payload (`timestamp`, `baseTransactionNumber`, `actionMetadata: { source,
  * sourceMetadata: { user } }`, `payloadFormat: 'v0'`, `changedTablesById` with `changedRecordsById` (`current` and
  * `previous` cellValuesByFieldId), `createdRecordsById`, `destroyedRecordIds`), and Airtable's troubleshooting article
- * (401 AUTHENTICATION_REQUIRED).
+ * (401 AUTHENTICATION_REQUIRED). The schema: …/get-base-schema (`{ tables: [{ id, name, primaryFieldId, fields: [{ id,
+ * name, type }], views: [{ id, name, type }] }] }`, field types `singleLineText`, `multilineText`, `richText`), and
+ * https://support.airtable.com/docs/markdown-rich-text-output-in-the-api (a rich-text value always ends in "\n").
  *
  * Guessed: the 401 message text ("Authentication required"); the 429 body's `type` (RATE_LIMIT_REACHED) and that it
  * carries no Retry-After (the docs name none); the `offset` format (opaque here, `itr…/rec…`); the 422 types and
@@ -33,7 +37,9 @@
  * (`fld` and the name, padded); the 404 for an unknown webhook id (`{ error: { type: 'NOT_FOUND', message } }`), the 403
  * for a token without webhook:manage (INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND, as for records), and the 422 for a
  * `limit` over 50 (INVALID_REQUEST_UNKNOWN); `mightHaveMore` true exactly when payloads remain past the page; the
- * user in `sourceMetadata`.
+ * user in `sourceMetadata`. For the schema: the 403 for a token without schema.bases:read
+ * (INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND, as for records); the view ids; which characters a rich-text value escapes
+ * (here `\ * _ ~ ` # [ ] >`, each with a backslash).
  */
 import type { ServerResponse } from 'node:http';
 import { airtableContentMac } from '../../../server/integrations/connectors/airtable.js';
@@ -47,6 +53,8 @@ export const AIRTABLE_TABLE_NAME = 'Strings';
 export const AIRTABLE_VIEW = 'Ready';
 export const AIRTABLE_WEBHOOK = 'achPrlnc0000Hook1';
 export const AIRTABLE_FIELDS = ['Key', 'English', 'German', 'French', 'Notes'] as const;
+/** Each field's type in the base's schema (unless `richText` names it). */
+const FIELD_TYPES: Record<(typeof AIRTABLE_FIELDS)[number], string> = { Key: 'singleLineText', English: 'multilineText', German: 'multilineText', French: 'multilineText', Notes: 'multilineText' };
 /** Each field's id (`fld…`), as webhook payloads name fields. */
 const fieldId = (name: string) => `fld${name.padEnd(14, '0')}`;
 /** Another table of the base, for changes the connection's table does not see. */
@@ -97,11 +105,17 @@ export interface AirtableMock extends RestCmsMock {
   changeElsewhere(): void;
   /** Whether the token lacks webhook:manage: the webhook routes answer 403. */
   withoutWebhookScope: boolean;
+  /** Whether the token lacks schema.bases:read: the schema route answers 403. */
+  withoutSchemaScope: boolean;
+  /** A field with rich text formatting on: typed `richText` in the schema, its cells read as escaped Markdown ending in "\n". */
+  richText: string | undefined;
 }
 
 const airtableError = (res: ServerResponse, status: number, type: string, message: string) => sendJson(res, status, { error: { type, message } });
 const randomId = (prefix: string) =>
   `${prefix}${Array.from(crypto.getRandomValues(new Uint8Array(14)), (b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[b % 62]).join('')}`;
+/** A rich-text cell as the API reads it (the escaped characters are a guess; the trailing "\n" is documented). */
+const asMarkdown = (value: string | number) => (typeof value === 'string' ? `${value.replace(/[\\*_~`#[\]>]/g, '\\$&')}\n` : value);
 const RECORD_FORMULA = /^RECORD_ID\(\)='(rec[A-Za-z0-9]{14})'$/;
 
 export async function startAirtableMock(options: AirtableMockOptions = {}): Promise<AirtableMock> {
@@ -114,6 +128,8 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
   let penaltyUntil = 0;
   let refused = 0;
   let withoutWebhookScope = false;
+  let withoutSchemaScope = false;
+  let richText: string | undefined;
   // Payload n (from 1) is payloads[n - 1]: Airtable never resets the cursor, and this mock deletes none.
   const payloads: StoredPayload[] = [];
   let transaction = 0;
@@ -149,7 +165,11 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
   const view = (r: StoredRecord, only?: string[]) => ({
     id: r.id,
     createdTime: r.createdTime,
-    fields: Object.fromEntries(Object.entries(r.fields).filter(([name, value]) => value !== '' && (!only || only.includes(name)))),
+    fields: Object.fromEntries(
+      Object.entries(r.fields)
+        .filter(([name, value]) => value !== '' && (!only || only.includes(name)))
+        .map(([name, value]) => [name, name === richText ? asMarkdown(value) : value]),
+    ),
   });
 
   /** Airtable's 5 requests a second per base, and the 30 s that follow a breach. */
@@ -258,6 +278,30 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
     sendJson(res, 200, { payloads: page, cursor: cursor + page.length, mightHaveMore: cursor - 1 + page.length < payloads.length });
   }
 
+  /** `/v0/meta/bases/{base}/tables`: the connection's table and one other. */
+  function schema(method: string, base: string, rest: string[], res: ServerResponse): void {
+    if (method !== 'GET' || rest.length !== 1 || rest[0] !== 'tables') return sendJson(res, 404, { error: 'NOT_FOUND' });
+    if (base !== AIRTABLE_BASE || withoutSchemaScope) {
+      return airtableError(res, 403, 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND', 'Invalid permissions, or the requested model was not found. Check that both your user and your token have the required permissions, and that the model names and/or ids are correct.');
+    }
+    const field = (name: string, type: string) => ({ id: fieldId(name), name, type });
+    sendJson(res, 200, {
+      tables: [
+        {
+          id: AIRTABLE_TABLE,
+          name: AIRTABLE_TABLE_NAME,
+          primaryFieldId: fieldId('Key'),
+          fields: AIRTABLE_FIELDS.map((name) => field(name, name === richText ? 'richText' : FIELD_TYPES[name])),
+          views: [
+            { id: 'viwPrlnc0000Grid1', name: 'Grid view', type: 'grid' },
+            { id: 'viwPrlnc0000Redy1', name: AIRTABLE_VIEW, type: 'grid' },
+          ],
+        },
+        { id: AIRTABLE_OTHER_TABLE, name: 'Elsewhere', primaryFieldId: fieldId('Name'), fields: [field('Name', 'singleLineText')], views: [{ id: 'viwPrlnc0000Grid2', name: 'Grid view', type: 'grid' }] },
+      ],
+    });
+  }
+
   function handle({ method, url, text, authorization }: RestCmsCall, res: ServerResponse): void {
     if (overLimit()) {
       refused++;
@@ -265,6 +309,7 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
     }
     if (authorization !== `Bearer ${token}`) return airtableError(res, 401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
     const [version, base, table, ...rest] = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    if (version === 'v0' && base === 'meta' && table === 'bases' && rest[0]) return schema(method, rest[0], rest.slice(1), res);
     if (version === 'v0' && base === 'bases' && table && rest[0] === 'webhooks') return webhooks(method, url, table, rest.slice(1), res);
     if (version !== 'v0' || !base || !table || rest.length > 0) return sendJson(res, 404, { error: 'NOT_FOUND' });
     if (base !== AIRTABLE_BASE || (table !== AIRTABLE_TABLE && table !== AIRTABLE_TABLE_NAME)) {
@@ -318,6 +363,18 @@ export async function startAirtableMock(options: AirtableMockOptions = {}): Prom
     },
     set withoutWebhookScope(value: boolean) {
       withoutWebhookScope = value;
+    },
+    get withoutSchemaScope() {
+      return withoutSchemaScope;
+    },
+    set withoutSchemaScope(value: boolean) {
+      withoutSchemaScope = value;
+    },
+    get richText() {
+      return richText;
+    },
+    set richText(value: string | undefined) {
+      richText = value;
     },
   };
 }

@@ -15,9 +15,17 @@
  * list documents `{ data, links: { self, next }, meta: { paging: { total, limit } } }`, ErrorResponse
  * `{ errors: [{ id, status, code, title, detail }] }`).
  *
- * Guessed: the `cursor` in `links.next` (opaque here: an offset in base64); the 409 codes and wording for a text over
- * its limit, a locale added twice and an edit of a version Apple no longer allows edits to (that promotional text stays
- * editable is documented); the 401 detail text (as Apple's answers read in public bug reports); the 429 body and the
+ * The 409s of a localization write, from public reports rather than Apple's reference: an edit of a version that went
+ * to review is `STATE_ERROR`, "The request cannot be fulfilled because of the state of another resource." / "Attribute
+ * 'description' cannot be edited at this time" (fastlane/fastlane#16626, #17933); a locale added twice is
+ * `ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE` at `/data/attributes/locale`, "Entity with locale: 'ja' already exists. Try
+ * updating." (rorkai/App-Store-Connect-CLI#2583 and #2712, quoting Apple developer forum threads 677931 and 776315; not
+ * verified live there either).
+ *
+ * Guessed: the `cursor` in `links.next` (opaque here: an offset in base64); the 409 code and wording for a text over
+ * its limit; that a POST to a version in review is the same STATE_ERROR (with `locale` as its attribute); the
+ * `source.pointer` of the STATE_ERROR and TOO_LONG errors (that promotional text stays editable is documented); the
+ * 401 detail text (as Apple's answers read in public bug reports); the 429 body and the
  * `Retry-After` header (Apple documents `X-Rate-Limit: user-hour-lim:3600;user-hour-rem:0;` and no Retry-After).
  */
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
@@ -76,7 +84,8 @@ export interface AppStoreConnectMock extends RestCmsMock {
   localeCount(parent: string): number;
 }
 
-const appleError = (res: ServerResponse, status: number, code: string, title: string, detail: string, headers: Record<string, string> = {}) => sendJson(res, status, { errors: [{ id: crypto.randomUUID(), status: String(status), code, title, detail }] }, headers);
+const appleError = (res: ServerResponse, status: number, code: string, title: string, detail: string, headers: Record<string, string> = {}, pointer?: string) =>
+  sendJson(res, status, { errors: [{ id: crypto.randomUUID(), status: String(status), code, title, detail, ...(pointer ? { source: { pointer } } : {}) }] }, headers);
 
 function keyPair(): { pem: string; publicKey: KeyObject } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
@@ -152,9 +161,16 @@ export async function startAppStoreConnectMock(): Promise<AppStoreConnectMock> {
     sendJson(res, 200, { data: items.slice(offset, offset + limit), links: { self: url.toString(), ...(next ? { next: next.toString() } : {}) }, meta: { paging: { total: items.length, limit } } });
   }
 
+  /** An edit of an app info or version that has left the editable states (it went to review). */
+  const stateError = (res: ServerResponse, attribute: string) =>
+    appleError(res, 409, 'STATE_ERROR', 'The request cannot be fulfilled because of the state of another resource.', `Attribute '${attribute}' cannot be edited at this time`, {}, `/data/attributes/${attribute}`);
+  const tooLongError = (res: ServerResponse, attribute: string) =>
+    appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.INVALID.TOO_LONG', 'An attribute value is too long.', `The attribute '${attribute}' can not be longer than ${LIMITS[attribute]} characters.`, {}, `/data/attributes/${attribute}`);
   const tooLong = (attributes: Record<string, unknown>) => Object.entries(attributes).find(([k, v]) => typeof v === 'string' && LIMITS[k] !== undefined && [...v].length > LIMITS[k]!);
 
-  function handle({ method, url, body, authorization }: RestCmsCall, res: ServerResponse): void {
+  function handle({ method, url: asked, body, authorization }: RestCmsCall, res: ServerResponse): void {
+    // The request's URL as the client sent it (with the port), so that `links.next` leads back here.
+    const url = new URL(`${asked.pathname}${asked.search}`, server.url);
     if (tokenProblem(authorization, good.publicKey)) {
       return appleError(res, 401, 'NOT_AUTHORIZED', 'Authentication credentials are missing or invalid.', 'Provide a properly configured and signed bearer token, and make sure that it has not expired. Learn more about Generating Tokens for API Requests https://developer.apple.com/go/?id=api-generating-tokens');
     }
@@ -198,9 +214,10 @@ export async function startAppStoreConnectMock(): Promise<AppStoreConnectMock> {
       const locale = data.attributes?.locale;
       if (typeof locale !== 'string') return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.REQUIRED', 'The provided entity is missing a required attribute', "You must provide a value for the attribute 'locale' with this request");
       if (resource === 'appInfoLocalizations' && typeof data.attributes?.name !== 'string') return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.REQUIRED', 'The provided entity is missing a required attribute', "You must provide a value for the attribute 'name' with this request");
-      if (find(owner.id, locale)) return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE', 'The provided entity includes an attribute with a value that has already been used', `The locale '${locale}' already exists.`);
+      if (!EDITABLE.has(owner.state)) return stateError(res, 'locale');
+      if (find(owner.id, locale)) return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.INVALID.DUPLICATE', 'The provided entity includes an attribute with a value that has already been used', `Entity with locale: '${locale}' already exists. Try updating.`, {}, '/data/attributes/locale');
       const long = tooLong(data.attributes ?? {});
-      if (long) return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.INVALID.TOO_LONG', 'An attribute value is too long.', `The attribute '${long[0]}' can not be longer than ${LIMITS[long[0]]} characters.`);
+      if (long) return tooLongError(res, long[0]);
       const { locale: _locale, ...attributes } = data.attributes as Record<string, string>;
       const created = add(resource, owner.id, locale, attributes);
       return sendJson(res, 201, { data: view(localizations.get(created)!, origin), links: { self: `${origin}/v1/${resource}/${created}` } });
@@ -217,9 +234,9 @@ export async function startAppStoreConnectMock(): Promise<AppStoreConnectMock> {
       if (unknown) return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.UNKNOWN', 'The provided entity includes an unknown attribute', `'${unknown}' is not an attribute on the resource '${resource}'`);
       const state = parents.get(localization.parent)!.state;
       const locked = Object.keys(attributes).find((k) => k !== 'promotionalText');
-      if (!EDITABLE.has(state) && locked) return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.INVALID', 'The provided entity includes an attribute with an invalid value', `The attribute '${locked}' can not be edited at this time.`);
+      if (!EDITABLE.has(state) && locked) return stateError(res, locked);
       const long = tooLong(attributes);
-      if (long) return appleError(res, 409, 'ENTITY_ERROR.ATTRIBUTE.INVALID.TOO_LONG', 'An attribute value is too long.', `The attribute '${long[0]}' can not be longer than ${LIMITS[long[0]]} characters.`);
+      if (long) return tooLongError(res, long[0]);
       Object.assign(localization.attributes, attributes);
       return sendJson(res, 200, { data: view(localization, origin), links: { self: url.toString() } });
     }

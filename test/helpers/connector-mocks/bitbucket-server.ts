@@ -18,6 +18,9 @@
  * confluence.atlassian.com/bitbucketserver/event-payload (X-Event-Key, X-Request-Id, X-Hub-Signature =
  * `sha256=` hex HMAC-SHA256 of the body; the repo:refs_changed and pr:merged payloads).
  *
+ * Creating a branch whose name is over 100 characters once fully qualified answers 400 InvalidRefNameException "The ref
+ * name, once fully qualified, is limited to 100 characters." (an instance's answer quoted in dependabot/dependabot-core#1450).
+ *
  * Guesses (not confirmed in those sources): the exact wording of the error messages and their exceptionName values;
  * that creating an existing branch answers 409 (the branch-utils resource documents 400/409, the core one neither);
  * that the Edit file commit goes on the branch's head (not on sourceCommitId) once the file itself is unchanged; that
@@ -200,6 +203,8 @@ export async function startBitbucketServerMock(options: BitbucketServerMockOptio
     if (rest === '/branches' && method === 'POST') {
       const input = JSON.parse(body.toString('utf8')) as { name?: string; startPoint?: string };
       if (!input.name || !input.startPoint) return error(res, 400, 'A name and a startPoint are required.', 'com.atlassian.bitbucket.validation.ArgumentValidationException');
+      // Bitbucket's limit on a ref name (as quoted in dependabot/dependabot-core#1450).
+      if (`refs/heads/${input.name}`.length > 100) return error(res, 400, 'The ref name, once fully qualified, is limited to 100 characters.', 'com.atlassian.bitbucket.repository.InvalidRefNameException');
       if (git.branches.has(input.name)) return error(res, 409, `Branch '${input.name}' already exists in repository '${repoSlug}'.`, 'com.atlassian.bitbucket.repository.DuplicateRefException');
       const start = git.resolve(input.startPoint);
       if (!start) return error(res, 400, `'${input.startPoint}' is not a valid start point.`, 'com.atlassian.bitbucket.commit.NoSuchCommitException');

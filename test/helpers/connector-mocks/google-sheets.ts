@@ -14,12 +14,16 @@
  * many client issues, e.g. googleworkspace/java-samples#42, with its `errors` list), "Invalid data[0]: Unable to parse
  * range: …" for batchUpdate (burnash/gspread#1601), "Your input contains more than the maximum of 50000 characters in
  * a single cell." (freelabz/secator#96), 404 NOT_FOUND "Requested entity was not found.", 403 PERMISSION_DENIED "The
- * caller does not have permission", 429 RESOURCE_EXHAUSTED.
+ * caller does not have permission", 429 RESOURCE_EXHAUSTED, and for a batchUpdate touching a protected range (`protect`)
+ * "You are trying to edit a protected cell or object. Please contact the spreadsheet owner to remove protection if you
+ * need to edit." (the wording quoted in theoephraim/node-google-spreadsheet#20, from Google's older Sheets API).
  *
  * Guessed: the `range` echoed in answers (the mock echoes the requested range as sent; Google clips it to the tab's
- * grid and may drop the quotes); the grid itself is unbounded here (Google's tab has a row and column count, and writes past it extend it); the 429 message wording; the
- * message for a missing valueInputOption; that a RAW text beginning with `=` reads back under FORMULA exactly like a
- * formula (the values API has no type beside the value); that a batchUpdate is applied whole or not at all.
+ * grid and may drop the quotes); the grid itself is unbounded here (Google's tab has a row and column count, and writes
+ * past it extend it); the 429 message wording; that the v4 API sends the protected-cell refusal as 403
+ * PERMISSION_DENIED with that message (the older API answered 400; third-party guides say 403); the message for a
+ * missing valueInputOption; that a RAW text beginning with `=` reads back under FORMULA exactly like a formula (the
+ * values API has no type beside the value); that a batchUpdate is applied whole or not at all.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SEED, type RemoteFixture } from '../connector-kit.js';
@@ -64,8 +68,10 @@ export interface SheetsMock {
   rowOf(key: string): number;
   /** A person inserts an empty row before `row`. */
   insertRow(row: number): void;
-  /** The tabs as they were at the start: the SEED strings, no translations. */
+  /** The tabs as they were at the start: the SEED strings, no translations, no protected range. */
   reset(): void;
+  /** Protects a range (`'Strings'!C1:C10`, or `C1:C10` of the Strings tab) from the service account, as Data → Protect sheets and ranges does. */
+  protect(range: string): void;
   /** The next `count` API requests answer 429 (Google's RESOURCE_EXHAUSTED). */
   rateLimitNext(count?: number): void;
   revokeAll(): void;
@@ -135,7 +141,9 @@ function valueRange(tabs: Map<string, MockCell[][]>, range: string, p: Parsed, o
 export async function startSheetsMock(): Promise<SheetsMock> {
   const requests: SheetsRequest[] = [];
   const tabs = new Map<string, MockCell[][]>();
+  const protectedRanges: Parsed[] = [];
   const reset = () => {
+    protectedRanges.length = 0;
     tabs.set(SHEETS_TAB, [[...SHEETS_HEADER], ...SEED.map(({ id, source }) => [id, source, undefined, undefined, `seed ${id}`, 'marketing'] as MockCell[])]);
     tabs.set('Other', [['key', 'en'], ['other.one', 'Elsewhere']]);
   };
@@ -199,6 +207,10 @@ export async function startSheetsMock(): Promise<SheetsMock> {
       if (values.some((row) => row.some((v) => typeof v === 'string' && v.length > 50_000))) return googleError(res, 400, 'INVALID_ARGUMENT', 'Your input contains more than the maximum of 50000 characters in a single cell.');
       writes.push({ p, values, range });
     }
+    const overlaps = (a: Parsed, b: Parsed) => a.tab === b.tab && a.c1 <= b.c2 && b.c1 <= a.c2 && a.r1 <= b.r2 && b.r1 <= a.r2;
+    if (writes.some(({ p }) => protectedRanges.some((q) => overlaps(p, q)))) {
+      return googleError(res, 403, 'PERMISSION_DENIED', 'You are trying to edit a protected cell or object. Please contact the spreadsheet owner to remove protection if you need to edit.');
+    }
     let cells = 0;
     const responses = writes.map(({ p, values, range }) => {
       const grid = tabs.get(p.tab)!;
@@ -250,6 +262,11 @@ export async function startSheetsMock(): Promise<SheetsMock> {
     },
     insertRow(row) {
       strings().splice(row - 1, 0, []);
+    },
+    protect(range) {
+      const parsed = parseRange(range.includes('!') ? range : `'${SHEETS_TAB}'!${range}`, tabs);
+      if (!parsed) throw new Error(`Not a range of the mock: ${range}`);
+      protectedRanges.push(parsed);
     },
     rateLimitNext(count = 1) {
       rateLimited = count;

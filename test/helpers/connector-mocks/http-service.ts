@@ -12,6 +12,8 @@ export interface HttpServiceMock extends RemoteFixture {
   url: string;
   /** Every delivery the service accepted, in order. */
   deliveries: { key: string; locale: string; text: string }[];
+  /** Places (`key/locale`) the service does not take deliveries for, naming them in its answer's `skipped`. */
+  locked: Set<string>;
   requests: { method: string; path: string; signed: boolean }[];
 }
 
@@ -44,11 +46,16 @@ export async function startHttpServiceMock(options: { signingSecret: string; loc
       for (const t of parsed.translations) {
         if (!sources.has(t.key) || !locales.includes(t.locale)) return send(422, { error: `unknown key or locale: ${t.key} ${t.locale}` });
       }
+      const skipped: { key: string; locale: string }[] = [];
       for (const t of parsed.translations) {
+        if (mock.locked.has(`${t.key}/${t.locale}`)) {
+          skipped.push({ key: t.key, locale: t.locale });
+          continue;
+        }
         translations.set(`${t.key}/${t.locale}`, t.text);
         mock.deliveries.push(t);
       }
-      return send(200, { accepted: parsed.translations.length });
+      return send(200, { accepted: parsed.translations.length - skipped.length, ...(skipped.length > 0 ? { skipped } : {}) });
     }
     return send(404, { error: 'not found' });
   }
@@ -59,6 +66,7 @@ export async function startHttpServiceMock(options: { signingSecret: string; loc
   const mock: HttpServiceMock = {
     url: base,
     deliveries: [],
+    locked: new Set(),
     requests: [],
     connector: 'http',
     settings: { source_url: `${base}/source`, delivery_url: `${base}/deliver` },
