@@ -43,7 +43,7 @@ export interface ProjectsTable {
   length_budget_percent: number | null;
   /** GET/PATCH /v1/project/translation (services/translation-settings.ts); null: the operator's defaults. */
   translation_settings: unknown;
-  /** The project's own provider API keys, sealed (services/translation-settings.ts `readOwnKeys`); null: none. */
+  /** The project's own provider API keys, sealed (services/translation-settings.ts `readTranslationSetup`); null: none. */
   provider_keys: string | null;
   /** The public CDN route's secret path segment; minted at the first release, replaced on rotation. */
   bundle_id: string | null;

@@ -104,12 +104,7 @@ export const OWN_KEY_PATTERN = /^[\x21-\x7e]{8,512}$/;
 
 const sealContext = (projectId: string) => `projects:${projectId}:provider_keys`;
 
-/** The project's own keys; throws an ApiError when some are stored and PARLANCE_SECRET_KEY cannot open them. */
-export async function readOwnKeys(db: Db, projectId: string, secretKey: Uint8Array | undefined): Promise<OwnKeys> {
-  const row = await db.selectFrom('projects').select('provider_keys').where('id', '=', projectId).executeTakeFirst();
-  return openOwnKeys(row?.provider_keys ?? null, projectId, secretKey);
-}
-
+/** The project's own keys as sealed; throws an ApiError when some are stored and PARLANCE_SECRET_KEY cannot open them. */
 function openOwnKeys(sealed: string | null, projectId: string, secretKey: Uint8Array | undefined): OwnKeys {
   if (sealed === null) return {};
   if (!secretKey) {

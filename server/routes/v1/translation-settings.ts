@@ -1,8 +1,6 @@
 /** GET and PATCH /v1/project/translation: the project's provider and model per pass, and its style guide. */
 import { OpenAPIHono, createRoute, z } from '@hono/zod-openapi';
 import { OWN_KEY_KINDS, PROVIDER_KINDS, type ProviderKind } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import { ApiError } from '../../errors.js';
 import type { AppDeps, AppEnv } from '../../http/context.js';
 import { requireAbility } from '../../http/middleware/require-ability.js';
 import {
@@ -10,8 +8,7 @@ import {
   checkSettings,
   ownKeyHints,
   OWN_KEY_PATTERN,
-  readOwnKeys,
-  readTranslationSettings,
+  readTranslationSetup,
   SETTINGS_LIMITS as LIMITS,
   writeTranslationSettings,
   type OwnKeys,
@@ -97,14 +94,7 @@ export function translationSettingsRoutes(deps: AppDeps) {
     own_keys_problem: problem,
   });
   /** The own keys, or none and why when they do not open: GET still shows the rest. */
-  const keysOf = async (db: Db, projectId: string): Promise<[OwnKeys, string | null]> => {
-    try {
-      return [await readOwnKeys(db, projectId, secretKey), null];
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 503) return [{}, error.message];
-      throw error;
-    }
-  };
+  const keysOf = (ownKeys: OwnKeys | { problem: string }): [OwnKeys, string | null] => ('problem' in ownKeys && typeof ownKeys.problem === 'string' ? [{}, ownKeys.problem] : [ownKeys as OwnKeys, null]);
 
   app.openapi(
     createRoute({
@@ -116,9 +106,10 @@ export function translationSettingsRoutes(deps: AppDeps) {
       responses: { 200: json('The settings', Settings), ...problemResponses },
     }),
     async (c) => {
-      const projectId = c.get('auth').project.id;
-      const [keys, problem] = await keysOf(deps.db, projectId);
-      return c.json(view(await readTranslationSettings(deps.db, projectId), keys, problem), 200);
+      // Settings and keys in one read, as the worker reads them.
+      const { settings, ownKeys } = await readTranslationSetup(deps.db, c.get('auth').project.id, secretKey);
+      const [keys, problem] = keysOf(ownKeys);
+      return c.json(view(settings, keys, problem), 200);
     },
   );
 
@@ -136,18 +127,19 @@ export function translationSettingsRoutes(deps: AppDeps) {
     async (c) => {
       const body = c.req.valid('json');
       const projectId = c.get('auth').project.id;
-      const current = await readTranslationSettings(deps.db, projectId);
-      const next: TranslationSettings = {
-        fast: { ...current.fast, ...body.fast },
-        careful: { ...current.careful, ...body.careful },
-        style_guide: { ...current.style_guide, ...body.style_guide },
-      };
-      // Settings and keys change together: a choice of a kind checks against the keys it will have.
-      const [keys, problem] = await deps.db.transaction().execute(async (trx): Promise<[OwnKeys, string | null]> => {
-        const found = body.own_keys ? ([await changeOwnKeys(trx, projectId, secretKey, body.own_keys), null] as [OwnKeys, null]) : await keysOf(trx, projectId);
-        checkSettings(next, offered(found[0]), { fast: defaults.fast.provider, careful: defaults.careful.provider });
-        await writeTranslationSettings(trx, projectId, next);
-        return found;
+      // Read, merged and written in one transaction; settings and keys change together, so a choice of a kind checks
+      // against the keys it will have.
+      const [next, keys, problem] = await deps.db.transaction().execute(async (trx): Promise<[TranslationSettings, OwnKeys, string | null]> => {
+        const current = await readTranslationSetup(trx, projectId, secretKey);
+        const merged: TranslationSettings = {
+          fast: { ...current.settings.fast, ...body.fast },
+          careful: { ...current.settings.careful, ...body.careful },
+          style_guide: { ...current.settings.style_guide, ...body.style_guide },
+        };
+        const [found, problem] = body.own_keys ? ([await changeOwnKeys(trx, projectId, secretKey, body.own_keys), null] as [OwnKeys, null]) : keysOf(current.ownKeys);
+        checkSettings(merged, offered(found), { fast: defaults.fast.provider, careful: defaults.careful.provider });
+        await writeTranslationSettings(trx, projectId, merged);
+        return [merged, found, problem];
       });
       return c.json(view(next, keys, problem), 200);
     },
