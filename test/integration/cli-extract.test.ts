@@ -3,10 +3,11 @@
  * (keys, missing, unused, warnings with file:line), --json, --check's exit code, and --write adding the missing keys
  * with the code's default text while a person's text already in the source file stays as it is.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_EXTRACT_LIMITS } from '../../src/core/extract/extract-limits.js';
 import { runProcess, type Run } from '../helpers/process.js';
 
 const BIN = join(import.meta.dirname, '../../bin/parlance.js');
@@ -120,6 +121,35 @@ describe('parlance extract', () => {
     expect(again.code).toBe(1);
     expect(again.stdout).not.toContain('Added');
     expect(again.stdout).toContain('Missing from locales/en.json (1):');
+    // Written through a temporary file and a rename: none is left beside the source file.
+    expect(readdirSync(join(root, 'locales'))).toEqual(['en.json']);
+  });
+
+  it('--write refuses a source file that a symbolic link leads out of the repository', async () => {
+    const outside = app({ 'en.json': '{\n  "welcome": "Welcome"\n}\n' });
+    const { 'locales/en.json': _, ...rest } = FILES;
+    const root = app(rest);
+    mkdirSync(join(root, 'locales'));
+    symlinkSync(join(outside, 'en.json'), join(root, 'locales/en.json'));
+    const run = await parlance(root, '--write');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Refusing to write locales/en.json');
+    expect(run.stderr).toContain('outside the repository root');
+    expect(readFileSync(join(outside, 'en.json'), 'utf8')).toBe('{\n  "welcome": "Welcome"\n}\n');
+  });
+
+  it('code files over the total limit are refused from their sizes, before any is read', async () => {
+    const root = app({ 'locales/en.json': '{}\n' });
+    mkdirSync(join(root, 'src'));
+    // Sparse files: each just under the one-file limit, together over the total.
+    const each = DEFAULT_EXTRACT_LIMITS.maxFileBytes;
+    for (let n = 0; n <= DEFAULT_EXTRACT_LIMITS.maxTotalBytes / each; n++) {
+      writeFileSync(join(root, `src/f${n}.js`), '');
+      truncateSync(join(root, `src/f${n}.js`), each);
+    }
+    const run = await parlance(root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`more than the ${DEFAULT_EXTRACT_LIMITS.maxTotalBytes} bytes one run reads: name a narrower path`);
   });
 
   it('without a source file, lists the keys; --check then is a usage error', async () => {

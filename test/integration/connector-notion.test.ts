@@ -88,17 +88,17 @@ describe('Notion connector', () => {
     expect(error.message).toBe(`Notion page ${mock.handbookId} (setting pages) has more than 10 blocks with its child pages (setting max_blocks). Raise max_blocks, lower child_page_depth or block_depth, or list smaller pages.`);
   });
 
-  it("lists a database's rows: title and rich_text properties, keyed by row id and property name", async () => {
+  it("lists a database's rows: title and rich_text properties, keyed by row id and property id", async () => {
     mock.setMaxPageSize(2);
     const listing = await notion.list(context(mock, { pages: [], databases: [mock.glossaryId] }));
     const unit = listing.units[0] as StringUnit;
     expect(unit.path).toBe(`databases/${mock.glossaryId}`);
     expect(unit.strings.map((s) => [s.key.replace(/^.*-0*(\d+)/, '#$1'), s.source])).toEqual([
-      ['#1/Term', 'Cart'],
-      ['#1/Definition', 'The list of items a customer <i>intends</i> to buy'],
-      ['#2/Term', 'Checkout'],
-      ['#2/Definition', 'Where the order is paid'],
-      ['#3/Term', 'SKU'],
+      ['#1/title', 'Cart'],
+      ['#1/%3AUPp', 'The list of items a customer <i>intends</i> to buy'],
+      ['#2/title', 'Checkout'],
+      ['#2/%3AUPp', 'Where the order is paid'],
+      ['#3/title', 'SKU'],
     ]);
     expect(unit.strings[1]).toMatchObject({ context: 'Database "Glossary" › row "Cart" › property "Definition"', notes: 'The row\'s "Definition" text.' });
     const queries = mock.requests.filter((r) => r.path.endsWith('/query'));
@@ -107,6 +107,19 @@ describe('Notion connector', () => {
     const error = await rejection(notion.list(context(mock, { pages: [], databases: [mock.glossaryId], max_database_rows: 2 })));
     expect(error.kind).toBe('config');
     expect(error.message).toContain('has more than 2 rows (setting max_database_rows)');
+  });
+
+  it('keeps the keys of a database column that is renamed (Notion keeps its property id); the new name is context', async () => {
+    const read = async () => ((await notion.list(context(mock, { pages: [], databases: [mock.glossaryId] }))).units[0] as StringUnit).strings;
+    const before = await read();
+    mock.renameProperty(mock.glossaryId, 'Definition', 'Meaning');
+    try {
+      const after = await read();
+      expect(after.map((s) => [s.key, s.source])).toEqual(before.map((s) => [s.key, s.source]));
+      expect(after[1]).toMatchObject({ context: 'Database "Glossary" › row "Cart" › property "Meaning"', notes: 'The row\'s "Meaning" text.' });
+    } finally {
+      mock.renameProperty(mock.glossaryId, 'Meaning', 'Definition');
+    }
   });
 
   it('takes ids with or without dashes, or links; refuses anything else and an empty selection', () => {

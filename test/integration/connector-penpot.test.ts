@@ -10,6 +10,10 @@ import { connectorContext, rejection } from '../helpers/connector-unit.js';
 
 const upload = (content: Uint8Array, name = 'Store checkout.penpot'): UploadedFile => ({ name, content, sha256: createHash('sha256').update(content).digest('hex'), uploadedAt: new Date('2026-11-03T10:00:00Z') });
 
+/** The seed file's one page, and the id a designer's duplicate of it gets. */
+const CHECKOUT_PAGE = 'e7d1f9a0-5c1b-80b2-8006-000000000100';
+const COPY_PAGE = 'e7d1f9a0-5c1b-80b2-8006-000000000101';
+
 const unitAt = (units: unknown[], path: string) => (units as StringUnit[]).find((u) => u.path === path)!;
 
 describe('Penpot connector', () => {
@@ -28,12 +32,13 @@ describe('Penpot connector', () => {
   });
 
   describe('through the API', () => {
-    it('lists the visible text shapes of every file, one unit per file keyed by shape id, with page, board and layer names', async () => {
+    it('lists the visible text shapes of every file, one unit per file keyed by page and shape id, with page, board and layer names', async () => {
       const listing = await penpot.list(api());
       expect(listing.units.map((u) => u.path)).toEqual([mock.fileId, mock.secondId]);
       const store = unitAt(listing.units, mock.fileId);
       expect(store.strings.map((s) => s.source)).toEqual(SEED.map((s) => s.source));
-      expect(store.strings.map((s) => s.key)).toEqual(SEED.map((s) => mock.seedShape(s.id).id));
+      expect(store.strings.map((s) => s.key)).toEqual(SEED.map((s) => `${CHECKOUT_PAGE}/${mock.seedShape(s.id).id}`));
+      expect(store.strings.map((s) => s.key)).toEqual(SEED.map((s) => mock.seedKey(s.id)));
       expect(store.strings[0]).toMatchObject({
         context: 'Page "Checkout" › board "Cart screen" › layer "Title"',
         notes: 'Layer "Title". Fixed text box 200 × 17 px (about 28 characters a line, 1 line): a longer translation overflows the box.',
@@ -80,9 +85,44 @@ describe('Penpot connector', () => {
       mock.setText(mock.fileId, shape.id, 'Your basket is empty\nAdd something');
       try {
         const store = unitAt((await penpot.list(api())).units, mock.fileId);
-        expect(store.strings.find((s) => s.key === shape.id)!.source).toBe('Your basket is empty\nAdd something');
+        expect(store.strings.find((s) => s.key === mock.seedKey('cart'))!.source).toBe('Your basket is empty\nAdd something');
       } finally {
         mock.setText(mock.fileId, shape.id, SEED[1]!.source);
+      }
+    });
+
+    it("a duplicated page keeps its shapes' ids: its texts are keyed by page too, each with its own text whatever the pages' order", async () => {
+      const keyed = async () => new Map(unitAt((await penpot.list(api())).units, mock.fileId).strings.map((s) => [s.key, s.source]));
+      const copy = { id: COPY_PAGE, name: 'Checkout (copy)' };
+      for (const at of [1, 0]) {
+        const undo = mock.duplicatePage(mock.fileId, CHECKOUT_PAGE, { ...copy, at });
+        const shapeId = mock.seedShape('cart').id;
+        mock.setText(mock.fileId, shapeId, 'Basket (original)', CHECKOUT_PAGE);
+        try {
+          const strings = await keyed();
+          expect(strings.size).toBe(2 * SEED.length);
+          expect(strings.get(`${CHECKOUT_PAGE}/${shapeId}`)).toBe('Basket (original)');
+          expect(strings.get(`${COPY_PAGE}/${shapeId}`)).toBe(SEED[1]!.source);
+        } finally {
+          undo();
+          mock.setText(mock.fileId, shapeId, SEED[1]!.source, CHECKOUT_PAGE);
+        }
+      }
+    });
+
+    it('an empty answer where Penpot answers a document: ConnectorError unavailable, not a crash', async () => {
+      for (const [command, settings] of [
+        ['get-project-files', { file_ids: [], project_id: mock.projectId }],
+        ['get-file', {}],
+      ] as const) {
+        mock.answerEmpty(command);
+        try {
+          const error = await rejection(penpot.list(api({ settings })));
+          expect(error.kind).toBe('unavailable');
+          expect(error.message).toMatch(/answered HTTP 200 with an empty body/);
+        } finally {
+          mock.answerEmpty(undefined);
+        }
       }
     });
 

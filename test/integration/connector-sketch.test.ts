@@ -155,14 +155,35 @@ describe('Sketch connector', () => {
     expect(error.message).toBe("The uploaded file 'Checkout.sketch' has no page 'Settings' (setting pages). Its pages: 'Checkout', 'Symbols'.");
   });
 
-  it('a repeated layer id gets a #n suffix rather than losing a string', async () => {
-    const pages: SketchPage[] = [{ id: id('p'), name: 'Page 1', layers: [artboard(id('a1'), 'A', [text(id('same'), 'One', 'First', { x: 0, y: 0, width: 10, height: 10 })]), artboard(id('a2'), 'B', [text(id('same'), 'Two', 'Second', { x: 0, y: 0, width: 10, height: 10 })])] }];
-    const listing = await sketch.list(uploaded(upload(sketchFile(pages))));
-    expect(only(listing.units).strings.map((s) => [s.key, s.source])).toEqual([
-      [id('same'), 'First'],
-      [`${id('same')}#2`, 'Second'],
+  it('a repeated layer id is keyed with its page and parent layer, so reordering pages or layers keeps every key with its text', async () => {
+    const box = { x: 0, y: 0, width: 10, height: 10 };
+    const first: SketchPage = {
+      id: id('p1'),
+      name: 'Page 1',
+      layers: [
+        artboard(id('a1'), 'A', [text(id('same'), 'One', 'First', box), text(id('twin'), 'T', 'Twin one', box), text(id('twin'), 'T', 'Twin two', box)]),
+        text(id('same'), 'Loose', 'On the page', box),
+        text(id('unique'), 'U', 'Alone', box),
+      ],
+    };
+    const copy: SketchPage = { id: id('p2'), name: 'Page 1 copy', layers: [artboard(id('a2'), 'B', [text(id('same'), 'Two', 'Second', box)])] };
+    const pairs = async (pages: SketchPage[]) => {
+      const listing = await sketch.list(uploaded(upload(sketchFile(pages))));
+      return { pairs: only(listing.units).strings.map((s) => [s.key, s.source] as const), note: listing.note };
+    };
+    const read = await pairs([first, copy]);
+    expect(read.pairs).toEqual([
+      [`${id('same')}@${id('p1')}/${id('a1')}`, 'First'],
+      [`${id('twin')}@${id('p1')}/${id('a1')}`, 'Twin one'],
+      [`${id('twin')}@${id('p1')}/${id('a1')}#2`, 'Twin two'],
+      [`${id('same')}@${id('p1')}`, 'On the page'],
+      [id('unique'), 'Alone'],
+      [`${id('same')}@${id('p2')}/${id('a2')}`, 'Second'],
     ]);
-    expect(listing.note).toContain('1 repeated layer ids keyed with a #n suffix');
+    expect(read.note).toContain('6 strings on 2 pages (5 strings of repeated layer ids keyed with their page and parent layer (<id>@<page id>/<parent id>))');
+    // The pages swapped, and the artboard and the loose text swapped on the first: each key still holds its text.
+    const moved = await pairs([copy, { ...first, layers: [first.layers[1]!, first.layers[2]!, first.layers[0]!] }]);
+    expect(new Map(moved.pairs)).toEqual(new Map(read.pairs));
   });
 
   it('with neither an upload nor file_url: a config error giving the exact PUT', async () => {

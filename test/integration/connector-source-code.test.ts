@@ -1,4 +1,6 @@
 /** The source-code connector against local GitHub and GitLab APIs: keys found in code, the source-file report, bounds, refusals, webhooks. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import packageJson from '../../package.json' with { type: 'json' };
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { StringUnit } from '../../server/integrations/connector.js';
@@ -135,12 +137,28 @@ describe('Source code connector (GitHub)', () => {
 });
 
 describe('Source code connector (GitHub) bounds', () => {
+  it('an empty answer where the repository was asked for: ConnectorError unavailable, not a TypeError', async () => {
+    const server = createServer((_request, response) => response.writeHead(200, { 'Content-Type': 'application/json' }).end());
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const apiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const error = await rejection(sourceCode.list(connectorContext(sourceCode, { host: 'github', api_url: apiUrl, repository: 'acme/shop' }, { token: 't' })));
+      expect(error).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('Reading acme/shop on GitHub (setting repository): 127.0.0.1') });
+      expect(error.message).toContain('with an empty body');
+      const gitlab = await rejection(sourceCode.list(connectorContext(sourceCode, { host: 'gitlab', api_url: apiUrl, repository: 'acme/shop' }, { token: 't' })));
+      expect(gitlab).toMatchObject({ kind: 'unavailable', message: expect.stringContaining('with an empty body') });
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+  });
+
   it('a truncated tree, or more code files than one sync reads: ConnectorError config', async () => {
     const truncated = await startGithubCodeMock(repositoryFiles(), { truncated: true });
     const many = await startGithubCodeMock({ ...repositoryFiles(), ...fillerFiles(MAX_CODE_FILES + 1) });
     try {
       const cut = await rejection(sourceCode.list(github(truncated)));
-      expect(cut).toMatchObject({ kind: 'config', message: expect.stringContaining('GitHub truncated the tree') });
+      expect(cut).toMatchObject({ kind: 'config', message: expect.stringContaining('holds more than GitHub lists in one answer') });
+      expect(cut.message).toContain('Use GitLab, or run `parlance extract` in CI.');
       const over = await rejection(sourceCode.list(github(many)));
       expect(over.kind).toBe('config');
       // The fillers, App.tsx, messages.ts and the bundle (matched, though it would be skipped unread).

@@ -80,6 +80,26 @@ describe('Zeplin connector', () => {
     }
   });
 
+  it('keys the repeated text layers of a symbol by occurrence on the screen, not by Zeplin layer id, so a new version keeps them', async () => {
+    const probe = await startZeplinMock({ symbolScreen: true });
+    try {
+      const read = async () => unitAt((await zeplin.list(connectorContext(zeplin, { api_url: probe.url, project_ids: [probe.projectId] }, { token: probe.token }))).units, probe.projectId).strings.filter((s) => s.key.startsWith(`${probe.symbolScreen}/`));
+      const before = await read();
+      expect(before.map((s) => [s.key.slice(probe.symbolScreen.length + 1), s.source])).toEqual([
+        ['3:1', 'Popular products'],
+        ['7:1', 'Blue mug'],
+        ['7:2', '12 €'],
+        ['7:1#2', 'Red mug'],
+        ['7:2#2', '14 €'],
+      ]);
+      probe.reexportScreen(probe.symbolScreen);
+      const after = await read();
+      expect(after.map((s) => [s.key, s.source])).toEqual(before.map((s) => [s.key, s.source]));
+    } finally {
+      await probe.close();
+    }
+  });
+
   it('a screen deleted while the sync reads is skipped, not an error', async () => {
     const probe = await startZeplinMock();
     try {

@@ -4,6 +4,7 @@ import { extractKeys, ExtractLimitError } from '../../src/core/extract/extract-k
 import { DEFAULT_EXTRACT_LIMITS } from '../../src/core/extract/extract-limits.js';
 import { collectKeys, compareWithSource, keyInSource } from '../../src/core/extract/key-report.js';
 import { readSourceFile, withAddedKeys } from '../../src/core/extract/source-file.js';
+import { splitVueFile, templateCode } from '../../src/core/extract/vue-file.js';
 
 const one = async (path: string, text: string) => extractKeys([{ path, text }]);
 const summary = (uses: { key: string; defaultText?: string; notes?: string; line: number }[]) => uses.map((u) => [u.key, u.defaultText, u.line, ...(u.notes ? [u.notes] : [])]);
@@ -165,6 +166,20 @@ export default { computed: { x() { return this.$t('script.options'); } }, create
     const found = await one('src/Broken.vue', "<template>\n  <p>{{ $t('ok') }}</p>\n  <p :title=\"$t('a' +)\"></p>\n</template>\n");
     expect(found.uses.map((u) => u.key)).toEqual(['ok']);
     expect(found.warnings).toEqual([{ file: 'src/Broken.vue', line: 3, message: expect.stringContaining('template expression :title="$t(\'a\' +)" not parsed') }]);
+  });
+
+  it('splits a file of unclosed tags (`<a <a <a …`, 300 KB) in one pass, not one scan to the end per `<`', async () => {
+    const tail = '<a '.repeat(100_000);
+    const vue = `<script setup>\nconst title = t('page.tail');\n</script>\n<template>\n  <p :title="$t('page.before')">{{ x }}</p>\n</template>\n${tail}`;
+    const parts = splitVueFile(vue);
+    expect(parts.scripts).toHaveLength(1);
+    expect(parts.template?.content).toBe(`\n  <p :title="$t('page.before')">{{ x }}</p>\n`);
+    const { uses } = await extractKeys([{ path: 'src/Tail.vue', text: vue }]);
+    expect(uses.map((u) => u.key).sort()).toEqual(['page.before', 'page.tail']);
+    // The same inside a template, and an unclosed `<template` there: each scanned once too.
+    expect(templateCode(`<p :title="a">${tail}{{ b }}`, 0).map((c) => c.code)).toEqual(['a', ' b ']);
+    const nested = '<template '.repeat(30_000);
+    expect(splitVueFile(`<template>${nested}`).template?.content).toBe(nested);
   });
 });
 

@@ -4,7 +4,7 @@
  * databases are source strings, one unit per configured page or database. A page's blocks are read with
  * `GET /v1/blocks/{id}/children` (paginated, recursing into blocks that have children to `block_depth`); each text
  * block's `rich_text` becomes one string keyed by the block id (a table row's cells: `<block id>/<column>`), a page's
- * title `<page id>/title` and a database row's property `<row id>/<property name>`. The context is the page's path
+ * title `<page id>/title` and a database row's property `<row id>/<property id>` (Notion's id, kept through a rename). The context is the page's path
  * (Parent › Child) and the nearest heading above the block. Nothing is written back: the connector only needs Notion's
  * "Read content" capability, and translations stay in Parlance.
  *
@@ -232,6 +232,8 @@ async function readBlocks(ctx: Ctx, blocks: readonly Block[], walk: PageWalk, de
       if (HEADINGS.has(block.type)) heading.text = plain(content.rich_text).trim() || heading.text;
       if (source.trim() !== '') walk.strings.push({ key: block.id, source, context: HEADINGS.has(block.type) ? pathContext(walk.path) : where(), notes: note });
     } else if (block.type === 'table_row' && content?.cells) {
+      // Notion gives a table's columns no id, only their place in `cells`: inserting or moving a column re-keys the
+      // cells to its right (a documented limit, docs/integrations/notion.md).
       content.cells.forEach((cell, column) => {
         const source = richTextToString(cell);
         if (source.trim() !== '') walk.strings.push({ key: `${block.id}/${column + 1}`, source, context: where(), notes: `A table cell (column ${column + 1}).` });
@@ -283,7 +285,9 @@ async function databaseUnit(ctx: Ctx, id: string): Promise<{ unit: StringUnit; n
         const runs = value.type === 'title' ? value.title : value.type === 'rich_text' ? value.rich_text : undefined;
         const source = runs ? richTextToString(runs) : '';
         if (source.trim() === '') continue;
-        strings.push({ key: `${row.id}/${property}`, source, context: `Database "${name}" › row "${rowName}" › property "${property}"`, notes: value.type === 'title' ? "The row's title." : `The row's "${property}" text.` });
+        // Keyed by the property's id, which Notion keeps when the column is renamed (its name would re-key every row);
+        // the name is only context.
+        strings.push({ key: `${row.id}/${value.id}`, source, context: `Database "${name}" › row "${rowName}" › property "${property}"`, notes: value.type === 'title' ? "The row's title." : `The row's "${property}" text.` });
       }
     }
     cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;

@@ -1,7 +1,7 @@
 /**
  * Penpot as an import-only design connector: every visible, non-empty text shape of a Penpot file is a source string,
- * one unit per file, keyed by the shape's id; its page, board and layer names are the context, and a fixed-width box
- * is a length hint in the notes. The file comes from one of three places: Penpot's RPC API (`get-file`, and
+ * one unit per file, keyed by its page's id and the shape's id; its page, board and layer names are the context, and
+ * a fixed-width box is a length hint in the notes. The file comes from one of three places: Penpot's RPC API (`get-file`, and
  * `get-project-files` for a whole project) with an access token, an exported `.penpot` file uploaded to the
  * connection, or that export fetched from `file_url`. Penpot's API changes shapes only through the editor's change
  * protocol (`update-file` with the file's revision and a session), so nothing is written back.
@@ -206,7 +206,8 @@ function unitOf(file: PenpotFile, charsPerPx: number): { unit: StringUnit; note:
       const named = name.trim() !== '' && name !== source ? `Layer "${name}".` : undefined;
       const notes = [named, shapeBoxHint(shape, charsPerPx)].filter((note) => note !== undefined).join(' ');
       strings.push({
-        key: shape.id,
+        // Duplicating a page in Penpot keeps its shapes' ids, so a shape id is unique only within its page.
+        key: `${page.id}/${shape.id}`,
         source,
         context: `Page "${page.name}"${board ? ` › board "${board}"` : ''} › layer "${name}"`,
         ...(notes ? { notes } : {}),
@@ -231,7 +232,7 @@ async function rpc<T>(ctx: Ctx, command: string, params: Record<string, string>,
     await response.body?.cancel();
     throw new ConnectorError('config', `${what}: ${url} answered ${response.headers.get('content-type') ?? 'no content type'}, not Penpot's JSON: check api_url (the instance's base URL, such as https://design.penpot.app).`);
   }
-  return readJson<T>(response, what, { maxBytes: MAX_ANSWER_BYTES });
+  return readJson<T>(response, what, { maxBytes: MAX_ANSWER_BYTES, required: true });
 }
 
 async function apiFile(ctx: Ctx, id: string, setting: string): Promise<PenpotFile> {

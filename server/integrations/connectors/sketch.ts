@@ -95,6 +95,9 @@ interface Place {
   page: string;
   root: string | undefined;
   groups: string[];
+  /** The page's id and the id of the layer that holds the text (the page's own for a layer straight on it): a repeated layer id is told apart by them. */
+  pageId: string;
+  parentId: string;
 }
 
 /** How Sketch's textBehaviour meets a longer text: 0 auto width, 1 auto height, 2 fixed size (an unknown one grows). */
@@ -125,24 +128,42 @@ function textOf(layer: SketchLayer): string | undefined {
   return typeof text === 'string' ? text : undefined;
 }
 
+/** Where a string sits, as a key suffix: `@<page id>` straight on a page, `@<page id>/<parent layer id>` within a layer. */
+const placeSuffix = (place: Place) => `@${place.pageId}${place.parentId === place.pageId ? '' : `/${place.parentId}`}`;
+
 /** What one walk over the pages found, and what it left out (for the sync's log). */
 class Collected {
-  strings: RemoteString[] = [];
   hidden = 0;
   tooDeep = 0;
   /** Text layers without a plain string (Sketch before 48 archived it) or without an id. */
   unreadable = 0;
+  /** Strings whose layer id is repeated in the document, keyed with their place. */
   duplicates = 0;
   overrides = 0;
-  private keys = new Set<string>();
+  private found: { entry: RemoteString; place: Place }[] = [];
 
-  /** Adds a string; a key met before (Sketch has been seen to repeat ids) gets a suffix rather than losing a string. */
-  add(entry: RemoteString): void {
-    let key = entry.key;
-    for (let n = 2; this.keys.has(key); n++) key = `${entry.key}#${n}`;
-    if (key !== entry.key) this.duplicates++;
-    this.keys.add(key);
-    this.strings.push({ ...entry, key });
+  add(entry: RemoteString, place: Place): void {
+    this.found.push({ entry, place });
+  }
+
+  /**
+   * The strings, keyed. A key Sketch repeats (it has been seen to repeat ids) is kept by none of them bare: each gets
+   * the place it sits in, so which text owns which key follows neither the order of the pages nor of unrelated layers.
+   * Only twins under one parent, in one place, are told apart by their order there (`#2`, `#3`).
+   */
+  strings(): RemoteString[] {
+    const count = new Map<string, number>();
+    for (const { entry } of this.found) count.set(entry.key, (count.get(entry.key) ?? 0) + 1);
+    const keys = new Set<string>();
+    return this.found.map(({ entry, place }) => {
+      if (count.get(entry.key) === 1) return entry;
+      this.duplicates++;
+      const placed = `${entry.key}${placeSuffix(place)}`;
+      let key = placed;
+      for (let n = 2; keys.has(key); n++) key = `${placed}#${n}`;
+      keys.add(key);
+      return { ...entry, key };
+    });
   }
 }
 
@@ -199,7 +220,7 @@ function collectOverrides(instance: SketchLayer, place: Place, rootKind: string,
       source: override.value,
       context: contextOf(place, rootKind, `${quoted('symbol instance', instance.name)} › ${quoted('layer', layerName)}`),
       notes,
-    });
+    }, place);
   }
 }
 
@@ -223,25 +244,27 @@ function collect(layer: SketchLayer, place: Place, rootKind: string, depth: numb
     // Sketch names a new text layer after its text; only a name someone gave it says something more.
     const named = layer.name && layer.name.trim() !== '' && layer.name !== source ? `Layer "${layer.name}".` : undefined;
     const notes = [named, boxHint(layer, charsPerPx)].filter((n) => n !== undefined).join(' ');
-    into.add({ key: layer.do_objectID, source, context: contextOf(place, rootKind, quoted('layer', layer.name)), ...(notes ? { notes } : {}) });
+    into.add({ key: layer.do_objectID, source, context: contextOf(place, rootKind, quoted('layer', layer.name)), ...(notes ? { notes } : {}) }, place);
     return;
   }
   if (layer._class === 'symbolInstance') {
     collectOverrides(layer, place, rootKind, sources, charsPerPx, into);
     return;
   }
-  const inner = { ...place, groups: depth === 0 ? place.groups : [...place.groups, layer.name ?? ''] };
+  const inner = { ...place, groups: depth === 0 ? place.groups : [...place.groups, layer.name ?? ''], parentId: layer.do_objectID ?? place.parentId };
   for (const child of layer.layers ?? []) collect(child, inner, rootKind, depth + 1, sources, charsPerPx, into);
 }
 
 function collectPage(page: SketchLayer, sources: Map<string, SketchLayer>, charsPerPx: number, into: Collected): void {
+  const pageId = page.do_objectID ?? page.name ?? '';
+  const onPage = { page: page.name ?? '', groups: [], pageId, parentId: pageId };
   for (const top of page.layers ?? []) {
     const root = top._class === 'artboard' || top._class === 'symbolMaster';
     if (root) {
-      collect(top, { page: page.name ?? '', root: top.name ?? '', groups: [] }, top._class === 'artboard' ? 'artboard' : 'symbol', 0, sources, charsPerPx, into);
+      collect(top, { ...onPage, root: top.name ?? '' }, top._class === 'artboard' ? 'artboard' : 'symbol', 0, sources, charsPerPx, into);
     } else {
       // A layer straight on the page: a group's name goes into the trail, a text or an instance has none above it.
-      collect({ layers: [top] }, { page: page.name ?? '', root: undefined, groups: [] }, 'artboard', 0, sources, charsPerPx, into);
+      collect({ layers: [top] }, { ...onPage, root: undefined }, 'artboard', 0, sources, charsPerPx, into);
     }
   }
 }
@@ -316,17 +339,18 @@ async function list(ctx: Ctx): Promise<Listing> {
   const sources = symbolSources(all, document);
   const found = new Collected();
   for (const page of pages) collectPage(page, sources, ctx.settings.chars_per_px, found);
+  const strings = found.strings();
   const left = [
     found.overrides > 0 ? `${found.overrides} of them symbol overrides` : undefined,
     found.hidden > 0 ? `${found.hidden} hidden layers skipped` : undefined,
     found.tooDeep > 0 ? `${found.tooDeep} layers nested deeper than ${MAX_DEPTH} levels left out` : undefined,
     found.unreadable > 0 ? `${found.unreadable} text layers without a plain text or an id skipped (Sketch before 48 archived the text: save the document in a current Sketch)` : undefined,
-    found.duplicates > 0 ? `${found.duplicates} repeated layer ids keyed with a #n suffix` : undefined,
+    found.duplicates > 0 ? `${found.duplicates} strings of repeated layer ids keyed with their page and parent layer (<id>@<page id>/<parent id>)` : undefined,
   ].filter((part) => part !== undefined);
   const saved = meta.appVersion ? `, saved by Sketch ${meta.appVersion}` : '';
   return {
-    units: [{ kind: 'strings', path: ctx.settings.path, strings: found.strings }],
-    note: `Sketch, import only, from ${from}${saved}: ${found.strings.length} strings on ${pages.length} pages${left.length > 0 ? ` (${left.join(', ')})` : ''}.`,
+    units: [{ kind: 'strings', path: ctx.settings.path, strings }],
+    note: `Sketch, import only, from ${from}${saved}: ${strings.length} strings on ${pages.length} pages${left.length > 0 ? ` (${left.join(', ')})` : ''}.`,
   };
 }
 

@@ -160,7 +160,8 @@ interface Repository {
 async function boundedJson<T>(ctx: Ctx, url: string, headers: Record<string, string>, limit: number, what: string): Promise<T> {
   const response = await ctx.http.request(url, { headers });
   if (!response.ok) throw await failure(response, what, { vendor: ctx.settings.host === 'github' ? 'GitHub' : 'GitLab' });
-  return readJson<T>(response, what, { maxBytes: limit });
+  // Every caller reads a field of the answer: an empty body is the vendor's failure, not an empty result.
+  return readJson<T>(response, what, { maxBytes: limit, required: true });
 }
 
 function openGithub(ctx: Ctx): () => Promise<Repository> {
@@ -173,7 +174,7 @@ function openGithub(ctx: Ctx): () => Promise<Repository> {
     const what = `Listing the files of ${label} at '${ref}' (setting ref)`;
     // A tree of 100,000 entries is GitHub's own cap (then `truncated`); its JSON stays well under 64 MiB.
     const tree = await boundedJson<{ sha: string; truncated: boolean; tree: { path: string; type: string; sha: string; size?: number }[] }>(ctx, `${repo}/git/trees/${encodeURIComponent(ref)}?recursive=1`, headers, 64 * 1024 * 1024, what);
-    if (tree.truncated) throw new ConnectorError('config', `${what}: GitHub truncated the tree (more than 100,000 entries or 7 MB); Parlance cannot list this repository whole.`);
+    if (tree.truncated) throw new ConnectorError('config', `${what}: the repository's tree holds more than GitHub lists in one answer (100,000 entries or 7 MB), so this connector cannot read it. Use GitLab, or run \`parlance extract\` in CI.`);
     return {
       label,
       at: `tree ${tree.sha.slice(0, 12)} of '${ref}'`,

@@ -186,18 +186,28 @@ function screenContext(screen: ZeplinScreen, sections: ReadonlyMap<string, strin
 
 /**
  * The strings of one screen version. A layer is keyed by the screen and the layer's id in the design tool
- * (`source_id`), which a re-export keeps; Zeplin's own layer `id` is the fallback for a layer without one, and for a
- * second layer with the same source id (a repeated symbol), so no two strings share a key.
+ * (`source_id`), which a re-export keeps; Zeplin's own layer `id`, new with every version, is only the fallback for a
+ * layer without a source id.
+ *
+ * Two instances of one symbol on a screen give their text layers the same source id (the master's). The second and
+ * later ones are keyed `<screen>/<source id>#<n>`, n their occurrence on the screen in layer order, and the first keeps
+ * the plain key. Chaining the ancestors' source ids instead would survive reordering the instances, but it re-keys a
+ * layer whenever it is grouped or ungrouped, and two copies nested in one instance share the whole chain, so it would
+ * still need a counter; the occurrence changes only when an instance is added, removed or moved before another.
  */
 function stringsOfScreen(screen: ZeplinScreen, version: ZeplinVersion, sections: ReadonlyMap<string, string>, charsPerPx: number): RemoteString[] {
   const found: Found[] = [];
   collectText(version.layers ?? [], undefined, 0, found);
   const where = screenContext(screen, sections);
+  const occurrences = new Map<string, number>();
   const seen = new Set<string>();
   const strings: RemoteString[] = [];
   for (const { layer, group } of found) {
-    let key = `${screen.id}/${layer.source_id ?? layer.id}`;
-    if (seen.has(key)) key = `${screen.id}/${layer.id}`;
+    const base = `${screen.id}/${layer.source_id ?? layer.id}`;
+    const occurrence = (occurrences.get(base) ?? 0) + 1;
+    occurrences.set(base, occurrence);
+    const key = occurrence === 1 ? base : `${base}#${occurrence}`;
+    // Only a design tool's own id ending in `#<n>` could collide; its layer is skipped rather than share a key.
     if (seen.has(key)) continue;
     seen.add(key);
     const source = layer.content!;

@@ -1,5 +1,5 @@
 /** `parlance extract`: the translation keys the code on disk uses, against the source-language file; offline, no service. */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_EXCLUDE, DEFAULT_EXTRACT_LIMITS, isCodeFile } from '../../core/extract/extract-limits.js';
@@ -13,6 +13,7 @@ import { compileGlob } from '../../project-config/compile-glob.js';
 import { matchSourcePaths } from '../../project-config/match-source-paths.js';
 import type { CommandContext } from '../../sync/command-context.js';
 import { CommandError } from '../../sync/command-error.js';
+import { insideRoot, writeAtomic } from '../../sync/safe-write.js';
 import { count } from '../../sync/output.js';
 import { parseFlags, type Command } from './command.js';
 
@@ -76,9 +77,10 @@ function listRepository(root: string): string[] {
 }
 
 /** The source file: --source, else the first source file of parlance.yml's first rule; undefined when there is neither. */
-function sourceFile(context: CommandContext, flag: string | undefined): { absolute: string; shown: string; format?: string; plurals?: 'i18next' | 'none' } | undefined {
+function sourceFile(context: CommandContext, flag: string | undefined): { absolute: string; shown: string; root: string; format?: string; plurals?: 'i18next' | 'none' } | undefined {
   const cwd = context.io.cwd;
-  if (flag !== undefined) return { absolute: resolve(cwd, flag), shown: flag };
+  // `--write` writes only inside this root: the current directory for --source, parlance.yml's folder for its rule.
+  if (flag !== undefined) return { absolute: resolve(cwd, flag), shown: flag, root: cwd };
   let loaded;
   try {
     loaded = context.config();
@@ -92,7 +94,7 @@ function sourceFile(context: CommandContext, flag: string | undefined): { absolu
   if (match === undefined) throw new CommandError(`parlance.yml's first rule names '${rule.source}' and no file matches it: pass --source <file>.`);
   const absolute = resolve(loaded.root, match);
   const shown = toPosix(relative(cwd, absolute));
-  return { absolute, shown: shown.startsWith('..') || isAbsolute(shown) ? absolute : shown, ...(rule.format ? { format: rule.format } : {}), ...(rule.plurals ? { plurals: rule.plurals } : {}) };
+  return { absolute, shown: shown.startsWith('..') || isAbsolute(shown) ? absolute : shown, root: loaded.root, ...(rule.format ? { format: rule.format } : {}), ...(rule.plurals ? { plurals: rule.plurals } : {}) };
 }
 
 const quoted = (text: string | undefined) => (text === undefined ? '(no default text)' : JSON.stringify(text));
@@ -123,6 +125,11 @@ file: the keys the code uses that it lacks, and the keys it holds that no code u
     const warnings: ExtractWarning[] = [];
     const paths = positionals.length > 0 ? positionals : [existsSync(join(cwd, 'src')) ? 'src' : '.'];
     const files = codeFiles(cwd, paths, warnings);
+    // The sizes from `stat` are added up before any file is read: a tree over the limit is refused, not loaded.
+    const total = files.reduce((sum, f) => sum + (f.size > DEFAULT_EXTRACT_LIMITS.maxFileBytes ? 0 : f.size), 0);
+    if (total > DEFAULT_EXTRACT_LIMITS.maxTotalBytes) {
+      throw new CommandError(`The code files under ${paths.join(', ')} hold ${total} bytes, more than the ${DEFAULT_EXTRACT_LIMITS.maxTotalBytes} bytes one run reads: name a narrower path (such as src/app).`);
+    }
     const texts = [];
     let oversized = 0;
     for (const file of files) {
@@ -165,11 +172,13 @@ file: the keys the code uses that it lacks, and the keys it holds that no code u
         const added = comparison.missing.filter((k) => k.defaultText !== undefined).map((k) => ({ key: keyInSource(k.key, source.shown), text: k.defaultText! }));
         notWritten.push(...comparison.missing.filter((k) => k.defaultText === undefined).map((k) => k.key));
         if (added.length > 0) {
+          let updated;
           try {
-            writeFileSync(source.absolute, withAddedKeys(source.shown, bytes, added, options));
+            updated = withAddedKeys(source.shown, bytes, added, options);
           } catch (error) {
             throw new CommandError((error as Error).message);
           }
+          writeAtomic(insideRoot(source.root, toPosix(relative(source.root, source.absolute)), source.shown), source.shown, updated);
           written.push(...added.map((a) => a.key));
         }
       }

@@ -26,9 +26,10 @@ export interface VueParts {
   template: { content: string; offset: number } | undefined;
 }
 
-const OPEN_TAG = /<([A-Za-z][\w-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y;
+// Attribute names and bare values hold no `<`: a stray `<a <a <a …` with no `>` then fails at the next `<`, not at the end of the file.
+const OPEN_TAG = /<([A-Za-z][\w-]*)((?:\s+[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y;
 const CLOSE_TAG = /<\/([A-Za-z][\w-]*)\s*>/y;
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
 /** The top-level blocks; a `<template>` ends at the `</template>` that closes it (templates nest), a script at its first `</script>`. */
 export function splitVueFile(text: string): VueParts {
@@ -67,7 +68,8 @@ export function splitVueFile(text: string): VueParts {
 
 function closingTemplate(text: string, from: number): number {
   let depth = 1;
-  const tags = /<(\/?)template\b[^>]*?(\/?)>/gi;
+  // `[^<>]`: a `<template` with no `>` fails at the next `<` rather than scanning on to the end of the file.
+  const tags = /<(\/?)template\b[^<>]*?(\/?)>/gi;
   tags.lastIndex = from;
   for (let m = tags.exec(text); m; m = tags.exec(text)) {
     if (m[1] === '/') {

@@ -53,8 +53,8 @@ export interface MockBlock {
 interface MockPage {
   id: string;
   parent: { type: 'page_id'; page_id: string } | { type: 'database_id'; database_id: string } | { type: 'workspace'; workspace: true };
-  /** Property name → its type and runs (`title`, `rich_text`) or a value of another type. */
-  properties: Record<string, { type: 'title' | 'rich_text'; runs: Run[] } | { type: 'select' | 'number'; value: unknown }>;
+  /** Property name → its type and runs (`title`, `rich_text`) or a value of another type; `id` is Notion's property id, kept through a rename. */
+  properties: Record<string, ({ type: 'title' | 'rich_text'; runs: Run[] } | { type: 'select' | 'number'; value: unknown }) & { id?: string }>;
   /** The page's blocks, in order. */
   children: string[];
   shared: boolean;
@@ -85,6 +85,8 @@ export interface NotionMock extends RecordingServer<NotionRequest> {
   /** A person edits a block's text (one plain run, or the runs given). */
   setBlockText(id: string, runs: Run[]): void;
   setPageTitle(id: string, runs: Run[]): void;
+  /** Someone renames a database's column: every row's property keeps its id and place under the new name. */
+  renameProperty(databaseId: string, from: string, to: string): void;
   /** The block holding a SEED string's text, or `<page id>/title` for the seed page's title. */
   seedKey(id: string): string;
   /** Strings the seed page holds by the connector's rules (non-empty title and text blocks). */
@@ -196,7 +198,12 @@ export async function startNotionMock(): Promise<NotionMock> {
     pages.set(id, {
       id,
       parent: { type: 'database_id', database_id: GLOSSARY },
-      properties: { Term: { type: 'title', runs: [term] }, Definition: { type: 'rich_text', runs: definition }, Status: { type: 'select', value: { id: 'st1', name: status, color: 'green' } }, Uses: { type: 'number', value: n } },
+      properties: {
+        Term: { id: 'title', type: 'title', runs: [term] },
+        Definition: { id: '%3AUPp', type: 'rich_text', runs: definition },
+        Status: { id: 'xZ%5Bs', type: 'select', value: { id: 'st1', name: status, color: 'green' } },
+        Uses: { id: 'n%3Ek1', type: 'number', value: n },
+      },
       children: [],
       shared: true,
     });
@@ -242,7 +249,7 @@ export async function startNotionMock(): Promise<NotionMock> {
     const properties = Object.fromEntries(
       Object.entries(p.properties).map(([name, value], index) => [
         name,
-        'runs' in value ? { id: value.type === 'title' ? 'title' : `p${index}`, type: value.type, [value.type]: value.runs.map(richText) } : { id: `p${index}`, type: value.type, [value.type]: value.value },
+        'runs' in value ? { id: value.id ?? (value.type === 'title' ? 'title' : `p${index}`), type: value.type, [value.type]: value.runs.map(richText) } : { id: value.id ?? `p${index}`, type: value.type, [value.type]: value.value },
       ]),
     );
     return { object: 'page', id: p.id, created_time: EDITED, last_edited_time: EDITED, archived: false, in_trash: false, icon: null, cover: null, parent: p.parent, properties, url: `https://www.notion.so/${p.id.replaceAll('-', '')}`, public_url: null };
@@ -331,6 +338,14 @@ export async function startNotionMock(): Promise<NotionMock> {
       found.properties.title = { type: 'title', runs };
       const asBlock = blocks.get(id);
       if (asBlock) asBlock.content = { title: plainOf(runs) };
+    },
+    renameProperty(databaseId, from, to) {
+      const database = databases.get(databaseId);
+      if (!database) throw new Error(`Notion mock: no database ${databaseId}`);
+      for (const rowId of database.rows) {
+        const found = pages.get(rowId)!;
+        found.properties = Object.fromEntries(Object.entries(found.properties).map(([name, value]) => [name === from ? to : name, value]));
+      }
     },
     seedKey(id) {
       const key = seedBlocks[id];

@@ -65,8 +65,17 @@ export interface PenpotMock extends RecordingServer<PenpotRequest> {
   shape(fileId: string, shapeId: string): PenpotShape | undefined;
   /** The text shape holding a SEED string. */
   seedShape(id: string): PenpotShape;
-  /** A designer changes a text shape's text: its content, and the file's revision. */
-  setText(fileId: string, shapeId: string, text: string): void;
+  /** The key the connector gives a SEED string: `<page id>/<shape id>`. */
+  seedKey(id: string): string;
+  /**
+   * A designer duplicates a page, as Penpot's Duplicate does: a page `copyId` named `name` at position `at`, its shapes
+   * copied with the same ids. Gives the way back.
+   */
+  duplicatePage(fileId: string, pageId: string, copy: { id: string; name: string; at: number }): () => void;
+  /** Until set back to undefined, `command` answers 200 with an empty JSON body (a proxy's doing). */
+  answerEmpty(command: string | undefined): void;
+  /** A designer changes a text shape's text (on `pageId`, or the first page holding it): its content, and the file's revision. */
+  setText(fileId: string, shapeId: string, text: string, pageId?: string): void;
   /** How many visible, non-empty text shapes a file has. */
   visibleTexts(fileId: string): number;
 }
@@ -296,6 +305,8 @@ export async function startPenpotMock(): Promise<PenpotMock> {
     [SECOND_ID, secondFile()],
   ]);
 
+  let empty: string | undefined;
+
   function handle(req: IncomingMessage, res: ServerResponse, url: URL, body: unknown): void {
     const exported = url.pathname.match(/^\/exports\/([^/]+)\.penpot$/);
     if (exported && req.method === 'GET') {
@@ -321,6 +332,10 @@ export async function startPenpotMock(): Promise<PenpotMock> {
       res.end(JSON.stringify(['^ ', '~:transit', true]));
     };
     if (req.headers.authorization !== `Token ${TOKEN}`) return send(401, AUTH_REQUIRED);
+    if (command !== undefined && command === empty) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end();
+    }
     const params = { ...Object.fromEntries(url.searchParams), ...(typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {}) };
     if (command === 'get-file') {
       if (typeof params.id !== 'string' || !UUID.test(params.id)) return send(400, { type: 'validation', code: 'params-validation', hint: 'invalid params', explain: 'id: should be a uuid' });
@@ -343,6 +358,11 @@ export async function startPenpotMock(): Promise<PenpotMock> {
     return found;
   };
   const shapeOf = (fileId: string, shapeId: string) => fileOf(fileId).pages.map((p) => p.objects.get(shapeId)).find((s) => s !== undefined);
+  const seedShape = (seedId: string) => {
+    const index = SEED.findIndex((s) => s.id === seedId);
+    if (index < 0) throw new Error(`Penpot mock: no seed string '${seedId}'`);
+    return shapeOf(FILE_ID, id(index + 1))!;
+  };
 
   return {
     ...server,
@@ -354,14 +374,27 @@ export async function startPenpotMock(): Promise<PenpotMock> {
     exportUrl: (fileId) => `${server.url}/exports/${fileId}.penpot`,
     exportOf: (fileId) => exportZip(fileOf(fileId)),
     shape: shapeOf,
-    seedShape(seedId) {
-      const index = SEED.findIndex((s) => s.id === seedId);
-      if (index < 0) throw new Error(`Penpot mock: no seed string '${seedId}'`);
-      return shapeOf(FILE_ID, id(index + 1))!;
+    seedShape,
+    seedKey(seedId) {
+      const shapeId = seedShape(seedId).id;
+      return `${fileOf(FILE_ID).pages.find((p) => p.objects.has(shapeId))!.id}/${shapeId}`;
     },
-    setText(fileId, shapeId, characters) {
+    duplicatePage(fileId, pageId, copy) {
       const file = fileOf(fileId);
-      const shape = shapeOf(fileId, shapeId);
+      const original = file.pages.find((p) => p.id === pageId);
+      if (!original) throw new Error(`Penpot mock: no page ${pageId} in ${fileId}`);
+      file.pages.splice(copy.at, 0, { id: copy.id, name: copy.name, objects: new Map([...original.objects].map(([shapeId, shape]) => [shapeId, structuredClone(shape)])) });
+      file.revn++;
+      return () => {
+        file.pages = file.pages.filter((p) => p.id !== copy.id);
+      };
+    },
+    answerEmpty(command) {
+      empty = command;
+    },
+    setText(fileId, shapeId, characters, pageId) {
+      const file = fileOf(fileId);
+      const shape = pageId === undefined ? shapeOf(fileId, shapeId) : file.pages.find((p) => p.id === pageId)?.objects.get(shapeId);
       if (!shape || shape.type !== 'text') throw new Error(`Penpot mock: no text shape ${shapeId} in ${fileId}`);
       shape.content = textContent(characters);
       file.revn++;

@@ -57,6 +57,8 @@ interface Project {
 export interface ZeplinMockOptions {
   /** A second project with 105 screens of one text layer each (more than a page). */
   secondProject?: boolean;
+  /** A screen "Products" in the seed project with two instances of one symbol, whose text layers share source ids. */
+  symbolScreen?: boolean;
 }
 
 export interface ZeplinMock extends RecordingServer<ZeplinRequest> {
@@ -64,6 +66,10 @@ export interface ZeplinMock extends RecordingServer<ZeplinRequest> {
   projectId: string;
   secondId: string;
   cartScreen: string;
+  /** The screen of the `symbolScreen` option. */
+  symbolScreen: string;
+  /** A designer exports a new version of a screen with nothing changed: new Zeplin layer ids, the same layers. */
+  reexportScreen(screenId: string): void;
   /** The next `count` requests answer 429 as Zeplin's rate limit does. */
   rateLimitNext(count?: number): void;
   /** The next answer says the window is used up (Zeplin-RateLimit-Remaining 0) and resets in `ms`. */
@@ -140,6 +146,19 @@ function seedProject(): Project {
   };
 }
 
+const SYMBOL_SCREEN = '5dbad85a76ea51c1f35b7002';
+
+/**
+ * Two instances of the symbol "Product card": each instance has its own source id, but the text layers inside are the
+ * master's, so both instances' title and price carry the same source ids (as Sketch and Figma export them).
+ */
+function symbolScreen(): Screen {
+  const card = (instance: string, title: string, price: string) =>
+    group(instance, 'Product card', [text('7:1', 'Product title', title, rect(0, 0, 160, 20)), text('7:2', 'Price', price, rect(0, 24, 80, 20))]);
+  const layers = [text('3:1', 'Heading', 'Popular products', rect(16, 16, 300, 24), 24), card('3:10', 'Blue mug', '12 €'), card('3:20', 'Red mug', '14 €')];
+  return { id: SYMBOL_SCREEN, name: 'Products', created: CREATED, versions: [{ id: oid(), created: CREATED, layers }] };
+}
+
 function secondProject(): Project {
   const screens: Screen[] = [];
   for (let i = 0; i < 105; i++) {
@@ -195,6 +214,7 @@ const credentials = (req: IncomingMessage) => ({ authorization: req.headers.auth
 export async function startZeplinMock(options: ZeplinMockOptions = {}): Promise<ZeplinMock> {
   const projects = new Map<string, Project>([[PROJECT_ID, seedProject()]]);
   if (options.secondProject) projects.set(SECOND_ID, secondProject());
+  if (options.symbolScreen) projects.get(PROJECT_ID)!.screens.push(symbolScreen());
   const rateLimited = new Armed<true>();
   const exhausted = new Armed<number>();
   const afterList: string[] = [];
@@ -247,6 +267,11 @@ export async function startZeplinMock(options: ZeplinMockOptions = {}): Promise<
     projectId: PROJECT_ID,
     secondId: SECOND_ID,
     cartScreen: CART_SCREEN,
+    symbolScreen: SYMBOL_SCREEN,
+    reexportScreen(screenId) {
+      const { screen } = screenOf(screenId);
+      screen.versions.push({ id: oid(), created: Math.floor(Date.now() / 1000), layers: reexport(screen.versions.at(-1)!.layers) });
+    },
     rateLimitNext: (count = 1) => rateLimited.arm(true, count),
     exhaustWindow: (ms) => exhausted.arm(ms, 1),
     seedLayer(id) {
