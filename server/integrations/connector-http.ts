@@ -170,7 +170,7 @@ export interface FailureWording {
 const ERROR_TEXT_BYTES = 64 * 1024;
 
 /** The start of an answer's body as text, at most ERROR_TEXT_BYTES; the rest is not read. */
-export async function errorText(response: Response): Promise<string> {
+async function errorText(response: Response): Promise<string> {
   const reader = response.body?.getReader();
   if (!reader) return '';
   const chunks: Uint8Array[] = [];

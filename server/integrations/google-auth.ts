@@ -17,7 +17,7 @@ import type { ConnectorHttp } from './connector-http.js';
 import { ConnectorError } from './connector-error.js';
 import { vendorMessage } from './connector-http.js';
 
-export const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
+const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 
 /** A service account's JSON key file, as Google Cloud's console downloads it; fields Parlance does not use pass through. */
 export const serviceAccountKey = z
@@ -64,7 +64,7 @@ function privateKeyOf(key: ServiceAccountKey): KeyObject {
 const base64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
 
 /** The signed JWT assertion for `scopes`, valid for an hour from `now` (seconds). */
-export function serviceAccountAssertion(key: ServiceAccountKey, scopes: readonly string[], now = Math.floor(Date.now() / 1000)): string {
+function serviceAccountAssertion(key: ServiceAccountKey, scopes: readonly string[], now = Math.floor(Date.now() / 1000)): string {
   const header = { alg: 'RS256', typ: 'JWT', ...(key.private_key_id ? { kid: key.private_key_id } : {}) };
   const claims = { iss: key.client_email, scope: scopes.join(' '), aud: key.token_uri, iat: now, exp: now + 3600 };
   const unsigned = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(claims))}`;

@@ -97,7 +97,7 @@ async function readPages(ctx: Ctx, key: string): Promise<{ file: { name: string;
 const GROWTH: Record<string, BoxGrowth> = { NONE: 'fixed', TRUNCATE: 'truncate', HEIGHT: 'grows_down', WIDTH_AND_HEIGHT: 'grows' };
 
 /** A text layer's box as a length hint (design-hints.ts); Figma's default for a layer without `textAutoResize` is a fixed box. */
-export function layerWidthHint(node: FigmaNode, charsPerPx: number): string | undefined {
+function layerWidthHint(node: FigmaNode, charsPerPx: number): string | undefined {
   const box = node.absoluteBoundingBox;
   if (!box) return undefined;
   return textBoxHint({ width: box.width, height: box.height, lineHeightPx: node.style?.lineHeightPx, growth: GROWTH[node.style?.textAutoResize ?? 'NONE'] ?? 'fixed' }, charsPerPx);

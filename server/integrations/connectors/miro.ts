@@ -131,7 +131,7 @@ export function plainText(content: string): string {
  * What an item's size says about a translation's length, as a note (a pixel width is no character count, so it is no
  * max_length: that would replace the project's length budget and flag every translation longer than the guess).
  */
-export function sizeHint(item: MiroItem, charsPerPx: number): string | undefined {
+function sizeHint(item: MiroItem, charsPerPx: number): string | undefined {
   const width = item.geometry?.width;
   if (!width || !(width > 0)) return undefined;
   const height = item.geometry?.height;

@@ -6,12 +6,13 @@
  * connection, or that export fetched from `file_url`. Penpot's API changes shapes only through the editor's change
  * protocol (`update-file` with the file's revision and a session), so nothing is written back.
  */
+import { fetchFileUrl } from '../file-url.js';
 import { z } from '@hono/zod-openapi';
 import { readZip, type ZipEntries } from '../../../src/core/read-zip.js';
 import { ArchiveLimitError } from '../../../src/core/archive-limits.js';
 import type { Connector, ConnectorContext, Listing, RemoteString, StringUnit } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { failure, readBody, readJson, type FailureWording } from '../connector-http.js';
+import { failure, readJson, type FailureWording } from '../connector-http.js';
 import { charsPerPxSetting, textBoxHint, type BoxGrowth } from '../design-hints.js';
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a Penpot id: a UUID such as 3f0c5a1e-9d4b-8041-8006-1b2c3d4e5f60');
@@ -324,18 +325,7 @@ export function readExport(bytes: Uint8Array, origin: string): PenpotFile[] {
   });
 }
 
-async function fetchExport(ctx: Ctx, url: string): Promise<Uint8Array> {
-  const what = `Fetching the Penpot export at file_url '${url}'`;
-  const response = await ctx.http.request(url, { headers: ctx.secrets.file_token ? { authorization: `Bearer ${ctx.secrets.file_token}` } : {} });
-  if (!response.ok) {
-    throw await failure(response, what, {
-      vendor: new URL(url).host,
-      credentials: "the connection's file_token (sent as a Bearer token to file_url)",
-      settings: 'the file_url setting',
-    });
-  }
-  return readBody(response, what, { maxBytes: MAX_ANSWER_BYTES });
-}
+const fetchExport = (ctx: Ctx, url: string) => fetchFileUrl(ctx.http, url, ctx.secrets.file_token, { what: `Fetching the Penpot export at file_url '${url}'`, maxBytes: MAX_ANSWER_BYTES });
 
 async function list(ctx: Ctx): Promise<Listing> {
   let files: PenpotFile[];

@@ -5,12 +5,12 @@
  * its own. The page, artboard (or symbol source) and group names are the context, and a fixed-width box is a length
  * hint in the notes. A file cannot be written back to where it came from, so nothing is.
  */
+import { fetchFileUrl } from '../file-url.js';
 import { z } from '@hono/zod-openapi';
 import { ArchiveLimitError } from '../../../src/core/archive-limits.js';
 import { readZip, type ZipEntries } from '../../../src/core/read-zip.js';
 import type { Connector, ConnectorContext, Listing, RemoteString } from '../connector.js';
 import { ConnectorError } from '../connector-error.js';
-import { failure, readBody } from '../connector-http.js';
 import { charsPerPxSetting, textBoxHint, type BoxGrowth } from '../design-hints.js';
 
 const settings = z
@@ -299,14 +299,8 @@ function readDocument(bytes: Uint8Array, origin: string): { document: SketchDocu
   return { document, meta, pages };
 }
 
-async function fetchDocument(ctx: Ctx, url: string): Promise<Uint8Array> {
-  const what = `Fetching the Sketch document at file_url '${url}'`;
-  const response = await ctx.http.request(url, { headers: ctx.secrets.file_token ? { authorization: `Bearer ${ctx.secrets.file_token}` } : {}, maxBytes: MAX_FETCH_BYTES });
-  if (!response.ok) {
-    throw await failure(response, what, { vendor: new URL(url).host, credentials: "the connection's file_token (sent as a Bearer token to file_url)", settings: 'the file_url setting' });
-  }
-  return readBody(response, what, { maxBytes: MAX_FETCH_BYTES, tooLarge: 'point file_url at a smaller document (or split it)' });
-}
+const fetchDocument = (ctx: Ctx, url: string) =>
+  fetchFileUrl(ctx.http, url, ctx.secrets.file_token, { what: `Fetching the Sketch document at file_url '${url}'`, maxBytes: MAX_FETCH_BYTES, tooLarge: 'point file_url at a smaller document (or split it)' });
 
 async function list(ctx: Ctx): Promise<Listing> {
   let bytes: Uint8Array;

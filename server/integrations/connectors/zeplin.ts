@@ -154,7 +154,7 @@ async function allPages<T>(ctx: Ctx, path: string, what: string): Promise<T[]> {
  * exported, not whether it grows with its text, so its growth is `unknown`; the line height is the first text style's
  * that has one.
  */
-export function layerBoxHint(layer: ZeplinLayer, charsPerPx: number): string | undefined {
+function layerBoxHint(layer: ZeplinLayer, charsPerPx: number): string | undefined {
   const box = layer.rect;
   if (!box) return undefined;
   const lineHeightPx = layer.text_styles?.find((t) => t.style?.line_height)?.style?.line_height;
