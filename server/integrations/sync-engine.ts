@@ -232,7 +232,8 @@ export function createSyncEngine(deps: SyncEngineDeps) {
     const sources = new Map(units.flatMap((u) => u.entries.map((e) => [`${u.path}\u0000${e.key}`, e] as const)));
     const imported: { path: string; key: string; locale: string; hash: string }[] = [];
     const ours: { path: string; key: string; locale: string; hash: string }[] = [];
-    const held = await heldTranslations(opened.row.project_id, units);
+    // Read only when some remote value differs from its record: a sync that finds nothing new does not query them.
+    let held: Map<string, Set<string>> | undefined;
     for (const unit of units) {
       for (const value of unit.remote) {
         const hash = valueHash(value.text, value.plurals);
@@ -241,6 +242,7 @@ export function createSyncEngine(deps: SyncEngineDeps) {
         if (known === hash) continue;
         // The translation Parlance holds there: its own write that was not recorded (a write that failed part way, or
         // whose record was lost), not a person's edit. Recorded now, imported never.
+        held ??= await heldTranslations(opened.row.project_id, units);
         if (held.get(place)?.has(hash)) {
           ours.push({ path: value.path, key: value.key, locale: value.locale, hash });
           continue;
